@@ -1,0 +1,69 @@
+"""Exceptions and warnings raised by skyprivacy.
+
+Every error the library raises derives from :class:`SkyPrivacyError` and from the
+built-in exception a Python user would reach for (``ValueError``, ``KeyError``...), so
+``except ValueError`` keeps working.  Warnings are named classes, never prints.
+
+Messages follow one template so they can be asserted and grepped:
+
+``The 'c' parameter of skyline_check must be in (0, 1]. Got 1.5 instead.``
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "SkyPrivacyError",
+    "InvalidParameterError",
+    "SchemaError",
+    "HierarchyError",
+    "InfeasibleError",
+    "SkyPrivacyWarning",
+    "PrivacyRiskWarning",
+    "UnusedPolicyValueWarning",
+    "param_error",
+]
+
+
+class SkyPrivacyError(Exception):
+    """Base class of every error raised by skyprivacy."""
+
+
+class InvalidParameterError(SkyPrivacyError, ValueError):
+    """A parameter value is outside its documented domain."""
+
+
+class SchemaError(SkyPrivacyError, ValueError):
+    """A table does not have the columns, types or values an operation needs."""
+
+
+class HierarchyError(SkyPrivacyError, ValueError):
+    """A generalization hierarchy is malformed or does not cover the data."""
+
+
+class InfeasibleError(SkyPrivacyError, ValueError):
+    """No release can satisfy the requested privacy policy."""
+
+
+class SkyPrivacyWarning(UserWarning):
+    """Base class of every warning issued by skyprivacy."""
+
+
+class PrivacyRiskWarning(SkyPrivacyWarning):
+    """Something about the input weakens the privacy guarantee a user may expect."""
+
+
+class UnusedPolicyValueWarning(SkyPrivacyWarning):
+    """A policy names a sensitive value that the release never contains (often a typo)."""
+
+
+def param_error(name: str, owner: str, requirement: str, got: object) -> InvalidParameterError:
+    """Build the house-style error for a bad parameter value.
+
+    Examples
+    --------
+    >>> str(param_error("c", "skyline_check", "be in (0, 1]", 1.5))
+    "The 'c' parameter of skyline_check must be in (0, 1]. Got 1.5 instead."
+    """
+    return InvalidParameterError(
+        f"The '{name}' parameter of {owner} must {requirement}. Got {got!r} instead."
+    )
