@@ -7,7 +7,8 @@ multidimensional adversarial knowledge" / "Adversarial-knowledge dimensions in d
 probability.
 """
 
-from . import errors
+from . import datasets, errors
+from .check import PointCheck, SkylineCheckResult, WorstCase, skyline_check
 from .errors import (
     HierarchyError,
     InfeasibleError,
@@ -18,10 +19,25 @@ from .errors import (
     SkyPrivacyWarning,
     UnusedPolicyValueWarning,
 )
+from .formulas import breach_probability, sufficient_statistics
+from .knowledge import Policy, Skyline, SkylinePoint
+from .release import SEMANTICS, ReleaseCandidate
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ReleaseCandidate",
+    "SEMANTICS",
+    "breach_probability",
+    "sufficient_statistics",
+    "SkylinePoint",
+    "Skyline",
+    "Policy",
+    "skyline_check",
+    "SkylineCheckResult",
+    "PointCheck",
+    "WorstCase",
+    "datasets",
     "errors",
     "HierarchyError",
     "InfeasibleError",

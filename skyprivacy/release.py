@@ -1,0 +1,559 @@
+"""The QI-group model: a release candidate, built once and read by every algorithm.
+
+A release candidate D* is a list of disjoint QI-groups g = (G_g, X_g): n_g individuals and the
+multiset X_g of their sensitive values (Chen, LeFevre and Ramakrishnan 2009, Sect. 2.1).  It is
+stored as a vector of group sizes and a groups x values count matrix; nothing downstream
+re-groups raw rows.  Three constructors build the same object: from explicit
+``(n_individuals, values)`` pairs, from a generalized table (groups = distinct combinations of
+the quasi-identifier columns) and from a bucketized table (an explicit group column).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
+from functools import cached_property
+
+import numpy as np
+import pandas as pd
+
+from .errors import InvalidParameterError, SchemaError, param_error
+
+__all__ = ["ReleaseCandidate", "SEMANTICS"]
+
+#: The integrity constraints of Sect. 2.1: single value per individual, and multiple values per
+#: individual as a set (no duplicates per person) or as a multiset.
+SEMANTICS = ("svpi", "mvpi-set", "mvpi-multiset")
+_MISSING = ("error", "as_value")
+_LIST_LIKE = (list, tuple, set, frozenset, np.ndarray)
+
+
+def check_semantics(semantics: object, owner: str) -> str:
+    """Validate a semantics name and return it."""
+    if not isinstance(semantics, str) or semantics not in SEMANTICS:
+        raise param_error("semantics", owner, f"be one of {list(SEMANTICS)}", semantics)
+    return semantics
+
+
+def _is_missing(value: object) -> bool:
+    """True for scalar missing markers (None, NaN, NaT, pd.NA); list-likes are never missing."""
+    if isinstance(value, (list, tuple, set, frozenset, dict, np.ndarray)):
+        return False
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def _sorted_uniques(values: Iterable[Hashable]) -> list:
+    """Distinct values, sorted when they are mutually comparable, else in first-seen order.
+
+    Missing markers (NaN/None) go last.
+    """
+    seen = list(dict.fromkeys(v for v in values if not _is_missing(v)))
+    try:
+        seen.sort()
+    except TypeError:
+        pass
+    missing = [v for v in dict.fromkeys(v for v in values if _is_missing(v))][:1]
+    return seen + missing
+
+
+def _factorize(series: pd.Series) -> tuple[np.ndarray, list]:
+    """Integer codes and uniques of a column, NaN kept as its own category, sorted if possible."""
+    try:
+        codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=False)
+    except TypeError:  # mixed, non-comparable types
+        codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
+    uniques = [u.item() if isinstance(u, np.generic) else u for u in list(uniques)]
+    return np.asarray(codes, dtype=np.int64), uniques
+
+
+def _native(value: object) -> object:
+    return value.item() if isinstance(value, np.generic) else value
+
+
+class ReleaseCandidate:
+    """A release candidate: QI-groups with their sizes and sensitive-value counts.
+
+    Build it with :meth:`from_groups`, :meth:`from_table` or :meth:`from_counts`; the object is
+    immutable and every algorithm in skyprivacy reads it.
+
+    Attributes
+    ----------
+    semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}
+        The integrity constraint of the original data (Sect. 2.1).
+    values : tuple
+        The distinct sensitive values, in column order of :attr:`counts`.
+    group_labels : pandas.Index
+        One label per QI-group (the generalized QI values, the bucket id, or 0..B-1).
+
+    References
+    ----------
+    Chen, LeFevre and Ramakrishnan, "Adversarial-knowledge dimensions in data privacy",
+    VLDB Journal 18 (2009), Sect. 2.1 (release candidates and reconstructions).
+
+    Examples
+    --------
+    >>> release = ReleaseCandidate.from_groups(
+    ...     [(4, ["AIDS", "AIDS", "Flu", "Flu"]), (4, ["AIDS", "Cancer", "Flu", "Flu"])])
+    >>> release.n_groups, release.n_individuals
+    (2, 8)
+    >>> release.value_counts.to_dict()
+    {'AIDS': 3, 'Cancer': 1, 'Flu': 4}
+    """
+
+    __slots__ = ("_sizes", "_counts", "_values", "_labels", "_semantics", "__dict__")
+
+    def __init__(self, sizes, counts, values, labels, semantics):
+        # Private: use the from_* constructors, which validate.
+        sizes = np.array(sizes, dtype=np.int64)
+        counts = np.array(counts, dtype=np.int64).reshape(len(sizes), len(values))
+        sizes.setflags(write=False)
+        counts.setflags(write=False)
+        self._sizes = sizes
+        self._counts = counts
+        self._values = tuple(_native(v) for v in values)
+        self._labels = labels
+        self._semantics = semantics
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_groups(cls, groups: Iterable, semantics: str = "svpi") -> ReleaseCandidate:
+        """Build a release candidate from explicit ``(n_individuals, values)`` pairs.
+
+        Parameters
+        ----------
+        groups : iterable of (int, iterable)
+            One pair per QI-group: the number of individuals and the multiset of sensitive
+            values held in the group (every occurrence listed).
+        semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+            In svpi every individual has exactly one value, so ``n == len(values)``; in
+            mvpi-set no value can occur more often than there are individuals.
+
+        Returns
+        -------
+        ReleaseCandidate
+            Groups labelled 0..B-1 in input order.
+
+        Raises
+        ------
+        InvalidParameterError
+            Empty input, a non-positive group size, or values that break the semantics.
+
+        Examples
+        --------
+        >>> r = ReleaseCandidate.from_groups([(3, ["a", "b"]), (2, ["a", "a"])],
+        ...                                  semantics="mvpi-set")
+        >>> r.counts
+               a  b
+        group
+        0      1  1
+        1      2  0
+        """
+        semantics = check_semantics(semantics, "ReleaseCandidate.from_groups")
+        try:
+            pairs = list(groups)
+        except TypeError:
+            raise param_error("groups", "ReleaseCandidate.from_groups",
+                              "be an iterable of (n_individuals, values) pairs", groups) from None
+        if not pairs:
+            raise InvalidParameterError(
+                "The 'groups' parameter of ReleaseCandidate.from_groups must contain at least "
+                "one group. Got an empty iterable instead.")
+        sizes, counters = [], []
+        for index, pair in enumerate(pairs):
+            try:
+                n, values = pair
+            except (TypeError, ValueError):
+                raise InvalidParameterError(
+                    f"Group {index} must be an (n_individuals, values) pair. Got {pair!r} instead."
+                ) from None
+            if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
+                raise InvalidParameterError(
+                    f"Group {index} must have a positive integer number of individuals. "
+                    f"Got {n!r} instead.")
+            if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+                raise InvalidParameterError(
+                    f"Group {index} must list its sensitive values as an iterable. "
+                    f"Got {values!r} instead.")
+            values = [_native(v) for v in values]
+            counter = Counter(values)
+            _check_group(index, int(n), counter, len(values), semantics)
+            sizes.append(int(n))
+            counters.append(counter)
+        all_values = _sorted_uniques(v for c in counters for v in c)
+        column = {v: j for j, v in enumerate(all_values)}
+        counts = np.zeros((len(sizes), len(all_values)), dtype=np.int64)
+        for i, counter in enumerate(counters):
+            for v, c in counter.items():
+                counts[i, column[v]] = c
+        labels = pd.RangeIndex(len(sizes), name="group")
+        return cls(sizes, counts, all_values, labels, semantics)
+
+    @classmethod
+    def from_counts(cls, sizes, counts, values, *, labels=None,
+                    semantics: str = "svpi") -> ReleaseCandidate:
+        """Build a release candidate from a size vector and a groups x values count matrix.
+
+        This is the constructor algorithms use when they already hold aggregates (for
+        example SkylineAnonymize's partitions); it validates like :meth:`from_groups`.
+
+        Parameters
+        ----------
+        sizes : array-like of int, shape (B,)
+        counts : array-like of int, shape (B, V)
+        values : sequence, length V
+        labels : sequence or pandas.Index, optional
+            Group labels; defaults to 0..B-1.
+        semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+
+        Examples
+        --------
+        >>> ReleaseCandidate.from_counts([2, 1], [[1, 1], [0, 1]], ["x", "y"]).group_sizes.tolist()
+        [2, 1]
+        """
+        owner = "ReleaseCandidate.from_counts"
+        semantics = check_semantics(semantics, owner)
+        sizes = np.asarray(sizes)
+        counts = np.asarray(counts)
+        values = list(values)
+        if sizes.ndim != 1 or len(sizes) == 0:
+            raise param_error("sizes", owner, "be a non-empty one-dimensional array", sizes)
+        if counts.shape != (len(sizes), len(values)):
+            raise param_error("counts", owner,
+                              f"have shape (len(sizes), len(values)) = {(len(sizes), len(values))}",
+                              counts.shape)
+        if not (np.issubdtype(sizes.dtype, np.integer) and np.issubdtype(counts.dtype, np.integer)):
+            raise param_error("counts", owner, "hold integers", counts.dtype)
+        if (sizes < 1).any():
+            bad = int(np.flatnonzero(sizes < 1)[0])
+            raise InvalidParameterError(
+                f"Group {bad} must have a positive integer number of individuals. "
+                f"Got {int(sizes[bad])} instead.")
+        if (counts < 0).any():
+            raise param_error("counts", owner, "be non-negative", int(counts.min()))
+        if len(set(map(_native, values))) != len(values):
+            raise param_error("values", owner, "be distinct", values)
+        totals = counts.sum(axis=1)
+        for i in range(len(sizes)):
+            row = counts[i]
+            counter = {values[j]: int(row[j]) for j in np.flatnonzero(row)}
+            _check_group(i, int(sizes[i]), counter, int(totals[i]), semantics)
+        if labels is None:
+            labels = pd.RangeIndex(len(sizes), name="group")
+        else:
+            labels = pd.Index(labels)
+            if len(labels) != len(sizes):
+                raise param_error("labels", owner, f"have {len(sizes)} entries", len(labels))
+        return cls(sizes, counts, values, labels, semantics)
+
+    @classmethod
+    def from_table(cls, df: pd.DataFrame, *, sensitive: str, qi=None, group=None,
+                   individual=None, semantics: str = "svpi",
+                   missing: str = "error") -> ReleaseCandidate:
+        """Build a release candidate from a generalized or bucketized table.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The released table. It is never modified.
+        sensitive : str
+            The sensitive column. For mvpi without ``individual``, cells may be list-likes
+            (list, tuple, set, numpy array): every element is one value of that row's person.
+        qi : str or list of str, optional
+            Generalized quasi-identifier columns: each distinct combination is one QI-group.
+        group : str, optional
+            An explicit group column (bucketized / Anatomy-style release). Give exactly one of
+            ``qi`` and ``group``.
+        individual : str, optional
+            Identifies individuals. For mvpi this allows one row per (individual, value); an
+            individual must then lie in a single group. For svpi it must be unique per row.
+        semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+        missing : {'error', 'as_value'}, default 'error'
+            Missing values (NaN/None) in the used columns raise by default (silently dropping
+            them would overstate the protection); ``'as_value'`` treats them as a category.
+
+        Returns
+        -------
+        ReleaseCandidate
+            Groups sorted by their labels; labels are the QI tuples (a MultiIndex when there
+            are several QI columns) or the group ids.
+
+        Raises
+        ------
+        SchemaError
+            A missing column, missing values under ``missing='error'``, an empty table,
+            duplicated individuals in svpi, an individual in two groups, a duplicated value of
+            one person in mvpi-set, or list-like cells in svpi.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> table = pd.DataFrame({"age": ["2*", "2*", "3*", "3*"],
+        ...                       "disease": ["Flu", "AIDS", "Flu", "Flu"]})
+        >>> r = ReleaseCandidate.from_table(table, qi="age", sensitive="disease")
+        >>> r.counts
+             AIDS  Flu
+        age
+        2*      1    1
+        3*      0    2
+        """
+        owner = "ReleaseCandidate.from_table"
+        semantics = check_semantics(semantics, owner)
+        if missing not in _MISSING:
+            raise param_error("missing", owner, f"be one of {list(_MISSING)}", missing)
+        if not isinstance(df, pd.DataFrame):
+            raise param_error("df", owner, "be a pandas DataFrame", type(df).__name__)
+        if (qi is None) == (group is None):
+            raise InvalidParameterError(
+                f"{owner} needs exactly one of 'qi' (generalized table) and 'group' "
+                f"(bucketized table). Got qi={qi!r} and group={group!r} instead.")
+        keys = [qi] if isinstance(qi, str) else (list(qi) if qi is not None else [group])
+        if not keys:
+            raise param_error("qi", owner, "name at least one column", qi)
+        used = [*keys, sensitive] + ([individual] if individual is not None else [])
+        for column in used:
+            if column not in df.columns:
+                raise SchemaError(f"Column {column!r} is not in the table; "
+                                  f"columns are {list(map(str, df.columns))}.")
+        if len(set(used)) != len(used):
+            raise InvalidParameterError(
+                f"{owner} needs distinct columns for the groups, the sensitive value and the "
+                f"individual. Got {used!r} instead.")
+        if len(df) == 0:
+            raise SchemaError("The table is empty: a release candidate needs at least one row.")
+        if missing == "error":
+            for column in used:
+                n_missing = int(df[column].isna().sum())
+                if n_missing:
+                    raise SchemaError(
+                        f"Column {column!r} has {n_missing} missing value(s); pass "
+                        f"missing='as_value' to treat them as a category, or clean the table.")
+
+        group_codes, labels = _group_codes(df, keys)
+        n_groups = len(labels)
+        cells = df[sensitive]
+        if cells.dtype == object:
+            list_like = cells.map(lambda v: isinstance(v, _LIST_LIKE))
+        else:
+            list_like = pd.Series(False, index=cells.index)
+        if semantics == "svpi":
+            if list_like.any():
+                row = df.index[int(np.flatnonzero(list_like.to_numpy())[0])]
+                raise SchemaError(
+                    f"Column {sensitive!r} holds a list-like cell at row {row!r}; svpi allows "
+                    f"exactly one sensitive value per individual (use semantics='mvpi-set' or "
+                    f"'mvpi-multiset').")
+            if individual is not None:
+                dup = df[individual].duplicated(keep=False)
+                if dup.any():
+                    who = df[individual][dup].iloc[0]
+                    raise SchemaError(
+                        f"Individual {_native(who)!r} appears in {int((df[individual] == who).sum())}"
+                        f" rows; svpi allows one row per individual.")
+            value_codes, values = _factorize(cells)
+            sizes = np.bincount(group_codes, minlength=n_groups)
+            counts = np.bincount(group_codes * len(values) + value_codes,
+                                 minlength=n_groups * len(values)).reshape(n_groups, len(values))
+            return cls(sizes, counts, values, labels, semantics)
+
+        # mvpi: one person per row (list-like cells) or one row per (individual, value).
+        person_codes = None
+        if individual is not None:
+            person_codes, persons = _factorize(df[individual])
+            person_group = np.full(len(persons), -1, dtype=np.int64)
+            person_group[person_codes] = group_codes
+            clash = person_group[person_codes] != group_codes
+            if clash.any():
+                who = persons[person_codes[int(np.flatnonzero(clash)[0])]]
+                raise SchemaError(
+                    f"Individual {who!r} appears in more than one QI-group; each individual "
+                    f"must belong to exactly one group.")
+            sizes = np.bincount(person_group, minlength=n_groups)
+        else:
+            sizes = np.bincount(group_codes, minlength=n_groups)
+            person_codes = np.arange(len(df), dtype=np.int64)
+        elements = [list(v) if is_list else [v]
+                    for v, is_list in zip(cells.tolist(), list_like.tolist())]
+        row_of = np.repeat(np.arange(len(df), dtype=np.int64), [len(e) for e in elements])
+        flat = pd.Series([x for e in elements for x in e], dtype=object)
+        if missing == "error":
+            n_missing = int(flat.map(_is_missing).sum())
+            if n_missing:
+                raise SchemaError(
+                    f"Column {sensitive!r} has {n_missing} missing value(s) inside list cells; "
+                    f"pass missing='as_value' to treat them as a category, or clean the table.")
+        value_codes, values = _factorize(flat)
+        if semantics == "mvpi-set" and len(values):
+            pair = person_codes[row_of] * len(values) + value_codes
+            uniq, counts_per = np.unique(pair, return_counts=True)
+            if (counts_per > 1).any():
+                bad = int(uniq[np.flatnonzero(counts_per > 1)[0]])
+                who_code, value_code = divmod(bad, len(values))
+                who = (f"Individual {_factorize(df[individual])[1][who_code]!r}"
+                       if individual is not None
+                       else f"The individual in row {_native(df.index[who_code])!r}")
+                raise SchemaError(
+                    f"{who} holds value {values[value_code]!r} more than once; "
+                    f"mvpi-set allows each value at most once per person (use "
+                    f"semantics='mvpi-multiset').")
+        codes = group_codes[row_of]
+        counts = np.bincount(codes * len(values) + value_codes,
+                             minlength=n_groups * len(values)).reshape(n_groups, len(values))
+        return cls(sizes, counts, values, labels, semantics)
+
+    # ------------------------------------------------------------------ read-only views
+    @property
+    def semantics(self) -> str:
+        """The integrity constraint: 'svpi', 'mvpi-set' or 'mvpi-multiset'."""
+        return self._semantics
+
+    @property
+    def values(self) -> tuple:
+        """The distinct sensitive values, in the column order of :attr:`counts`."""
+        return self._values
+
+    @property
+    def group_labels(self) -> pd.Index:
+        """One label per QI-group."""
+        return self._labels
+
+    @property
+    def n_groups(self) -> int:
+        """Number of QI-groups B."""
+        return int(len(self._sizes))
+
+    @property
+    def n_individuals(self) -> int:
+        """Number of individuals, the sum of the group sizes."""
+        return int(self._sizes.sum())
+
+    @property
+    def sizes_array(self) -> np.ndarray:
+        """Group sizes n_g as a read-only int64 array (for algorithms)."""
+        return self._sizes
+
+    @property
+    def count_matrix(self) -> np.ndarray:
+        """Groups x values counts #x_g as a read-only int64 array (for algorithms)."""
+        return self._counts
+
+    @property
+    def group_sizes(self) -> pd.Series:
+        """Group sizes n_g, indexed by group label."""
+        return pd.Series(self._sizes.copy(), index=self._labels, name="n_individuals")
+
+    @property
+    def value_counts(self) -> pd.Series:
+        """Total occurrences of every sensitive value over all groups."""
+        return pd.Series(self._counts.sum(axis=0), index=pd.Index(self._values, name="value"),
+                         name="count")
+
+    @property
+    def counts(self) -> pd.DataFrame:
+        """The groups x values count matrix as a DataFrame (a copy)."""
+        return pd.DataFrame(self._counts.copy(), index=self._labels,
+                            columns=pd.Index(self._values))
+
+    @cached_property
+    def sorted_counts(self) -> np.ndarray:
+        """Each group's counts sorted in descending order (for the top-l terms of Sect. 7.1)."""
+        out = -np.sort(-self._counts, axis=1)
+        out.setflags(write=False)
+        return out
+
+    def value_index(self, value: object) -> int | None:
+        """Column of a sensitive value in :attr:`counts`, or None if the release lacks it."""
+        return self._index_of.get(_value_key(value))
+
+    def contains(self, value: object) -> bool:
+        """Whether some group holds the sensitive value."""
+        j = self.value_index(value)
+        return j is not None and bool(self._counts[:, j].any())
+
+    @cached_property
+    def _index_of(self) -> dict:
+        return {_value_key(v): j for j, v in enumerate(self._values)}
+
+    def group_description(self, i: int) -> str:
+        """A readable description of group ``i``'s label, e.g. ``"age=3*, sex=Male"``."""
+        label = self._labels[i]
+        names = list(self._labels.names)
+        if isinstance(self._labels, pd.MultiIndex):
+            return ", ".join(f"{name}={_native(v)}" for name, v in zip(names, label))
+        name = names[0] if names and names[0] is not None else "group"
+        return f"{name}={_native(label)}"
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per QI-group: its size and the count of every sensitive value.
+
+        Examples
+        --------
+        >>> ReleaseCandidate.from_groups([(2, ["a", "b"])]).to_frame()
+               n_individuals  a  b
+        group
+        0                  2  1  1
+        """
+        frame = self.counts
+        frame.insert(0, "n_individuals", self._sizes.copy())
+        return frame
+
+    def __len__(self) -> int:
+        return self.n_groups
+
+    def __repr__(self) -> str:
+        return (f"ReleaseCandidate(semantics={self._semantics!r}, n_groups={self.n_groups}, "
+                f"n_individuals={self.n_individuals}, n_values={len(self._values)})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReleaseCandidate):
+            return NotImplemented
+        return (self._semantics == other._semantics and self._values == other._values
+                and np.array_equal(self._sizes, other._sizes)
+                and np.array_equal(self._counts, other._counts)
+                and self._labels.equals(other._labels))
+
+    __hash__ = None  # mutable-looking container semantics: compare, do not hash
+
+
+def _value_key(value: object) -> object:
+    """Dictionary key of a sensitive value: NaN markers collapse to one key."""
+    value = _native(value)
+    if _is_missing(value):
+        return ("__missing__",)
+    return value
+
+
+def _check_group(index: int, n: int, counter: Counter | dict, total: int, semantics: str) -> None:
+    if semantics == "svpi" and total != n:
+        raise InvalidParameterError(
+            f"Group {index} has {n} individuals but {total} sensitive values; svpi needs exactly "
+            f"one value per individual.")
+    if semantics == "mvpi-set":
+        for value, count in counter.items():
+            if count > n:
+                raise InvalidParameterError(
+                    f"Group {index} holds value {value!r} {count} times but has only {n} "
+                    f"individuals; mvpi-set allows each value at most once per person.")
+
+
+def _group_codes(df: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, pd.Index]:
+    """Dense group ids (sorted by label) and the labels, from one or more key columns."""
+    per_column = [_factorize(df[key]) for key in keys]
+    combined = per_column[0][0]
+    for codes, uniques in per_column[1:]:
+        combined = combined * len(uniques) + codes
+        combined = np.unique(combined, return_inverse=True)[1].astype(np.int64)
+    uniq, inverse = np.unique(combined, return_inverse=True)
+    inverse = inverse.astype(np.int64).reshape(-1)
+    first_row = np.zeros(len(uniq), dtype=np.int64)
+    first_row[inverse[::-1]] = np.arange(len(inverse))[::-1]
+    if len(keys) == 1:
+        uniques = per_column[0][1]
+        labels = pd.Index([uniques[c] for c in per_column[0][0][first_row]], name=keys[0],
+                          tupleize_cols=False)
+    else:
+        arrays = [[uniques[c] for c in codes[first_row]] for codes, uniques in per_column]
+        labels = pd.MultiIndex.from_arrays(arrays, names=list(keys))
+    return inverse, labels
