@@ -174,10 +174,10 @@ def _check_sep(sep, owner: str) -> str:
     return sep
 
 
-def _one_dimensional(values, owner: str):
+def _one_dimensional(values, owner: str, param: str = "values"):
     """Values as (kind, 1-D array-like for factorize). kind records how to rebuild the output."""
     if isinstance(values, pd.DataFrame):
-        raise _bad_param("values", owner,
+        raise _bad_param(param, owner,
                          "be one-dimensional (a Series, array, list or scalar)", "a DataFrame")
     if isinstance(values, pd.Series):
         return "series", values
@@ -185,16 +185,16 @@ def _one_dimensional(values, owner: str):
         return "index", values
     if isinstance(values, np.ndarray):
         if values.ndim == 0:
-            return "scalar", _object_array([values.item()])
+            return "scalar", _object_array([values[()]])
         if values.ndim != 1:
-            raise _bad_param("values", owner,
+            raise _bad_param(param, owner,
                              "be one-dimensional (a Series, array, list or scalar)",
                              f"an array of shape {values.shape}")
         return "array", values
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         return "scalar", _object_array([values])
     if isinstance(values, (Mapping, set, frozenset)):
-        raise _bad_param("values", owner, "be ordered (a Series, array, list or scalar)",
+        raise _bad_param(param, owner, "be ordered (a Series, array, list or scalar)",
                          f"a {type(values).__name__}")
     kind = "tuple" if isinstance(values, tuple) else "list"
     return kind, _object_array(list(values))
@@ -356,7 +356,7 @@ class Hierarchy:
                 repeated = np.flatnonzero(np.arange(len(rows)) != first[level_codes])
                 i = int(repeated[0])
                 raise HierarchyError(
-                    f"{title}: leaf {_native(column[i])!r} appears twice, in "
+                    f"{title}: leaf {_native(column[first[level_codes[i]]])!r} appears twice, in "
                     f"{where(int(first[level_codes[i]]))} and {where(i)}."
                 )
             level_labels = tuple(uniques.tolist() if isinstance(uniques, np.ndarray) else uniques)
@@ -607,7 +607,7 @@ class Hierarchy:
     # -------------------------------------------------------------------- builders
     @classmethod
     def intervals(cls, values, widths, *, name=None, closed="left", origin=0) -> "Hierarchy":
-        """Nested numeric intervals: leaves are numbers, level ``i`` groups them by ``widths[i-1]``.
+        """Nested numeric intervals: level ``i`` groups the numeric leaves by ``widths[i-1]``.
 
         Parameters
         ----------
@@ -1117,7 +1117,10 @@ class Hierarchy:
         >>> Hierarchy.bundled("adult", "sex").uncovered(["Male", "male", None, "Male"])
         ('male', nan)
         """
-        kind, data = _one_dimensional(values, "Hierarchy.uncovered")
+        return self._uncovered(values, "Hierarchy.uncovered")
+
+    def _uncovered(self, values, owner: str) -> tuple:
+        _, data = _one_dimensional(values, owner)
         _, uniques, unique_positions, _ = self._positions(data)
         return tuple(_native(uniques[j]) for j in np.flatnonzero(unique_positions < 0))
 
@@ -1130,7 +1133,7 @@ class Hierarchy:
         >>> age.covers([17, "90"]), age.covers(101)
         (True, False)
         """
-        return not self.uncovered(values)
+        return not self._uncovered(values, "Hierarchy.covers")
 
     def validate(self, values) -> None:
         """Raise :class:`HierarchyError` naming the values no leaf covers.
@@ -1312,7 +1315,7 @@ class Hierarchy:
         """
         owner = "Hierarchy.lca_by_group"
         _, data = _one_dimensional(values, owner)
-        _, keys = _one_dimensional(groups, owner)
+        _, keys = _one_dimensional(groups, owner, "groups")
         if len(keys) != len(data):
             raise _bad_param("groups", owner, f"have one key per value ({len(data)})",
                              f"{len(keys)} keys")
@@ -1338,7 +1341,8 @@ class Hierarchy:
             result_code[settle] = low[settle]
             if (result_level >= 0).all():
                 break
-        labels = [self._labels[lv][c] for lv, c in zip(result_level.tolist(), result_code.tolist())]
+        labels = [self._labels[lv][c]
+                  for lv, c in zip(result_level.tolist(), result_code.tolist())]
         frame = pd.DataFrame({"level": result_level.astype(np.int64), "label": labels},
                              index=pd.Index(group_keys))
         return frame
@@ -1556,7 +1560,7 @@ def _check_widths(widths, owner: str) -> list:
 def _numbers_of(values, title: str) -> list:
     """Distinct finite numbers (native, sorted) from an iterable, or a HierarchyError."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise HierarchyError(f"{title}: intervals need an iterable of numbers, got {values!r}.")
+        raise param_error("values", "Hierarchy.intervals", "be an iterable of numbers", values)
     if isinstance(values, range):
         if not len(values):
             raise HierarchyError(f"{title} is empty: give at least one value.")
@@ -1587,7 +1591,8 @@ def _numbers_of(values, title: str) -> list:
 
 
 # ---------------------------------------------------------------------- table level
-def generalize_frame(frame: pd.DataFrame, *, hierarchies: Mapping, levels: Mapping) -> pd.DataFrame:
+def generalize_frame(frame: pd.DataFrame, *, hierarchies: Mapping,
+                     levels: Mapping) -> pd.DataFrame:
     """Generalize several columns of a table, each to a level of its hierarchy.
 
     Parameters
