@@ -104,12 +104,21 @@ def _explain(release: ReleaseCandidate, value, stats: SufficientStatistics,
         n = int(release.sizes_array[g])
         known = min(k, n - 1)
         family = min(m, n - 1 - known)
-        who = (f"knows {_plural(known, 'other member')} of it not to have {value!r}" if mvpi
-               else f"knows the values of {_plural(known, 'other member')} of it")
-        text = (f"The target is in {group_text(g)}. The group is so small that an attacker who "
-                f"{who} and knows {_plural(family, 'member')} of the target's same-value family "
-                f"there accounts for everyone but the target, so the target's {value!r} is "
-                f"pinned down: {confidence}.")
+        if n == 1:
+            text = (f"The target is alone in {group_text(g)}: the release shows its value as "
+                    f"it is, {confidence}.")
+        else:
+            pieces = []
+            if known:
+                pieces.append(f"knows {_plural(known, 'other member')} of it not to have "
+                              f"{value!r}" if mvpi
+                              else f"knows the values of {_plural(known, 'other member')} of it")
+            if family:
+                pieces.append(f"knows {_plural(family, 'member')} of the target's same-value "
+                              f"family there")
+            text = (f"The target is in {group_text(g)}. The group is so small that an attacker "
+                    f"who {' and '.join(pieces)} accounts for everyone but the target, so the "
+                    f"target's {value!r} is pinned down: {confidence}.")
         return WorstCase(value, case, _native(labels[g]), _native(labels[g]),
                          _native(labels[g]) if family else None, (), bp, text)
 

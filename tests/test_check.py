@@ -1,0 +1,169 @@
+"""skyline_check: verdicts, exact boundaries, the result table and the worst case in words."""
+import re
+import warnings
+from fractions import Fraction
+
+import pytest
+
+from skyprivacy import (
+    InvalidParameterError,
+    Policy,
+    ReleaseCandidate,
+    UnusedPolicyValueWarning,
+    breach_probability,
+    skyline_check,
+)
+
+TABLE1B = ReleaseCandidate.from_groups([(4, ["AIDS", "AIDS", "Flu", "Flu"]),
+                                        (4, ["AIDS", "Cancer", "Flu", "Flu"])])
+
+
+def test_rows_match_breach_probability_and_verdicts():
+    policy = Policy({"AIDS": [(0, 1, 0, 0.7), (0, 0, 1, 0.7)]}, default=[(0, 0, 0, 0.9)])
+    result = skyline_check(TABLE1B, policy)
+    frame = result.to_frame()
+    assert list(frame.columns[:7]) == ["value", "l", "k", "m", "c", "breach_probability", "safe"]
+    assert frame[["value", "l", "k", "m"]].values.tolist() == [
+        ["AIDS", 0, 0, 1], ["AIDS", 0, 1, 0], ["Cancer", 0, 0, 0], ["Flu", 0, 0, 0]]
+    assert frame["breach_probability_exact"].tolist() == ["3/4", "2/3", "1/4", "1/2"]
+    assert frame["safe"].tolist() == [False, True, True, True]
+    assert frame["source"].tolist() == ["value", "value", "default", "default"]
+    for row in result.rows:
+        assert row.breach_probability == breach_probability(
+            TABLE1B, row.value, l=row.point.l, k=row.point.k, m=row.point.m, exact=True)
+    assert not result.safe
+    assert [(r.value, r.point.knowledge) for r in result.violations] == [("AIDS", (0, 0, 1))]
+
+
+def test_breach_probability_equal_to_c_is_unsafe_exactly():
+    # BP = 3/4 exactly; c = 0.75 must fail (strict <) and c = 0.7500001 must pass.
+    assert not skyline_check(TABLE1B, Policy({"AIDS": [(0, 0, 1, 0.75)]})).safe
+    assert skyline_check(TABLE1B, Policy({"AIDS": [(0, 0, 1, 0.7500001)]})).safe
+    # 2/3 vs c = 2/3 given as a Fraction: unsafe; as the float 0.6666666666666666 (< 2/3): unsafe
+    assert not skyline_check(TABLE1B, Policy({"AIDS": [(0, 1, 0, Fraction(2, 3))]})).safe
+    assert not skyline_check(TABLE1B, Policy({"AIDS": [(0, 1, 0, 2 / 3)]})).safe
+    assert skyline_check(TABLE1B, Policy({"AIDS": [(0, 1, 0, 0.6666667)]})).safe
+
+
+def test_values_without_a_skyline_are_not_checked():
+    result = skyline_check(TABLE1B, Policy({"Cancer": [(0, 0, 0, 0.5)]}))
+    assert [r.value for r in result.rows] == ["Cancer"]
+    assert result.safe
+    assert result.explain().startswith("SAFE: all 1 (value, point) checks hold")
+    assert "Closest call: 'Cancer'" in result.explain()
+
+
+def test_unused_policy_value_warns_and_reports_zero():
+    with pytest.warns(UnusedPolicyValueWarning, match=re.escape(
+            "The policy names 1 value(s) the release never contains: ['Aids']; check for typos "
+            "(they are reported as safe with breach probability 0).")):
+        result = skyline_check(TABLE1B, Policy({"Aids": [(0, 0, 0, 0.5)]}))
+    row = result.rows[0]
+    assert row.value == "Aids" and row.breach_probability == 0 and row.safe
+    assert row.worst_case.case == "absent"
+    assert "occurs in no group" in row.worst_case.description
+    assert result.unused_policy_values == ("Aids",)
+
+
+def test_plain_mapping_is_accepted_as_policy():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = skyline_check(TABLE1B, {"AIDS": [(0, 0, 0, 0.6)]})
+    assert result.safe
+
+
+def test_worst_case_same_group_in_words():
+    release = ReleaseCandidate.from_groups([(5, ["Flu"] * 4 + ["AIDS"])])
+    row = skyline_check(release, Policy({"AIDS": [(0, 3, 0, 0.4)]})).rows[0]
+    assert row.breach_probability == Fraction(1, 2) and not row.safe
+    wc = row.worst_case
+    assert wc.case == "same-group" and wc.target_group == 0 and wc.known_group == 0
+    assert wc.description == (
+        "The target is in group [group=0] (5 people, 1 occurrence of 'AIDS'). They know the "
+        "values of 3 other people in the same group, none of them 'AIDS'. Worst-case confidence "
+        "1/2 (50.0%) that the target has 'AIDS'.")
+
+
+def test_worst_case_ruled_out_values_settle_it():
+    row = skyline_check(TABLE1B, Policy({"AIDS": [(1, 1, 1, 0.5)]})).rows[0]
+    assert row.worst_case.ruled_out == ("Flu",)
+    assert "rules out 1 value for the target ('Flu', the most frequent others there); then " \
+           "only 'AIDS' is left for the target, no further knowledge needed." \
+           in row.worst_case.description
+
+
+def test_worst_case_family_in_another_group():
+    release = ReleaseCandidate.from_groups([(4, list("cbad")), (9, list("abdddbdda"))])
+    row = skyline_check(release, Policy({"a": [(1, 0, 2, 0.6)]})).rows[0]
+    assert row.breach_probability == Fraction(2, 3)
+    wc = row.worst_case
+    assert wc.case == "known-with-family"
+    # target among the 9 (ruling out 'd' leaves 2 'a' vs 2 others), family in the group of 4
+    assert wc.target_group == 1 and wc.family_group == 0 and wc.known_group is None
+    assert wc.ruled_out == ("d",)
+    assert "They know 2 members of the target's same-value family in group [group=0] " \
+           "(4 people, 1 occurrence of 'a')" in wc.description
+
+
+def test_worst_case_known_with_target_family_elsewhere():
+    release = ReleaseCandidate.from_groups(
+        [(2, list("db")), (8, list("ccccabcd")), (9, list("bdbbaadcd"))])
+    row = skyline_check(release, Policy({"a": [(1, 1, 1, 0.5)]})).rows[0]
+    assert row.breach_probability == Fraction(9, 16)
+    wc = row.worst_case
+    assert wc.case == "known-with-target"
+    assert wc.known_group == wc.target_group != wc.family_group
+    assert "in the same group, none of them 'a' or a ruled-out value" in wc.description
+
+
+def test_worst_case_pinned_small_group():
+    release = ReleaseCandidate.from_groups([(1, ["c"]), (1, ["a"])])
+    row = skyline_check(release, Policy({"a": [(0, 1, 1, 0.99)]})).rows[0]
+    assert row.breach_probability == 1 and row.worst_case.case == "pinned"
+    assert row.worst_case.description == (
+        "The target is alone in group [group=1] (1 person, 1 occurrence of 'a'): the release "
+        "shows its value as it is, confidence 1 (100.0%).")
+    release = ReleaseCandidate.from_groups([(9, list("abbbbbbbb")), (3, list("abc"))])
+    row = skyline_check(release, Policy({"a": [(0, 1, 2, 0.99)]})).rows[0]
+    assert row.worst_case.case == "pinned" and row.worst_case.target_group == 1
+    assert row.worst_case.description == (
+        "The target is in group [group=1] (3 people, 1 occurrence of 'a'). The group is so small "
+        "that an attacker who knows the values of 1 other member of it and knows 1 member of the "
+        "target's same-value family there accounts for everyone but the target, so the target's "
+        "'a' is pinned down: confidence 1 (100.0%).")
+
+
+def test_mvpi_wording():
+    release = ReleaseCandidate.from_groups([(3, list("abc")), (3, list("aab"))],
+                                           semantics="mvpi-set")
+    result = skyline_check(release, Policy({"a": [(1, 1, 0, 0.99)]}))
+    text = result.rows[0].worst_case.description
+    assert "co-occur with 'a' for the target" in text and "do not have 'a'" in text
+    assert result.to_dict()["semantics"] == "mvpi-set"
+
+
+def test_to_dict_is_json_ready():
+    import json
+    data = skyline_check(TABLE1B, Policy.uniform([(0, 1, 0, 0.9)])).to_dict()
+    text = json.dumps(data)
+    assert '"breach_probability_exact": "2/3"' in text
+    assert data["safe"] is True
+    exact = {r["value"]: r["breach_probability_exact"] for r in data["rows"]}
+    assert exact == {"AIDS": "2/3", "Cancer": "1/3", "Flu": "2/3"}
+    assert data["rows"][0]["worst_case"]["target_group"] == "0"
+
+
+def test_explain_lists_every_violation():
+    text = skyline_check(TABLE1B, Policy.uniform([(0, 1, 0, 0.6)])).explain()
+    assert text.splitlines()[0] == "UNSAFE: 2 of 3 (value, point) checks fail."
+    assert text.count("\n- ") == 2
+
+
+def test_errors():
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'release' parameter of skyline_check must be a ReleaseCandidate. "
+            "Got list instead.")):
+        skyline_check([], Policy.uniform([(0, 0, 0, 0.5)]))
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'policy' parameter of skyline_check must be a Policy. Got list instead.")):
+        skyline_check(TABLE1B, [(0, 0, 0, 0.5)])

@@ -1,0 +1,133 @@
+"""Closed forms of Sect. 7.1, boundary rules, and numerical robustness of the two paths."""
+import math
+import re
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from skyprivacy import InvalidParameterError, ReleaseCandidate, breach_probability
+from skyprivacy.formulas import (
+    exact_T,
+    exact_V,
+    group_terms,
+    sufficient_statistics,
+    top_other_counts,
+)
+
+
+def test_svpi_closed_forms_match_the_paper():
+    # T = (n - #s - #s(1..l) - k) / #s ; V = prod_{i<m} (n - #s - k - i) / (n - k - i)
+    assert exact_T(10, 2, (3, 2), 1, "svpi") == Fraction(10 - 2 - 5 - 1, 2)
+    assert exact_V(10, 2, 3, 1, "svpi") == Fraction(7, 9) * Fraction(6, 8) * Fraction(5, 7)
+    assert exact_T(4, 1, (2,), 2, "svpi") == 0  # negative numerator: certainty (rule 3)
+    assert exact_V(4, 3, 2, 0, "svpi") == 0
+
+
+def test_mvpi_closed_forms_match_the_paper():
+    # set: T = (n - #s - k)/#s * prod_{i<=l} (n - #s(i))/n
+    assert exact_T(6, 2, (3, 1), 1, "mvpi-set") == Fraction(3, 2) * Fraction(3, 6) * Fraction(5, 6)
+    # multiset: q = ((n-k-1)/(n-k))^#s, T = q/(1-q) * ((n-1)/n)^#s(1..l), V = ((n-k-m)/(n-k))^#s
+    q = Fraction(4, 5) ** 3
+    assert exact_T(6, 3, (2, 1), 1, "mvpi-multiset") == q / (1 - q) * Fraction(5, 6) ** 3
+    assert exact_V(6, 3, 2, 1, "mvpi-multiset") == Fraction(3, 5) ** 3
+    assert exact_V(6, 0, 2, 1, "mvpi-multiset") == 1  # rule 4
+
+
+def test_boundary_rules_for_infeasible_and_absent():
+    assert exact_T(3, 0, (), 0, "svpi") == math.inf  # rule 1: no sigma, no target
+    assert exact_T(3, 1, (), 3, "svpi") == math.inf  # rule 2: t + k others do not fit
+    assert exact_V(3, 1, 2, 2, "svpi") == math.inf  # rule 2: k + m do not fit
+    assert exact_V(3, 1, 0, 3, "svpi") == 1
+
+
+def test_top_other_counts_removes_one_copy_of_sigma_with_ties():
+    sorted_counts = np.array([[5, 3, 3, 1], [4, 4, 0, 0], [2, 0, 0, 0]])
+    s = np.array([3, 4, 0])
+    assert top_other_counts(sorted_counts, s, 2).tolist() == [[5, 3], [4, 0], [2, 0]]
+    assert top_other_counts(sorted_counts, s, 6).tolist() == [
+        [5, 3, 1, 0, 0, 0], [4, 0, 0, 0, 0, 0], [2, 0, 0, 0, 0, 0]]
+    assert top_other_counts(sorted_counts, s, 0).shape == (3, 0)
+
+
+def test_vectorized_terms_agree_with_exact_terms():
+    rng = np.random.default_rng(5)
+    for semantics in ("svpi", "mvpi-set", "mvpi-multiset"):
+        for _ in range(30):
+            n = rng.integers(1, 40, size=20)
+            counts = np.stack([rng.multinomial(int(x), [0.3, 0.3, 0.2, 0.2]) for x in n])
+            if semantics == "mvpi-set":
+                counts = np.minimum(counts, n[:, None])
+            l, k, m = (int(v) for v in rng.integers(0, 4, size=3))
+            s = counts[:, 0]
+            top = top_other_counts(-np.sort(-counts, axis=1), s, l)
+            terms = group_terms(n, s, top, l=l, k=k, m=m, semantics=semantics)
+            for g in range(len(n)):
+                t = tuple(top[g].tolist())
+                for log_value, exact in [
+                        (terms.log_T0[g], exact_T(int(n[g]), int(s[g]), t, 0, semantics)),
+                        (terms.log_Tk[g], exact_T(int(n[g]), int(s[g]), t, k, semantics)),
+                        (terms.log_Vk[g], exact_V(int(n[g]), int(s[g]), m, k, semantics))]:
+                    if exact == math.inf:
+                        assert log_value == math.inf
+                    elif exact == 0:
+                        assert log_value == -math.inf
+                    else:
+                        assert log_value == pytest.approx(math.log(exact), abs=1e-9)
+
+
+def test_absent_value_is_zero_and_pinned_group_is_one():
+    release = ReleaseCandidate.from_groups([(3, list("abb")), (6, list("aabbbb"))])
+    assert breach_probability(release, "z", l=3, k=3, m=3) == 0.0
+    stats = sufficient_statistics(release, "a", l=0, k=2, m=1)
+    assert stats.case == "pinned" and stats.pinned_group == 0
+    assert stats.breach_probability == 1
+
+
+def test_no_underflow_with_long_products():
+    # mvpi-multiset with many occurrences: q = ((n-k-1)/(n-k))^s underflows as a float
+    release = ReleaseCandidate.from_groups([(2, ["a"] * 1500 + ["b"] * 1500)],
+                                           semantics="mvpi-multiset")
+    exact = breach_probability(release, "a", l=1, k=0, m=0, exact=True)
+    assert 0 < 1 - exact < Fraction(1, 10**300)
+    assert breach_probability(release, "a", l=1, k=0, m=0) == 1.0
+    # svpi with a long family product (the lgamma path, m > 64), several near-equal groups
+    groups = [(400, ["a"] * 100 + ["b"] * 300), (401, ["a"] * 100 + ["b"] * 301),
+              (399, ["a"] * 100 + ["b"] * 299)]
+    release = ReleaseCandidate.from_groups(groups)
+    stats = sufficient_statistics(release, "a", l=0, k=3, m=80)
+    expected_v = min(exact_V(n, 100, 80, 3, "svpi") for n, _ in groups)
+    assert stats.ss5.value == expected_v and stats.ss5.group == 2
+    assert float(stats.breach_probability) == breach_probability(release, "a", l=0, k=3, m=80)
+
+
+def test_exact_minimum_survives_float_near_ties():
+    # Two groups whose T differ by 1 part in 10^13: only exact arithmetic separates them.
+    big = 10**13
+    release = ReleaseCandidate.from_counts([big + 1, big + 2], [[1, big], [1, big + 1]],
+                                           ["a", "b"])
+    stats = sufficient_statistics(release, "a", l=0, k=0, m=0)
+    assert stats.ss2.value == Fraction(big, 1) and stats.ss2.group == 0
+    assert breach_probability(release, "a", l=0, k=0, m=0, exact=True) == Fraction(1, big + 1)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    (dict(l=-1, k=0, m=0),
+     "The 'l' parameter of breach_probability must be a non-negative integer. Got -1 instead."),
+    (dict(l=0, k=2.5, m=0),
+     "The 'k' parameter of breach_probability must be a non-negative integer. Got 2.5 instead."),
+    (dict(l=0, k=0, m="1"),
+     "The 'm' parameter of breach_probability must be a non-negative integer. Got '1' instead."),
+])
+def test_amount_errors(kwargs, message):
+    release = ReleaseCandidate.from_groups([(1, ["a"])])
+    with pytest.raises(InvalidParameterError, match=re.escape(message)):
+        breach_probability(release, "a", **kwargs)
+
+
+def test_release_type_error():
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'release' parameter of breach_probability must be a ReleaseCandidate. "
+            "Got DataFrame instead.")):
+        import pandas as pd
+        breach_probability(pd.DataFrame(), "a", l=0, k=0, m=0)
