@@ -435,3 +435,10 @@ def test_generalize_frame_keeps_index_and_other_columns():
     assert out.index.tolist() == ["p", "q"] and out.columns.tolist() == ["age", "sex", "x"]
     assert out["age"].tolist() == ["35-39", "50-54"] and out["x"].tolist() == [1, 2]
     pd.testing.assert_frame_equal(table, before)
+
+
+def test_from_arx_prefers_an_existing_file_whose_name_holds_the_separator(tmp_path):
+    path = tmp_path / "odd;name.csv"
+    path.write_text("Male;*\nFemale;*\n")
+    assert Hierarchy.from_arx(str(path)).leaves == ("Male", "Female")
+    assert Hierarchy.from_arx("Male;*").leaves == ("Male",)  # one line of text
