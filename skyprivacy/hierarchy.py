@@ -11,7 +11,7 @@ over the "QI space").
 What lives here:
 
 * :class:`Hierarchy`, immutable, backed by a :class:`networkx.DiGraph` (parent -> child,
-  node ids ``(level, label)`` because ARX files reuse labels across levels);
+  node ids ``(level, label)`` because a label may repeat on several levels);
 * readers and builders: :meth:`Hierarchy.from_arx` (ARX's ``;``-separated CSV, one row per
   leaf), :meth:`Hierarchy.from_levels`, :meth:`Hierarchy.from_mapping`,
   :meth:`Hierarchy.intervals` (nested numeric intervals), :meth:`Hierarchy.masking`
@@ -239,8 +239,8 @@ class Hierarchy:
     Level 0 holds the leaves (the values that occur in the data), level ``height`` the root;
     every node has exactly one parent on the next level.  Build one from ARX's CSV format
     (:meth:`from_arx`), from rows or mappings (:meth:`from_levels`, :meth:`from_mapping`), or
-    with a builder (:meth:`intervals`, :meth:`masking`, :meth:`dates`); the constructor is
-    :meth:`from_levels`.  A hierarchy is immutable, hashable and picklable.
+    with a builder (:meth:`intervals`, :meth:`masking`, :meth:`dates`); calling the class
+    is the same as :meth:`from_levels`.  A hierarchy is immutable, hashable and picklable.
 
     Parameters
     ----------
@@ -257,9 +257,9 @@ class Hierarchy:
 
     Notes
     -----
-    Nodes are ``(level, label)`` pairs: ARX files reuse labels across levels (e.g. the
-    age file has ``0-4`` at level 1 only but ``*`` everywhere at the top), so a label alone
-    does not identify a node.  Methods taking a node accept the pair, or a bare label when it
+    Nodes are ``(level, label)`` pairs: a label may repeat on several levels (a category
+    kept unchanged at level 1, say ``'c'`` under ``'c'``), so a label alone does not always
+    identify a node.  Methods taking a node accept the pair, or a bare label when it
     occurs on exactly one level.  How data values are matched to leaves (``39`` against the
     leaf ``'39'``) is described in the module docstring.
 

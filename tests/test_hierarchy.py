@@ -218,7 +218,7 @@ def test_graph_is_a_frozen_tree():
 
 
 def test_labels_reused_across_levels_are_distinct_nodes():
-    # ARX files repeat labels on several levels (here 'c' at levels 0 and 1).
+    # a category kept unchanged at level 1: label 'c' on levels 0 and 1
     h = Hierarchy([["a", "ab", "*"], ["b", "ab", "*"], ["c", "c", "*"]])
     assert (0, "c") in h.graph and (1, "c") in h.graph
     assert h.graph.has_edge((1, "c"), (0, "c"))
