@@ -1,0 +1,605 @@
+"""l-diversity over a release candidate: distinct, entropy and recursive (c, l), and Prop. 4.
+
+Machanavajjhala, Kifer, Gehrke and Venkitasubramaniam (2007) ask every QI-group to hold
+"well-represented" sensitive values, in three strengths:
+
+- *distinct* l-diversity: at least l distinct values in every group;
+- *entropy* l-diversity: the entropy of every group's value distribution is at least log(l);
+- *recursive (c, l)-diversity*: with a group's value counts sorted in descending order
+  r_1 >= r_2 >= ... >= r_m, r_1 < c * (r_l + r_{l+1} + ... + r_m).
+
+Chen, LeFevre and Ramakrishnan (2009, Sect. 5.1, Proposition 4) show that recursive
+(c, l)-diversity is the skyline criterion (l-2, 0, 0) at confidence c/(c+1) for every value,
+in svpi: an attacker who rules out the l-2 most frequent other values of the target's group is
+left with r_1 / (r_1 + r_l + ... + r_m), which stays below c/(c+1) iff r_1 < c (r_l + ... + r_m).
+:func:`cl_diversity_policy` builds that policy.
+
+All three read a :class:`~skyprivacy.release.ReleaseCandidate` with svpi semantics (the
+definitions give every individual one sensitive value); every verdict is decided exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import reduce
+
+import numpy as np
+import pandas as pd
+
+from ..errors import param_error
+from ..knowledge import Policy
+from ..release import ReleaseCandidate
+from ._common import (
+    check_int,
+    check_release,
+    check_svpi,
+    exact_number,
+    fraction_text,
+    group_frame,
+    label_info,
+    native_number,
+)
+
+__all__ = [
+    "DistinctLDiversityResult",
+    "EntropyLDiversityResult",
+    "RecursiveCLDiversityResult",
+    "distinct_l_diversity",
+    "distinct_l_diversity_level",
+    "entropy_l_diversity",
+    "entropy_l_diversity_level",
+    "recursive_cl_diversity",
+    "recursive_cl_diversity_threshold",
+    "cl_diversity_policy",
+]
+
+_WHY = "l-diversity gives every individual exactly one sensitive value"
+# Relative slack within which the float entropy test is re-decided with integers.
+_ENTROPY_TOL = 1e-9
+
+
+def _svpi_release(release: object, owner: str) -> ReleaseCandidate:
+    check_release(release, owner)
+    check_svpi(release, owner, _WHY)
+    return release
+
+
+# ----------------------------------------------------------------------------- distinct
+@dataclass(frozen=True)
+class DistinctLDiversityResult:
+    """Result of :func:`distinct_l_diversity`.
+
+    Attributes
+    ----------
+    l : int
+        The required number of distinct values per group.
+    satisfied : bool
+        True iff every group holds at least ``l`` distinct sensitive values.
+    level : int
+        The smallest number of distinct values in a group: the largest l satisfied.
+    worst_group : object
+        Label of the least diverse group (the first one, on ties).
+    group_labels, group_sizes, distinct_values : tuple
+        Per group: label, number of individuals, number of distinct values.
+    """
+
+    l: int
+    satisfied: bool
+    level: int
+    worst_group: object
+    group_labels: tuple = field(repr=False)
+    group_sizes: tuple = field(repr=False)
+    distinct_values: tuple = field(repr=False)
+    label_names: tuple = field(repr=False, default=(None,))
+
+    @property
+    def ok(self) -> tuple:
+        """Per group: does it hold at least ``l`` distinct values."""
+        return tuple(d >= self.l for d in self.distinct_values)
+
+    @property
+    def violating_groups(self) -> tuple:
+        """Labels of the groups with fewer than ``l`` distinct values."""
+        return tuple(g for g, ok in zip(self.group_labels, self.ok) if not ok)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per group: ``n_individuals``, ``distinct_values``, ``ok``."""
+        return group_frame(self.group_labels, self.label_names, {
+            "n_individuals": pd.array(self.group_sizes, dtype="int64"),
+            "distinct_values": pd.array(self.distinct_values, dtype="int64"),
+            "ok": pd.array(self.ok, dtype="bool")})
+
+    def to_dict(self) -> dict:
+        """JSON-friendly summary."""
+        return {"criterion": "distinct l-diversity", "l": self.l, "satisfied": self.satisfied,
+                "level": self.level, "worst_group": str(self.worst_group),
+                "violating_groups": [str(g) for g in self.violating_groups]}
+
+
+def distinct_l_diversity(release: ReleaseCandidate, l: int) -> DistinctLDiversityResult:
+    """Check distinct l-diversity: every QI-group holds at least ``l`` distinct values.
+
+    Parameters
+    ----------
+    release : ReleaseCandidate
+        An svpi release.
+    l : int
+        At least 1.
+
+    Returns
+    -------
+    DistinctLDiversityResult
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``release`` is not an svpi ReleaseCandidate or ``l`` is not a positive integer.
+
+    Notes
+    -----
+    Distinct l-diversity alone does not bound the attacker's confidence: a group of 100 with
+    98 'flu' is distinct 3-diverse.  Entropy and recursive (c, l)-diversity do.
+
+    References
+    ----------
+    A. Machanavajjhala, D. Kifer, J. Gehrke and M. Venkitasubramaniam, "l-diversity: privacy
+    beyond k-anonymity", ACM TKDD 1(1), 2007, Sect. 4 (distinct l-diversity is the simplest
+    reading of "well-represented").
+
+    Examples
+    --------
+    >>> release = ReleaseCandidate.from_groups([(3, ["flu", "hiv", "cold"]), (2, ["flu", "flu"])])
+    >>> distinct_l_diversity(release, 2)
+    DistinctLDiversityResult(l=2, satisfied=False, level=1, worst_group=1)
+    """
+    owner = "distinct_l_diversity"
+    _svpi_release(release, owner)
+    l = check_int(l, "l", owner, 1)
+    distinct = (release.count_matrix > 0).sum(axis=1)
+    worst = int(np.argmin(distinct))
+    labels, names = label_info(release)
+    level = int(distinct[worst])
+    return DistinctLDiversityResult(l, level >= l, level, labels[worst], labels,
+                                    tuple(int(n) for n in release.sizes_array),
+                                    tuple(int(d) for d in distinct), names)
+
+
+def distinct_l_diversity_level(release: ReleaseCandidate) -> int:
+    """The largest l for which the release is distinct l-diverse.
+
+    Examples
+    --------
+    >>> distinct_l_diversity_level(ReleaseCandidate.from_groups([(3, list("abc")), (3, list("aab"))]))
+    2
+    """
+    _svpi_release(release, "distinct_l_diversity_level")
+    return int((release.count_matrix > 0).sum(axis=1).min())
+
+
+# ----------------------------------------------------------------------------- entropy
+def _entropy_terms(counts: np.ndarray) -> np.ndarray:
+    """n_g * H_g in nats for every group: n log n - sum_i c_i log c_i (0 log 0 = 0)."""
+    c = counts.astype(np.float64)
+    n = c.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        c_log_c = np.where(c > 0, c * np.log(np.where(c > 0, c, 1.0)), 0.0)
+    return n * np.log(n) - c_log_c.sum(axis=1)
+
+
+def _entropy_at_least_exact(row: np.ndarray, l: Fraction) -> bool:
+    """Exact test of H(row) >= log(l) with integers.
+
+    H >= log l  <=>  n^n / prod c_i^c_i >= l^n.  Dividing every count by their gcd d (which
+    also divides n) takes the d-th root of both sides, so the test runs on the reduced counts
+    a_i = c_i / d and A = n / d:  A^A * q^A >= p^A * prod a_i^a_i  for l = p / q.
+    """
+    counts = [int(c) for c in row if c > 0]
+    d = reduce(math.gcd, counts)
+    reduced = [c // d for c in counts]
+    big_a = sum(reduced)
+    lhs = big_a ** big_a * l.denominator ** big_a
+    rhs = l.numerator ** big_a
+    for a in reduced:
+        rhs *= a ** a
+    return lhs >= rhs
+
+
+def _entropy_verdicts(release: ReleaseCandidate, l: Fraction, n_h: np.ndarray) -> np.ndarray:
+    """Per group, exactly: is the entropy at least log(l)?"""
+    n = release.sizes_array.astype(np.float64)
+    bound = n * math.log(l)
+    slack = _ENTROPY_TOL * np.maximum(1.0, np.abs(bound))
+    ok = n_h >= bound
+    for g in np.flatnonzero(np.abs(n_h - bound) <= slack):
+        ok[g] = _entropy_at_least_exact(release.count_matrix[g], l)
+    return ok
+
+
+def _effective_values(release: ReleaseCandidate, n_h: np.ndarray) -> np.ndarray:
+    """exp(H) per group, the "entropy l"; exact (an integer) for groups with equal counts."""
+    n = release.sizes_array.astype(np.float64)
+    effective = np.exp(n_h / n)
+    counts = release.count_matrix
+    top = counts.max(axis=1)
+    low = np.where(counts > 0, counts, top[:, None]).min(axis=1)
+    uniform = top == low
+    effective[uniform] = (counts[uniform] > 0).sum(axis=1)
+    return effective
+
+
+@dataclass(frozen=True)
+class EntropyLDiversityResult:
+    """Result of :func:`entropy_l_diversity`.
+
+    Attributes
+    ----------
+    l : int, float or Fraction
+        The requested l, as given.
+    satisfied : bool
+        True iff every group's entropy is at least log(l) (decided exactly).
+    level : float
+        min_g exp(H_g): the largest l satisfied (rounded down to a float that is).
+    worst_group : object
+        Label of the group with the smallest entropy.
+    group_labels, group_sizes : tuple
+        Per group: label and number of individuals.
+    entropies : tuple of float
+        Per group: the entropy H_g of the value distribution, in nats (natural log).
+    ok : tuple of bool
+        Per group: H_g >= log(l), decided exactly.
+    """
+
+    l: int | float | Fraction
+    satisfied: bool
+    level: float
+    worst_group: object
+    group_labels: tuple = field(repr=False)
+    group_sizes: tuple = field(repr=False)
+    entropies: tuple = field(repr=False)
+    effective_values: tuple = field(repr=False)
+    ok: tuple = field(repr=False)
+    label_names: tuple = field(repr=False, default=(None,))
+
+    @property
+    def violating_groups(self) -> tuple:
+        """Labels of the groups whose entropy is below log(l)."""
+        return tuple(g for g, ok in zip(self.group_labels, self.ok) if not ok)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per group: ``n_individuals``, ``entropy`` (nats), ``entropy_l`` (exp of the
+        entropy, the "effective number of values" compared with l) and ``ok``."""
+        return group_frame(self.group_labels, self.label_names, {
+            "n_individuals": pd.array(self.group_sizes, dtype="int64"),
+            "entropy": pd.array(self.entropies, dtype="float64"),
+            "entropy_l": pd.array(self.effective_values, dtype="float64"),
+            "ok": pd.array(self.ok, dtype="bool")})
+
+    def to_dict(self) -> dict:
+        """JSON-friendly summary."""
+        l = self.l if isinstance(self.l, (int, float)) else str(self.l)
+        return {"criterion": "entropy l-diversity", "l": l, "satisfied": self.satisfied,
+                "level": self.level, "worst_group": str(self.worst_group),
+                "violating_groups": [str(g) for g in self.violating_groups]}
+
+
+def entropy_l_diversity(release: ReleaseCandidate, l: int | float | Fraction
+                        ) -> EntropyLDiversityResult:
+    """Check entropy l-diversity: every group's value entropy is at least log(l).
+
+    Parameters
+    ----------
+    release : ReleaseCandidate
+        An svpi release.
+    l : int, float or Fraction
+        At least 1 (``l = 1`` holds for every release). Floats are read as the decimal they
+        print as.
+
+    Returns
+    -------
+    EntropyLDiversityResult
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``release`` is not an svpi ReleaseCandidate or ``l`` is not a finite number >= 1.
+
+    Notes
+    -----
+    H_g = -sum_s p(g, s) log p(g, s) with p(g, s) = #s_g / n_g.  The verdict H_g >= log(l) is
+    decided in floating point when far from the boundary and otherwise exactly, through the
+    equivalent integer inequality n^n >= l^n prod_s #s_g^#s_g; a group of l equally frequent
+    values is therefore exactly at the boundary and passes.
+
+    References
+    ----------
+    Machanavajjhala et al., "l-diversity: privacy beyond k-anonymity", ACM TKDD 1(1), 2007,
+    Definition 4.1 (entropy l-diversity).
+
+    Examples
+    --------
+    >>> release = ReleaseCandidate.from_groups([(3, ["flu", "hiv", "cold"]),
+    ...                                         (4, ["flu", "flu", "hiv", "cold"])])
+    >>> result = entropy_l_diversity(release, 3)
+    >>> result.satisfied, result.worst_group, round(result.level, 4)
+    (False, 1, 2.8284)
+    >>> result.to_frame().round(4)  # doctest: +NORMALIZE_WHITESPACE
+           n_individuals  entropy  entropy_l     ok
+    group
+    0                  3   1.0986     3.0000   True
+    1                  4   1.0397     2.8284  False
+    """
+    owner = "entropy_l_diversity"
+    _svpi_release(release, owner)
+    l_exact = _check_entropy_l(l, owner)
+    n_h = _entropy_terms(release.count_matrix)
+    ok = _entropy_verdicts(release, l_exact, n_h)
+    effective = _effective_values(release, n_h)
+    sizes = release.sizes_array
+    entropies = n_h / sizes
+    worst = int(np.argmin(effective))
+    labels, names = label_info(release)
+    level = _entropy_level(release, n_h, effective)
+    return EntropyLDiversityResult(
+        native_number(l), bool(ok.all()), level, labels[worst], labels,
+        tuple(int(n) for n in sizes), tuple(float(h) for h in entropies),
+        tuple(float(e) for e in effective), tuple(bool(o) for o in ok), names)
+
+
+def _check_entropy_l(l: object, owner: str) -> Fraction:
+    exact = exact_number(l, "l", owner, "be a finite number >= 1")
+    if exact < 1:
+        raise param_error("l", owner, "be a finite number >= 1", native_number(l))
+    return exact
+
+
+def _entropy_level(release: ReleaseCandidate, n_h: np.ndarray, effective: np.ndarray) -> float:
+    """min_g exp(H_g) as a float that itself passes the exact test (stepped down if needed)."""
+    level = float(effective.min())
+    while level > 1 and not _entropy_verdicts(release, Fraction(repr(level)), n_h).all():
+        level = math.nextafter(level, 0.0)
+    return max(level, 1.0)
+
+
+def entropy_l_diversity_level(release: ReleaseCandidate) -> float:
+    """The largest l (as a float) for which the release is entropy l-diverse: min_g exp(H_g).
+
+    The returned float always passes ``entropy_l_diversity(release, level)``; groups of equally
+    frequent values give an exact integer.
+
+    Examples
+    --------
+    >>> entropy_l_diversity_level(ReleaseCandidate.from_groups([(3, list("abc")), (4, list("aabb"))]))
+    2.0
+    """
+    owner = "entropy_l_diversity_level"
+    _svpi_release(release, owner)
+    n_h = _entropy_terms(release.count_matrix)
+    return _entropy_level(release, n_h, _effective_values(release, n_h))
+
+
+# ----------------------------------------------------------------------------- recursive
+@dataclass(frozen=True)
+class RecursiveCLDiversityResult:
+    """Result of :func:`recursive_cl_diversity`.
+
+    Attributes
+    ----------
+    c : int, float or Fraction
+        The constant c, as given.
+    l : int
+        The rank l.
+    satisfied : bool
+        True iff r_1 < c * (r_l + ... + r_m) in every group (decided exactly).
+    threshold : Fraction or float
+        max_g r_1 / (r_l + ... + r_m) (``math.inf`` if a group has fewer than l distinct
+        values): the release is recursive (c', l)-diverse exactly for c' > threshold.
+    worst_group : object
+        Label of the group attaining the threshold.
+    group_labels, group_sizes : tuple
+        Per group: label and number of individuals.
+    top_counts : tuple of int
+        Per group: r_1, the count of its most frequent value.
+    tail_counts : tuple of int
+        Per group: r_l + ... + r_m, the counts from the l-th most frequent value on.
+    """
+
+    c: int | float | Fraction
+    l: int
+    satisfied: bool
+    threshold: Fraction | float
+    worst_group: object
+    group_labels: tuple = field(repr=False)
+    group_sizes: tuple = field(repr=False)
+    top_counts: tuple = field(repr=False)
+    tail_counts: tuple = field(repr=False)
+    label_names: tuple = field(repr=False, default=(None,))
+    c_exact: Fraction = field(repr=False, default=Fraction(0))
+
+    @property
+    def ratios(self) -> tuple:
+        """Per group: r_1 / (r_l + ... + r_m) as a Fraction, or ``math.inf``."""
+        return tuple(Fraction(top, tail) if tail else math.inf
+                     for top, tail in zip(self.top_counts, self.tail_counts))
+
+    @property
+    def ok(self) -> tuple:
+        """Per group: r_1 < c * (r_l + ... + r_m), exactly."""
+        p, q = self.c_exact.numerator, self.c_exact.denominator
+        return tuple(top * q < p * tail for top, tail in zip(self.top_counts, self.tail_counts))
+
+    @property
+    def violating_groups(self) -> tuple:
+        """Labels of the groups that fail the inequality."""
+        return tuple(g for g, ok in zip(self.group_labels, self.ok) if not ok)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per group: ``n_individuals``, ``top_count`` (r_1), ``tail_count``
+        (r_l + ... + r_m), ``ratio`` (their quotient as a float, inf without a tail), ``ok``."""
+        return group_frame(self.group_labels, self.label_names, {
+            "n_individuals": pd.array(self.group_sizes, dtype="int64"),
+            "top_count": pd.array(self.top_counts, dtype="int64"),
+            "tail_count": pd.array(self.tail_counts, dtype="int64"),
+            "ratio": pd.array([float(r) for r in self.ratios], dtype="float64"),
+            "ok": pd.array(self.ok, dtype="bool")})
+
+    def to_dict(self) -> dict:
+        """JSON-friendly summary; the threshold as an exact 'p/q' string."""
+        c = self.c if isinstance(self.c, (int, float)) else str(self.c)
+        return {"criterion": "recursive (c, l)-diversity", "c": c, "l": self.l,
+                "satisfied": self.satisfied, "threshold": fraction_text(self.threshold),
+                "worst_group": str(self.worst_group),
+                "violating_groups": [str(g) for g in self.violating_groups]}
+
+
+def _top_and_tail(release: ReleaseCandidate, l: int) -> tuple[np.ndarray, np.ndarray]:
+    ranked = release.sorted_counts
+    return ranked[:, 0], ranked[:, l - 1:].sum(axis=1)
+
+
+def _threshold(top: np.ndarray, tail: np.ndarray) -> tuple[Fraction | float, int]:
+    """The largest ratio r_1 / tail and the first group attaining it."""
+    if (tail == 0).any():
+        return math.inf, int(np.flatnonzero(tail == 0)[0])
+    best, where = Fraction(-1), 0
+    for g, (a, b) in enumerate(zip(top.tolist(), tail.tolist())):
+        if a * best.denominator > best.numerator * b:  # a / b > best, in integers
+            best, where = Fraction(a, b), g
+    return best, where
+
+
+def recursive_cl_diversity(release: ReleaseCandidate, c: int | float | Fraction,
+                           l: int) -> RecursiveCLDiversityResult:
+    """Check recursive (c, l)-diversity: r_1 < c * (r_l + ... + r_m) in every QI-group.
+
+    Parameters
+    ----------
+    release : ReleaseCandidate
+        An svpi release.
+    c : int, float or Fraction
+        A positive constant. Floats are read as the decimal they print as (``0.75`` is 3/4).
+    l : int
+        At least 1. A group with fewer than l distinct values has an empty tail and fails.
+
+    Returns
+    -------
+    RecursiveCLDiversityResult
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``release`` is not an svpi ReleaseCandidate, ``c`` is not a positive number or
+        ``l`` is not a positive integer.
+
+    See Also
+    --------
+    cl_diversity_policy : the same criterion as a privacy skyline (Proposition 4).
+
+    Notes
+    -----
+    r_1 >= r_2 >= ... >= r_m are the counts of the m distinct values of a group, sorted in
+    descending order.  The comparison is done in integers (c = p/q: q r_1 < p (r_l + ...)).
+
+    References
+    ----------
+    Machanavajjhala et al., "l-diversity: privacy beyond k-anonymity", ACM TKDD 1(1), 2007,
+    Definition 4.2 (recursive (c, l)-diversity).
+    Chen, LeFevre and Ramakrishnan (2009), Sect. 5.1, Proposition 4.
+
+    Examples
+    --------
+    >>> release = ReleaseCandidate.from_groups([(6, ["flu"] * 3 + ["hiv", "cold", "gout"])])
+    >>> recursive_cl_diversity(release, 2, 2)   # 3 < 2 * (1 + 1 + 1)
+    RecursiveCLDiversityResult(c=2, l=2, satisfied=True, threshold=Fraction(1, 1), worst_group=0)
+    >>> recursive_cl_diversity(release, 1, 2).satisfied   # 3 < 1 * 3 fails
+    False
+    """
+    owner = "recursive_cl_diversity"
+    _svpi_release(release, owner)
+    c_exact = _check_c(c, owner)
+    l = check_int(l, "l", owner, 1)
+    top, tail = _top_and_tail(release, l)
+    threshold, worst = _threshold(top, tail)
+    labels, names = label_info(release)
+    satisfied = threshold != math.inf and c_exact > threshold
+    return RecursiveCLDiversityResult(
+        native_number(c), l, bool(satisfied), threshold, labels[worst], labels,
+        tuple(int(n) for n in release.sizes_array), tuple(int(t) for t in top),
+        tuple(int(t) for t in tail), names, c_exact)
+
+
+def recursive_cl_diversity_threshold(release: ReleaseCandidate, l: int) -> Fraction | float:
+    """max_g r_1 / (r_l + ... + r_m): the release is recursive (c, l)-diverse iff c exceeds it.
+
+    Returns ``math.inf`` when some group holds fewer than ``l`` distinct values (no c works).
+
+    Examples
+    --------
+    >>> recursive_cl_diversity_threshold(ReleaseCandidate.from_groups([(4, list("aabc"))]), 2)
+    Fraction(1, 1)
+    >>> recursive_cl_diversity_threshold(ReleaseCandidate.from_groups([(4, list("aabc"))]), 4)
+    inf
+    """
+    owner = "recursive_cl_diversity_threshold"
+    _svpi_release(release, owner)
+    l = check_int(l, "l", owner, 1)
+    return _threshold(*_top_and_tail(release, l))[0]
+
+
+def _check_c(c: object, owner: str) -> Fraction:
+    exact = exact_number(c, "c", owner, "be a positive number")
+    if exact <= 0:
+        raise param_error("c", owner, "be a positive number", native_number(c))
+    return exact
+
+
+def cl_diversity_policy(c: int | float | Fraction, l: int) -> Policy:
+    """Recursive (c, l)-diversity as a skyline policy: (l-2, 0, 0) at confidence c/(c+1).
+
+    Parameters
+    ----------
+    c : int, float or Fraction
+        A positive constant; the confidence c/(c+1) is an exact Fraction (a float c is read as
+        the decimal it prints as, so ``0.75`` gives exactly 3/7).
+    l : int
+        At least 2 (the knowledge amount l-2 cannot be negative).
+
+    Returns
+    -------
+    Policy
+        ``Policy.uniform([(l - 2, 0, 0, c / (c + 1))])``.
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``c`` is not a positive number or ``l`` is not an integer >= 2.
+
+    Notes
+    -----
+    The equivalence holds for svpi releases: ruling out the l-2 most frequent other values of
+    the target's group leaves the attacker with breach probability
+    r_1 / (r_1 + r_l + ... + r_m) for the most frequent value, and that is < c/(c+1) iff
+    r_1 < c (r_l + ... + r_m).  For mvpi releases the policy is still a valid skyline policy
+    but no longer means (c, l)-diversity.
+
+    References
+    ----------
+    Chen, LeFevre and Ramakrishnan (2009), Sect. 5.1, Proposition 4 (proof in Appendix A,
+    after Martin et al. 2007, Appendix E).
+
+    Examples
+    --------
+    >>> from skyprivacy.check import skyline_check
+    >>> cl_diversity_policy(3, 4)
+    Policy({}, default=[(2, 0, 0, Fraction(3, 4))])
+    >>> release = ReleaseCandidate.from_groups([(6, ["flu"] * 3 + ["hiv", "cold", "gout"])])
+    >>> skyline_check(release, cl_diversity_policy(2, 2)).safe
+    True
+    >>> skyline_check(release, cl_diversity_policy(1, 2)).safe
+    False
+    """
+    owner = "cl_diversity_policy"
+    c_exact = _check_c(c, owner)
+    l = check_int(l, "l", owner, 2)
+    return Policy.uniform([(l - 2, 0, 0, c_exact / (c_exact + 1))])
