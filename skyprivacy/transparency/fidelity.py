@@ -28,6 +28,7 @@ from .table import DecisionTable
 __all__ = ["Delta", "Alpha", "Bounds", "FidelityBounds", "fidelity_bounds"]
 
 _BOUND_TOL = 1e-12
+_ROUNDING = 1e-15
 
 
 def _unit_interval(value, name: str, owner: str):
@@ -210,7 +211,8 @@ def _raw_bounds(table: DecisionTable, fidelity, exact: bool):
         row = int(np.flatnonzero(outside.any(axis=1))[0])
         raise param_error(
             "fidelity", "fidelity_bounds", "give bounds inside [0, 1]",
-            f"{[float(v) for v in lower[row]]} to {[float(v) for v in upper[row]]} at index "
+            f"{[round(float(v), 12) for v in lower[row]]} to "
+            f"{[round(float(v), 12) for v in upper[row]]} at index "
             f"{native(table.index[row])!r}",
         )
     return lower, upper
@@ -270,14 +272,18 @@ def fidelity_bounds(table: DecisionTable, fidelity, *, exact: bool = False) -> F
     others_lower = raw_lower.sum(axis=1)[:, None] - raw_lower
     lower = np.maximum(raw_lower, one - others_upper)
     upper = np.minimum(raw_upper, one - others_lower)
+    if not exact:
+        # 1 - (1 - d) need not equal d in floats: a tightening by a rounding error is none
+        lower = np.where(lower - raw_lower <= _ROUNDING, raw_lower, lower)
+        upper = np.where(raw_upper - upper <= _ROUNDING, raw_upper, upper)
     tol = 0 if exact else _BOUND_TOL
     crossed = lower > upper + tol
     if np.any(crossed):
         row = int(np.flatnonzero(crossed.any(axis=1))[0])
         raise InfeasibleError(
             f"The fidelity bounds admit no distribution at index {native(table.index[row])!r}: "
-            f"lower {[float(v) for v in lower[row]]} exceeds upper "
-            f"{[float(v) for v in upper[row]]} after making the outcomes consistent."
+            f"lower {[round(float(v), 12) for v in lower[row]]} exceeds upper "
+            f"{[round(float(v), 12) for v in upper[row]]} after making the outcomes consistent."
         )
     if not exact:
         upper = np.maximum(upper, lower)

@@ -237,8 +237,13 @@ class _Solution:
     min_mass1: np.ndarray
 
 
-def _solve(p, L, U, d_true, seg: Segments, exact: bool) -> _Solution:
-    """The corrected algorithm of spec 5.7 for every group at once (working order)."""
+def _solve(p, L, U, d_true, c_star, seg: Segments, exact: bool) -> _Solution:
+    """The corrected algorithm of spec 5.7 for every group at once (working order).
+
+    ``c_star`` (per group) lets groups with beta*_T = C*_T announce D itself when D is
+    within the bounds: by Lemma 4 it is then optimal, and perturbing it would cost
+    fidelity for no privacy (a single-record group, fully pinned alpha bounds, delta = 1).
+    """
     th = _theorem1(p, L, U, seg, exact)
     x1 = seg.first_argmax(p * L)
     x0 = seg.first_argmax(p * (1 - U))
@@ -263,6 +268,9 @@ def _solve(p, L, U, d_true, seg: Segments, exact: bool) -> _Solution:
             raise RuntimeError("internal error: no solution at beta_min; please report this input")
         d1 = d1.copy()
         d1[rows] = d_sub
+    inside = seg.min(_bool(d_true >= L) & _bool(d_true <= U))
+    release_d = inside & _bool(th.beta_star >= (c_star if exact else c_star * (1 - _TIE_TOL)))
+    d1 = np.where(seg.spread(release_d), d_true, d1)
     d1 = np.minimum(np.maximum(d1, L), U)
     if not exact:
         d1 = np.where(np.abs(d1 - L) <= SNAP_TOL, L, d1)
@@ -580,7 +588,8 @@ def optimal_privacy(
     beta_min = max_x P(x), and beta*_T = max{beta_0, beta_1, beta_p, beta_min}.
     D~ is max'_0 (case beta_0), max'_1 (case beta_1), ALLOCATION with the general RHS
     thr_1/beta_p - sum_{x in {x^0, x^1}} P(x) D~_1(x) (case beta_p), or a constant/fixed-beta
-    solution at beta_min (floor case).  Cost: O(n) plus one sort in the rare floor groups
+    solution at beta_min (floor case).  A group whose beta*_T reaches C*_T announces D itself
+    when D is within the bounds (Lemma 4: it is optimal, and any change only costs fidelity).  Cost: O(n) plus one sort in the rare floor groups
     whose bounds share no common value.
 
     References
@@ -632,10 +641,11 @@ def optimal_privacy(
     bounds = fidelity_bounds(table, fidelity, exact=exact)
     layout = table._layout
     p, L, U, d_true = _working(table, bounds, exact)
-    sol = _solve(p, L, U, d_true, layout.seg, exact)
+    decisions = table._exact_decisions if exact else table.decisions
+    c_star = group_max_confidence(table, confidence_matrix(table, decisions, exact=exact))
+    sol = _solve(p, L, U, d_true, c_star[layout.groups], layout.seg, exact)
     th = sol.theorem
 
-    decisions = table._exact_decisions if exact else table.decisions
     d1 = np.minimum(np.maximum(decisions[:, 1], bounds.lower[:, 1]), bounds.upper[:, 1])
     d1 = d1.copy()
     d1[layout.rows] = sol.d1
@@ -646,7 +656,6 @@ def optimal_privacy(
     conf = confidence_matrix(table, d_tilde, exact=exact)
     achieved_group = group_max_confidence(table, conf)
     _verify(table, achieved_group[layout.groups], beta_star_seg, exact)
-    c_star = group_max_confidence(table, confidence_matrix(table, decisions, exact=exact))
 
     index = table.index
     groups = _group_frame(table, exact, {

@@ -244,7 +244,7 @@ class DecisionTable:
             first = int(np.flatnonzero(neg)[0])
             raise SchemaError(
                 f"Column {col!r} has {int(neg.sum())} negative weight(s) (first at index "
-                f"{native(frame.index[first])!r}: {w[first]!r}); weights must be finite and >= 0."
+                f"{native(frame.index[first])!r}: {float(w[first])!r}); weights must be finite and >= 0."
             )
         if not (w > 0).any():
             raise SchemaError(
@@ -267,7 +267,7 @@ class DecisionTable:
                 first = int(np.flatnonzero(out)[0])
                 raise SchemaError(
                     f"Column {col!r} has {int(out.sum())} value(s) outside [0, 1] (first at "
-                    f"index {native(frame.index[first])!r}: {values[first]!r}); a decision "
+                    f"index {native(frame.index[first])!r}: {float(values[first])!r}); a decision "
                     "probability must lie in [0, 1]."
                 )
         if len(columns) == 1:
@@ -283,7 +283,7 @@ class DecisionTable:
                     raise SchemaError(
                         f"Decision columns {list(cols)} do not sum to 1 in {int(off.sum())} "
                         f"row(s) (first at index {native(frame.index[first])!r}: sum "
-                        f"{sums[first]!r}); pass renormalize=True to rescale them."
+                        f"{float(sums[first])!r}); pass renormalize=True to rescale them."
                     )
                 matrix = matrix / sums[:, None]
         matrix.flags.writeable = False
