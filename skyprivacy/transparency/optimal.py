@@ -523,19 +523,20 @@ def _group_frame(table: DecisionTable, exact: bool, columns: dict) -> pd.DataFra
     """
     layout = table._layout
     n_groups = table.n_groups
-    frame = table.group_key_frame()
+    keys = table.group_key_frame()
+    data = {name: keys[name] for name in keys.columns}
     n_records = np.zeros(n_groups, dtype=int)
     n_records[layout.groups] = layout.seg.lengths
-    frame["n_records"] = n_records
-    frame["weight"] = np.bincount(table.group_codes, weights=table.weights, minlength=n_groups)
+    data["n_records"] = n_records
+    data["weight"] = np.bincount(table.group_codes, weights=table.weights, minlength=n_groups)
     for name, values in columns.items():
         if name in _LABEL_COLUMNS or exact:
             col = np.full(n_groups, "empty" if name == "case" else None, dtype=object)
         else:
             col = np.full(n_groups, np.nan)
         col[layout.groups] = values
-        frame[name] = col
-    return frame
+        data[name] = col
+    return pd.DataFrame(data)
 
 
 _LABEL_COLUMNS = ("case", "x0", "x1")
@@ -670,15 +671,14 @@ def optimal_privacy(
         "rhs": np.where(sol.case == 2, sol.rhs * _group_share(table, exact), None if exact else np.nan),
     })
 
-    details = pd.DataFrame(index=table.index)
-    details["lower"] = bounds.lower[:, 1]
-    details["upper"] = bounds.upper[:, 1]
+    columns = {"lower": bounds.lower[:, 1], "upper": bounds.upper[:, 1]}
     for name, values in (("max_prime_1", th.max_mass1 / p), ("max_prime_0", th.max_mass0 / p),
                          ("min_prime_1", sol.min_mass1 / p)):
         col = np.full(table.n_records, None if exact else np.nan, dtype=object if exact else float)
         col[layout.rows] = values
-        details[name] = col
-    details["d_tilde"] = d1
+        columns[name] = col
+    columns["d_tilde"] = d1
+    details = pd.DataFrame(columns, index=table.index)
 
     beta_star = max(beta_star_seg) if exact else float(np.max(beta_star_seg))
     return OptimalPrivacy(

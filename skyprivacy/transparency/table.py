@@ -383,8 +383,8 @@ class DecisionTable:
         return [native(tuple(r)) for r in self._frame[list(self._sensitive)].itertuples(index=False)]
 
     def _sensitive_at(self, row: int):
-        values = self._frame[list(self._sensitive)].iloc[row]
-        return native(values.iloc[0]) if len(self._sensitive) == 1 else native(tuple(values))
+        values = tuple(native(self._frame[col].iat[row]) for col in self._sensitive)
+        return values[0] if len(values) == 1 else values
 
     def to_frame(self) -> pd.DataFrame:
         """The table as a frame: the model's columns plus the group number and P(x) normalised.
