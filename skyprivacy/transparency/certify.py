@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..errors import InvalidParameterError, SchemaError, param_error
 from ._numeric import EMPTY_TOL, as_number, exact_array, native, safe_div, to_exact
-from .table import DecisionTable
+from .table import DecisionTable, require_table
 
 __all__ = [
     "MaxConfidence",
@@ -161,6 +161,19 @@ def announced_matrix(table: DecisionTable, announced, *, exact: bool, owner: str
     return arr
 
 
+def channel_confidence(p: np.ndarray, dist: np.ndarray, seg, *, exact: bool) -> np.ndarray:
+    """eq. (8) for records in working order: P(x) D~_a(x) / sum_{x' in T} P(x') D~_a(x').
+
+    ``seg`` gives the QID groups as segments; P need not be normalised.
+    """
+    p = p / seg.spread(seg.sum(p))
+    masses = p[:, None] * dist
+    den = seg.sum(masses)
+    if not exact:
+        den = np.where(den <= EMPTY_TOL, 0.0, den)
+    return safe_div(masses, seg.spread(den))
+
+
 def confidence_matrix(table: DecisionTable, dist: np.ndarray, *, exact: bool) -> np.ndarray:
     """conf(x_U, a -> x_S) for every record and outcome (eq. 8), table order.
 
@@ -169,14 +182,7 @@ def confidence_matrix(table: DecisionTable, dist: np.ndarray, *, exact: bool) ->
     """
     layout = table._layout
     weights = table._exact_weights if exact else table.weights
-    p = weights[layout.rows]
-    seg = layout.seg
-    p = p / seg.spread(seg.sum(p))
-    masses = p[:, None] * dist[layout.rows]
-    den = seg.sum(masses)
-    if not exact:
-        den = np.where(den <= EMPTY_TOL, 0.0, den)
-    conf_sorted = safe_div(masses, seg.spread(den))
+    conf_sorted = channel_confidence(weights[layout.rows], dist[layout.rows], layout.seg, exact=exact)
     conf = np.zeros(dist.shape, dtype=object if exact else float)
     if exact:
         conf[:] = Fraction(0)
@@ -282,11 +288,6 @@ class BetaCheck:
 
 
 # -- public functions ----------------------------------------------------------------------
-def _check_table(table, owner: str) -> DecisionTable:
-    if not isinstance(table, DecisionTable):
-        raise param_error("table", owner, "be a DecisionTable", type(table).__name__)
-    return table
-
 
 def confidence(table: DecisionTable, announced=None, *, exact: bool = False) -> pd.DataFrame:
     """Confidence of every inference channel <x_U, a -> x_S> under the announced rule.
@@ -319,7 +320,7 @@ def confidence(table: DecisionTable, announced=None, *, exact: bool = False) -> 
     >>> confidence(t)[1].tolist()
     [0.0, 0.0, 1.0]
     """
-    _check_table(table, "confidence")
+    require_table(table, "confidence")
     dist = announced_matrix(table, announced, exact=exact, owner="confidence")
     conf = confidence_matrix(table, dist, exact=exact)
     frame = pd.DataFrame(conf, index=table.index, columns=pd.Index(table.outcomes, name="outcome"))
@@ -371,7 +372,7 @@ def max_confidence(table: DecisionTable, announced=None, *, exact: bool = False)
     >>> round(m.conf, 4), m.outcome, m.sensitive
     (0.9319, 0, 'low')
     """
-    _check_table(table, "max_confidence")
+    require_table(table, "max_confidence")
     dist = announced_matrix(table, announced, exact=exact, owner="max_confidence")
     return _max_confidence(table, confidence_matrix(table, dist, exact=exact))
 
@@ -435,7 +436,7 @@ def satisfies_beta(
     (False, 2, ['low', 'high'])
     """
     owner = "satisfies_beta"
-    _check_table(table, owner)
+    require_table(table, owner)
     target = resolve_beta(beta, gamma, owner)
     if not exact and (isinstance(tol, bool) or not isinstance(tol, (Real, np.floating)) or tol < 0):
         raise param_error("tol", owner, "be a number >= 0", tol)

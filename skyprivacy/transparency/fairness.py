@@ -26,7 +26,7 @@ from ..errors import PrivacyRiskWarning, SchemaError, param_error
 from ._numeric import native
 from .certify import announced_matrix
 from .fidelity import Alpha, Bounds, Delta
-from .table import DecisionTable
+from .table import DecisionTable, require_table
 
 __all__ = [
     "FairnessMeasure",
@@ -191,11 +191,6 @@ class FairnessReport:
 
 
 # -- group decision distributions ----------------------------------------------------------
-def _check_table(table, owner: str) -> DecisionTable:
-    if not isinstance(table, DecisionTable):
-        raise param_error("table", owner, "be a DecisionTable", type(table).__name__)
-    return table
-
 
 def _selection(table: DecisionTable, where, owner: str) -> np.ndarray:
     frame = table.frame
@@ -261,7 +256,7 @@ def group_distribution(table: DecisionTable, where, announced=None) -> pd.Series
     ([1.0, 0.0], [0.25, 0.75])
     """
     owner = "group_distribution"
-    _check_table(table, owner)
+    require_table(table, owner)
     mask = _selection(table, where, owner)
     dist = announced_matrix(table, announced, exact=False, owner=owner)
     rates = _group_rates(table, dist, mask)
@@ -375,7 +370,7 @@ def statistical_parity(table: DecisionTable, announced=None, *, protected: str, 
     0.0866667
     """
     owner = "statistical_parity"
-    _check_table(table, owner)
+    require_table(table, owner)
     labels, masks = _two_groups(table, protected, groups, owner)
     dist = announced_matrix(table, announced, exact=False, owner=owner)
     return _pair_measure(table, dist, labels, masks, owner, "tv", _fidelity_of(announced, fidelity))
@@ -400,7 +395,7 @@ def conditional_statistical_parity(table: DecisionTable, announced=None, *, prot
     [('lo', 0.0), ('mid', 0.5), ('hi', 0.0)]
     """
     owner = "conditional_statistical_parity"
-    _check_table(table, owner)
+    require_table(table, owner)
     labels, masks = _two_groups(table, protected, groups, owner)
     frame = table.frame
     if not isinstance(stratum, str) or stratum not in frame.columns:
@@ -439,7 +434,7 @@ def p_percent_rule(table: DecisionTable, announced=None, *, protected: str, grou
     (0.4, 0.9163)
     """
     owner = "p_percent_rule"
-    _check_table(table, owner)
+    require_table(table, owner)
     labels, masks = _two_groups(table, protected, groups, owner)
     dist = announced_matrix(table, announced, exact=False, owner=owner)
     return _pair_measure(table, dist, labels, masks, owner, "rm", _fidelity_of(announced, fidelity))
@@ -471,7 +466,7 @@ def individual_fairness_bias(table: DecisionTable, announced=None, *,
     0.75
     """
     owner = "individual_fairness_bias"
-    _check_table(table, owner)
+    require_table(table, owner)
     if metric not in ("tv", "inf"):
         raise param_error("metric", owner, "be 'tv' or 'inf'", metric)
     dist = announced_matrix(table, announced, exact=False, owner=owner)
@@ -591,7 +586,7 @@ def fairness_report(table: DecisionTable, announced=None, *, protected: str, gro
     (0.165, 0.365)
     """
     owner = "fairness_report"
-    _check_table(table, owner)
+    require_table(table, owner)
     if announced is None:
         warnings.warn(
             "Fairness numbers computed from the true rule D can reveal it (section 3.3); "

@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import param_error
-from ._numeric import EMPTY_TOL, Segments, native
-from .certify import _max_confidence, confidence_matrix, group_max_confidence
+from ._numeric import Segments, native
+from .certify import _max_confidence, channel_confidence, confidence_matrix, group_max_confidence
 from .fidelity import _check_fidelity, fidelity_bounds
-from .optimal import OptimalPrivacy, _check_table, _group_frame, _verify
-from .table import DecisionTable
+from .optimal import OptimalPrivacy, _group_frame, _verify
+from .table import DecisionTable, require_table
 
 __all__ = ["lp_reference"]
 
@@ -87,10 +87,8 @@ def _min_slack(p, lower, upper, seg: Segments, beta):
 
 
 def _achieved(p, dist, seg: Segments) -> np.ndarray:
-    masses = p[:, None] * dist
-    den = seg.sum(masses)
-    den = np.where(den <= EMPTY_TOL, np.inf, den)
-    return seg.max((masses / seg.spread(den)).max(axis=1))
+    """Maximum confidence of every group under ``dist``."""
+    return seg.max(channel_confidence(p, dist, seg, exact=False).max(axis=1))
 
 
 def _inside(decisions: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
@@ -144,7 +142,7 @@ def lp_reference(table: DecisionTable, fidelity, *, tol: float = 1e-9) -> Optima
     0.675
     """
     owner = "lp_reference"
-    _check_table(table, owner)
+    require_table(table, owner)
     _check_fidelity(fidelity, owner)
     if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 < tol < 1:
         raise param_error("tol", owner, "be in (0, 1)", tol)

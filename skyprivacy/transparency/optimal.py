@@ -48,7 +48,7 @@ from .certify import (
     resolve_beta,
 )
 from .fidelity import Alpha, Bounds, Delta, _check_fidelity, fidelity_bounds
-from .table import DecisionTable
+from .table import DecisionTable, require_table
 
 __all__ = [
     "GroupResult",
@@ -493,11 +493,6 @@ def _as_native(value):
 # =========================================================================================
 # Public functions
 # =========================================================================================
-def _check_table(table, owner: str) -> DecisionTable:
-    if not isinstance(table, DecisionTable):
-        raise param_error("table", owner, "be a DecisionTable", type(table).__name__)
-    return table
-
 
 def _check_bool(value, name: str, owner: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
@@ -621,7 +616,7 @@ def optimal_privacy(
     0.675
     """
     owner = "optimal_privacy"
-    _check_table(table, owner)
+    require_table(table, owner)
     _check_fidelity(fidelity, owner)
     exact = _check_bool(exact, "exact", owner)
     if method not in ("auto", "closed_form", "lp"):
@@ -747,7 +742,7 @@ def tradeoff_region(table: DecisionTable, *, exact: bool = False) -> TradeoffReg
     (Fraction(3, 5), Fraction(1, 1), ['1', '18/25'])
     """
     owner = "tradeoff_region"
-    _check_table(table, owner)
+    require_table(table, owner)
     exact = _check_bool(exact, "exact", owner)
     layout = table._layout
     weights = table._exact_weights if exact else table.weights
@@ -844,7 +839,7 @@ def tradeoff_curve(table: DecisionTable, values: Sequence[float] | None = None, 
     ([0.6, 0.610169, 0.675, 1.0], ['beta_min', 'beta0', 'betap', 'beta1'])
     """
     owner = "tradeoff_curve"
-    _check_table(table, owner)
+    require_table(table, owner)
     make = _fidelity_kind(kind, owner)
     if values is None:
         values = np.linspace(0, 1, 21)
@@ -930,7 +925,7 @@ def max_fidelity_for_beta(table: DecisionTable, *, beta=None, gamma=None, kind: 
     skyprivacy.errors.InfeasibleError: The target beta=0.5 is below beta_min=0.6 of QID group ('F',): no announced rule reaches it at any fidelity (Lemma 5).
     """
     owner = "max_fidelity_for_beta"
-    _check_table(table, owner)
+    require_table(table, owner)
     target = float(resolve_beta(beta, gamma, owner))
     make = _fidelity_kind(kind, owner)
     if isinstance(tol, bool) or not isinstance(tol, (Real, np.floating)) or not 0 < tol < 1:
@@ -1004,7 +999,7 @@ def feasible_at_beta(table: DecisionTable, fidelity, *, beta=None, gamma=None) -
     True
     """
     owner = "feasible_at_beta"
-    _check_table(table, owner)
+    require_table(table, owner)
     _check_fidelity(fidelity, owner)
     target = float(resolve_beta(beta, gamma, owner))
     if not table.is_binary:

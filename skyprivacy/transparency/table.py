@@ -20,7 +20,7 @@ import pandas as pd
 from ..errors import PrivacyRiskWarning, SchemaError, param_error
 from ._numeric import Segments, exact_array, native
 
-__all__ = ["DecisionTable"]
+__all__ = ["DecisionTable", "require_table"]
 
 _DECISION_TOL = 1e-9
 _SHOWN = 5  # how many offending groups or rows a message names
@@ -449,3 +449,10 @@ class _Layout:
         """P(x | T) of every working record (each group sums to 1)."""
         p = weights[self.rows]
         return p / self.seg.spread(self.seg.sum(p))
+
+
+def require_table(table, owner: str) -> DecisionTable:
+    """The house-style error when a function gets something other than a DecisionTable."""
+    if not isinstance(table, DecisionTable):
+        raise param_error("table", owner, "be a DecisionTable", type(table).__name__)
+    return table

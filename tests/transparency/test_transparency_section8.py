@@ -244,6 +244,21 @@ def test_regression_e2_shared_special_record():
     assert floats.d_tilde[:, 1] == pytest.approx([0.6, 1, 1 / 3], abs=1e-12)
 
 
+@pytest.mark.parametrize("exact", [False, True])
+def test_floor_without_a_common_value(exact):
+    """raw < beta_min and the records' bounds share no value: the constant shortcut of spec
+    5.7 step 5 does not exist, so the fixed-beta construction of 5.8 must supply D~."""
+    table = _table([8, 1, 1], [0.2, 0.05, 0.95])
+    result = optimal_privacy(table, Bounds([0, 0, 0.9], [1, 0.1, 1]), exact=exact)
+    group = result.groups[0]
+    assert group.case == "beta_min" and group.beta_star == pytest.approx(F(4, 5), abs=1e-12)
+    assert group.beta0 == pytest.approx(F(9, 19)) and group.betap == pytest.approx(F(9, 50))
+    assert group.c_star == pytest.approx(F(32, 37))  # D is not optimal here
+    assert group.achieved <= group.beta_star if exact else group.achieved <= 0.8 + 1e-12
+    d = result.d_tilde[:, 1]
+    assert 0 <= d[1] <= F(1, 10) and F(9, 10) <= d[2] <= 1
+
+
 def test_delta_extremes(table):
     assert optimal_privacy(table, Delta(0), exact=True).to_frame()["beta_star"].tolist() == [F(3, 5), F(9, 20)]
     assert optimal_privacy(table, Delta(1), exact=True).to_frame()["beta_star"].tolist() == [1, F(18, 25)]
