@@ -255,8 +255,8 @@ def test_floor_without_a_common_value(exact):
     assert group.beta0 == pytest.approx(F(9, 19)) and group.betap == pytest.approx(F(9, 50))
     assert group.c_star == pytest.approx(F(32, 37))  # D is not optimal here
     assert group.achieved <= group.beta_star if exact else group.achieved <= 0.8 + 1e-12
-    d = result.d_tilde[:, 1]
-    assert 0 <= d[1] <= F(1, 10) and F(9, 10) <= d[2] <= 1
+    bounds = fidelity_bounds(table, Bounds([0, 0, 0.9], [1, 0.1, 1]), exact=exact)
+    assert np.all(result.d_tilde >= bounds.lower) and np.all(result.d_tilde <= bounds.upper)
 
 
 def test_delta_extremes(table):
