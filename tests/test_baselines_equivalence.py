@@ -53,15 +53,15 @@ def _prop4_agrees(groups, c, l):
 def test_prop3_seeded_random_releases():
     rng = random.Random(20090301)
     verdicts = []
-    for _ in range(200):
+    for _ in range(150):
         sizes = [rng.randint(1, 8) for _ in range(rng.randint(1, 5))]
         # half of the draws sit exactly on the boundary k = min size (safe) or min size + 1
         k = rng.choice([min(sizes), min(sizes) + 1, rng.randint(2, 10)])
         verdicts.append(_prop3_agrees(sizes, max(k, 2)))
-    assert 40 < sum(verdicts) < 160  # both verdicts well represented
+    assert 30 < sum(verdicts) < 120  # both verdicts well represented
 
 
-@settings(max_examples=100)
+@settings(max_examples=80)
 @given(st.lists(st.integers(1, 8), min_size=1, max_size=5), st.integers(2, 10))
 def test_prop3_hypothesis(sizes, k):
     _prop3_agrees(sizes, k)

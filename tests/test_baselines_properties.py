@@ -152,7 +152,7 @@ def _all_levels(release):
             t_closeness_level(release), t_closeness_level(release, ordered=True))
 
 
-@settings(max_examples=150)
+@settings(max_examples=100)
 @given(groups_strategy(), st.data())
 def test_merging_two_groups_never_weakens_a_criterion(groups, data):
     assume(len(groups) >= 2)

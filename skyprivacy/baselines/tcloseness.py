@@ -143,7 +143,8 @@ def _value_order(release: ReleaseCandidate, ordered: object, owner: str) -> tupl
         seen.add(key)
         j = release.value_index(value)
         columns.append(-1 if j is None else j)
-    missing = [v for j, v in enumerate(release.values) if j not in set(columns)]
+    listed = set(columns)
+    missing = [v for j, v in enumerate(release.values) if j not in listed]
     if missing:
         raise InvalidParameterError(
             f"The 'ordered' parameter of {owner} must list every sensitive value of the "
