@@ -183,7 +183,11 @@ def _fixed_beta(p, L, U, seg: Segments, beta, exact: bool):
     count_hi = np.concatenate([np.zeros(n, int), np.ones(n, int), np.zeros(2 * groups, int)])
     step_lo = np.concatenate([p - beta_row - mass_l, none])
     step_hi = np.concatenate([none[:n], mass_u, none[:2 * groups]])
-    order = np.lexsort((t, label))
+    # sort by (group, t): an exact integer key from the global rank of t (np.lexsort on
+    # float keys is about four times slower at 10^6 records)
+    rank = np.empty(len(t), dtype=np.int64)
+    rank[np.argsort(t)] = np.arange(len(t))
+    order = np.argsort(label.astype(np.int64) * len(t) + rank)
     t, label, count_lo, count_hi, step_lo, step_hi = (
         a[order] for a in (t, label, count_lo, count_hi, step_lo, step_hi)
     )
