@@ -170,6 +170,7 @@ def main(argv=None) -> int:
             "python": sys.version.split()[0], "platform": platform.platform(),
             "cpus": os.cpu_count(), "numpy": np.__version__, "pandas": pd.__version__,
             "scipy": scipy.__version__,
+            "load_average_1min": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
         },
         "scaling": scale,
         "per_record_ratio_largest_to_smallest": per_record[-1] / per_record[0],
