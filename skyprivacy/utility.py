@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .baselines._common import check_release
 from .errors import InvalidParameterError, SchemaError, param_error
 from .release import ReleaseCandidate
 
@@ -33,14 +34,6 @@ __all__ = [
 _MISSING = ("error", "as_value")
 # Largest groups x values table kl_divergence builds densely (160 MB of int64).
 _DENSE_CELLS = 20_000_000
-
-
-def _check_release(release: object, owner: str) -> ReleaseCandidate:
-    if not isinstance(release, ReleaseCandidate):
-        raise InvalidParameterError(
-            f"The 'release' parameter of {owner} must be a ReleaseCandidate. "
-            f"Got {type(release).__name__} instead.")
-    return release
 
 
 def average_group_size(release: ReleaseCandidate) -> float:
@@ -72,7 +65,7 @@ def average_group_size(release: ReleaseCandidate) -> float:
     >>> average_group_size(release)
     3.0
     """
-    _check_release(release, "average_group_size")
+    check_release(release, "average_group_size")
     return release.n_individuals / release.n_groups
 
 
@@ -114,7 +107,7 @@ def discernibility(release: ReleaseCandidate, *, normalized: bool = False) -> in
     >>> round(discernibility(release, normalized=True), 4)
     0.5556
     """
-    _check_release(release, "discernibility")
+    check_release(release, "discernibility")
     if not isinstance(normalized, (bool, np.bool_)):
         raise param_error("normalized", "discernibility", "be True or False", normalized)
     total = sum(int(n) * int(n) for n in release.sizes_array)
@@ -404,7 +397,7 @@ def utility_report(release: ReleaseCandidate, *, table: pd.DataFrame | None = No
     0         2               2               4
     """
     owner = "utility_report"
-    _check_release(release, owner)
+    check_release(release, owner)
     kl_inputs = {"table": table, "assignment": assignment, "qi": qi, "sensitive": sensitive}
     given = [name for name, v in kl_inputs.items() if v is not None]
     kl = None

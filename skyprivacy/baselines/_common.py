@@ -98,6 +98,44 @@ def group_frame(labels: tuple, names: tuple, columns: dict) -> pd.DataFrame:
     return pd.DataFrame(columns, index=label_index(labels, names))
 
 
+def json_number(value: object) -> object:
+    """A parameter for JSON: ints and floats as they are, Fractions as 'p/q'."""
+    return value if isinstance(value, (int, float)) else str(value)
+
+
+class GroupVerdicts:
+    """Behaviour shared by the baseline results (frozen dataclasses).
+
+    A result provides ``group_labels``, ``label_names``, ``group_sizes``, ``ok``,
+    ``satisfied`` and ``worst_group``, plus ``_criterion`` (its name in :meth:`to_dict`),
+    ``_measure_columns()`` (the per-group measure columns of :meth:`to_frame`) and
+    ``_summary()`` (its parameters and level for :meth:`to_dict`).
+    """
+
+    @property
+    def violating_groups(self) -> tuple:
+        """Labels of the groups that fail the criterion, in release order."""
+        return tuple(g for g, ok in zip(self.group_labels, self.ok) if not ok)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per QI-group, indexed by its label: ``n_individuals``, the measure
+        column(s) of this criterion, and ``ok``."""
+        return group_frame(self.group_labels, self.label_names, {
+            "n_individuals": pd.array(self.group_sizes, dtype="int64"),
+            **self._measure_columns(),
+            "ok": pd.array(self.ok, dtype="bool")})
+
+    def to_dict(self) -> dict:
+        """JSON-friendly summary: criterion, parameters, verdict, level, worst and violating
+        groups (labels as strings, exact quantities as 'p/q')."""
+        return {"criterion": self._criterion, **self._summary(), "satisfied": self.satisfied,
+                "worst_group": str(self.worst_group),
+                "violating_groups": [str(g) for g in self.violating_groups]}
+
+    def _measure_columns(self) -> dict:
+        return {}
+
+
 def fraction_text(value: Fraction | float) -> str:
     """An exact quantity for JSON: 'p/q' for fractions, 'inf' for infinity."""
     if isinstance(value, float) and math.isinf(value):

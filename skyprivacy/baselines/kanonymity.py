@@ -20,7 +20,7 @@ import pandas as pd
 from ..errors import InvalidParameterError
 from ..knowledge import Policy
 from ..release import ReleaseCandidate
-from ._common import check_int, check_release, group_frame, label_info, native
+from ._common import GroupVerdicts, check_int, check_release, label_info, native
 
 __all__ = [
     "KAnonymityResult",
@@ -36,7 +36,7 @@ IDENTITY_RELEASE_MAX_CELLS = 10_000_000
 
 
 @dataclass(frozen=True)
-class KAnonymityResult:
+class KAnonymityResult(GroupVerdicts):
     """Result of :func:`k_anonymity`.
 
     Attributes
@@ -53,6 +53,9 @@ class KAnonymityResult:
         One label per QI-group, in the release's order.
     group_sizes : tuple of int
         The number of individuals n_g of every group.
+
+    ``to_frame()`` has the columns ``n_individuals`` and ``ok``; ``violating_groups`` lists the
+    groups smaller than ``k``.
     """
 
     k: int
@@ -68,22 +71,10 @@ class KAnonymityResult:
         """Per group: does it hold at least ``k`` individuals."""
         return tuple(n >= self.k for n in self.group_sizes)
 
-    @property
-    def violating_groups(self) -> tuple:
-        """Labels of the groups smaller than ``k``."""
-        return tuple(g for g, ok in zip(self.group_labels, self.ok) if not ok)
+    _criterion = "k-anonymity"
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per QI-group (indexed by its label): ``n_individuals`` and ``ok``."""
-        return group_frame(self.group_labels, self.label_names, {
-            "n_individuals": pd.array(self.group_sizes, dtype="int64"),
-            "ok": pd.array(self.ok, dtype="bool")})
-
-    def to_dict(self) -> dict:
-        """JSON-friendly summary; group labels as strings, violating groups listed."""
-        return {"criterion": "k-anonymity", "k": self.k, "satisfied": self.satisfied,
-                "level": self.level, "worst_group": str(self.worst_group),
-                "violating_groups": [str(g) for g in self.violating_groups]}
+    def _summary(self) -> dict:
+        return {"k": self.k, "level": self.level}
 
 
 def k_anonymity(release: ReleaseCandidate, k: int) -> KAnonymityResult:

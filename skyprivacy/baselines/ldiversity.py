@@ -32,12 +32,13 @@ from ..errors import param_error
 from ..knowledge import Policy
 from ..release import ReleaseCandidate
 from ._common import (
+    GroupVerdicts,
     check_int,
     check_release,
     check_svpi,
     exact_number,
     fraction_text,
-    group_frame,
+    json_number,
     label_info,
     native_number,
 )
@@ -68,7 +69,7 @@ def _svpi_release(release: object, owner: str) -> ReleaseCandidate:
 
 # ----------------------------------------------------------------------------- distinct
 @dataclass(frozen=True)
-class DistinctLDiversityResult:
+class DistinctLDiversityResult(GroupVerdicts):
     """Result of :func:`distinct_l_diversity`.
 
     Attributes
@@ -83,6 +84,8 @@ class DistinctLDiversityResult:
         Label of the least diverse group (the first one, on ties).
     group_labels, group_sizes, distinct_values : tuple
         Per group: label, number of individuals, number of distinct values.
+
+    ``to_frame()`` has the columns ``n_individuals``, ``distinct_values`` and ``ok``.
     """
 
     l: int
@@ -99,23 +102,13 @@ class DistinctLDiversityResult:
         """Per group: does it hold at least ``l`` distinct values."""
         return tuple(d >= self.l for d in self.distinct_values)
 
-    @property
-    def violating_groups(self) -> tuple:
-        """Labels of the groups with fewer than ``l`` distinct values."""
-        return tuple(g for g, ok in zip(self.group_labels, self.ok) if not ok)
+    _criterion = "distinct l-diversity"
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per group: ``n_individuals``, ``distinct_values``, ``ok``."""
-        return group_frame(self.group_labels, self.label_names, {
-            "n_individuals": pd.array(self.group_sizes, dtype="int64"),
-            "distinct_values": pd.array(self.distinct_values, dtype="int64"),
-            "ok": pd.array(self.ok, dtype="bool")})
+    def _measure_columns(self) -> dict:
+        return {"distinct_values": pd.array(self.distinct_values, dtype="int64")}
 
-    def to_dict(self) -> dict:
-        """JSON-friendly summary."""
-        return {"criterion": "distinct l-diversity", "l": self.l, "satisfied": self.satisfied,
-                "level": self.level, "worst_group": str(self.worst_group),
-                "violating_groups": [str(g) for g in self.violating_groups]}
+    def _summary(self) -> dict:
+        return {"l": self.l, "level": self.level}
 
 
 def distinct_l_diversity(release: ReleaseCandidate, l: int) -> DistinctLDiversityResult:
@@ -230,7 +223,7 @@ def _effective_values(release: ReleaseCandidate, n_h: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class EntropyLDiversityResult:
+class EntropyLDiversityResult(GroupVerdicts):
     """Result of :func:`entropy_l_diversity`.
 
     Attributes
@@ -247,8 +240,13 @@ class EntropyLDiversityResult:
         Per group: label and number of individuals.
     entropies : tuple of float
         Per group: the entropy H_g of the value distribution, in nats (natural log).
+    effective_values : tuple of float
+        Per group: exp(H_g), the "effective number of values" compared with l.
     ok : tuple of bool
         Per group: H_g >= log(l), decided exactly.
+
+    ``to_frame()`` has the columns ``n_individuals``, ``entropy`` (nats), ``entropy_l``
+    (exp of the entropy) and ``ok``.
     """
 
     l: int | float | Fraction
@@ -262,26 +260,14 @@ class EntropyLDiversityResult:
     ok: tuple = field(repr=False)
     label_names: tuple = field(repr=False, default=(None,))
 
-    @property
-    def violating_groups(self) -> tuple:
-        """Labels of the groups whose entropy is below log(l)."""
-        return tuple(g for g, ok in zip(self.group_labels, self.ok) if not ok)
+    _criterion = "entropy l-diversity"
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per group: ``n_individuals``, ``entropy`` (nats), ``entropy_l`` (exp of the
-        entropy, the "effective number of values" compared with l) and ``ok``."""
-        return group_frame(self.group_labels, self.label_names, {
-            "n_individuals": pd.array(self.group_sizes, dtype="int64"),
-            "entropy": pd.array(self.entropies, dtype="float64"),
-            "entropy_l": pd.array(self.effective_values, dtype="float64"),
-            "ok": pd.array(self.ok, dtype="bool")})
+    def _measure_columns(self) -> dict:
+        return {"entropy": pd.array(self.entropies, dtype="float64"),
+                "entropy_l": pd.array(self.effective_values, dtype="float64")}
 
-    def to_dict(self) -> dict:
-        """JSON-friendly summary."""
-        l = self.l if isinstance(self.l, (int, float)) else str(self.l)
-        return {"criterion": "entropy l-diversity", "l": l, "satisfied": self.satisfied,
-                "level": self.level, "worst_group": str(self.worst_group),
-                "violating_groups": [str(g) for g in self.violating_groups]}
+    def _summary(self) -> dict:
+        return {"l": json_number(self.l), "level": self.level}
 
 
 def entropy_l_diversity(release: ReleaseCandidate, l: int | float | Fraction
@@ -381,7 +367,7 @@ def entropy_l_diversity_level(release: ReleaseCandidate) -> float:
 
 # ----------------------------------------------------------------------------- recursive
 @dataclass(frozen=True)
-class RecursiveCLDiversityResult:
+class RecursiveCLDiversityResult(GroupVerdicts):
     """Result of :func:`recursive_cl_diversity`.
 
     Attributes
@@ -403,6 +389,9 @@ class RecursiveCLDiversityResult:
         Per group: r_1, the count of its most frequent value.
     tail_counts : tuple of int
         Per group: r_l + ... + r_m, the counts from the l-th most frequent value on.
+
+    ``to_frame()`` has the columns ``n_individuals``, ``top_count`` (r_1), ``tail_count``,
+    ``ratio`` (their quotient as a float, inf without a tail) and ``ok``.
     """
 
     c: int | float | Fraction
@@ -429,28 +418,16 @@ class RecursiveCLDiversityResult:
         p, q = self.c_exact.numerator, self.c_exact.denominator
         return tuple(top * q < p * tail for top, tail in zip(self.top_counts, self.tail_counts))
 
-    @property
-    def violating_groups(self) -> tuple:
-        """Labels of the groups that fail the inequality."""
-        return tuple(g for g, ok in zip(self.group_labels, self.ok) if not ok)
+    _criterion = "recursive (c, l)-diversity"
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per group: ``n_individuals``, ``top_count`` (r_1), ``tail_count``
-        (r_l + ... + r_m), ``ratio`` (their quotient as a float, inf without a tail), ``ok``."""
-        return group_frame(self.group_labels, self.label_names, {
-            "n_individuals": pd.array(self.group_sizes, dtype="int64"),
-            "top_count": pd.array(self.top_counts, dtype="int64"),
-            "tail_count": pd.array(self.tail_counts, dtype="int64"),
-            "ratio": pd.array([float(r) for r in self.ratios], dtype="float64"),
-            "ok": pd.array(self.ok, dtype="bool")})
+    def _measure_columns(self) -> dict:
+        return {"top_count": pd.array(self.top_counts, dtype="int64"),
+                "tail_count": pd.array(self.tail_counts, dtype="int64"),
+                "ratio": pd.array([float(r) for r in self.ratios], dtype="float64")}
 
-    def to_dict(self) -> dict:
-        """JSON-friendly summary; the threshold as an exact 'p/q' string."""
-        c = self.c if isinstance(self.c, (int, float)) else str(self.c)
-        return {"criterion": "recursive (c, l)-diversity", "c": c, "l": self.l,
-                "satisfied": self.satisfied, "threshold": fraction_text(self.threshold),
-                "worst_group": str(self.worst_group),
-                "violating_groups": [str(g) for g in self.violating_groups]}
+    def _summary(self) -> dict:
+        return {"c": json_number(self.c), "l": self.l,
+                "threshold": fraction_text(self.threshold)}
 
 
 def _top_and_tail(release: ReleaseCandidate, l: int) -> tuple[np.ndarray, np.ndarray]:

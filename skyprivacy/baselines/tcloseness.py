@@ -23,12 +23,13 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidParameterError, param_error
-from ..release import ReleaseCandidate
+from ..release import ReleaseCandidate, _is_missing
 from ._common import (
+    GroupVerdicts,
     check_release,
     check_svpi,
     exact_number,
-    group_frame,
+    json_number,
     label_info,
     native,
     native_number,
@@ -40,7 +41,7 @@ _WHY = "t-closeness compares distributions of one sensitive value per individual
 
 
 @dataclass(frozen=True)
-class TClosenessResult:
+class TClosenessResult(GroupVerdicts):
     """Result of :func:`t_closeness`.
 
     Attributes
@@ -61,6 +62,8 @@ class TClosenessResult:
         Per group: label and number of individuals.
     distances : tuple of Fraction
         Per group: the exact EMD between the group's and the release's value distributions.
+
+    ``to_frame()`` has the columns ``n_individuals``, ``distance`` (as a float) and ``ok``.
     """
 
     t: int | float | Fraction
@@ -80,33 +83,15 @@ class TClosenessResult:
         """Per group: distance <= t, exactly."""
         return tuple(d <= self.t_exact for d in self.distances)
 
-    @property
-    def violating_groups(self) -> tuple:
-        """Labels of the groups farther than ``t`` from the overall distribution."""
-        return tuple(g for g, ok in zip(self.group_labels, self.ok) if not ok)
+    _criterion = "t-closeness"
 
-    def to_frame(self) -> pd.DataFrame:
-        """One row per group: ``n_individuals``, ``distance`` (float) and ``ok``."""
-        return group_frame(self.group_labels, self.label_names, {
-            "n_individuals": pd.array(self.group_sizes, dtype="int64"),
-            "distance": pd.array([float(d) for d in self.distances], dtype="float64"),
-            "ok": pd.array(self.ok, dtype="bool")})
+    def _measure_columns(self) -> dict:
+        return {"distance": pd.array([float(d) for d in self.distances], dtype="float64")}
 
-    def to_dict(self) -> dict:
-        """JSON-friendly summary; the largest distance as 'p/q' and as a float."""
-        t = self.t if isinstance(self.t, (int, float)) else str(self.t)
-        return {"criterion": "t-closeness", "t": t, "ground": self.ground,
-                "satisfied": self.satisfied, "max_distance": float(self.max_distance),
-                "max_distance_exact": str(self.max_distance),
-                "worst_group": str(self.worst_group),
-                "violating_groups": [str(g) for g in self.violating_groups]}
-
-
-def _is_missing(value: object) -> bool:
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
+    def _summary(self) -> dict:
+        return {"t": json_number(self.t), "ground": self.ground,
+                "max_distance": float(self.max_distance),
+                "max_distance_exact": str(self.max_distance)}
 
 
 def _value_order(release: ReleaseCandidate, ordered: object, owner: str) -> tuple[list, tuple]:
