@@ -41,6 +41,7 @@ __all__ = [
     "top_other_counts",
     "exact_T",
     "exact_V",
+    "exact_terms",
 ]
 
 INF = math.inf
@@ -115,18 +116,23 @@ def _lgamma(x: np.ndarray) -> np.ndarray:
     return np.array([math.lgamma(v) for v in x.tolist()], dtype=float)
 
 
-def _log_falling_ratio(a: np.ndarray, b: np.ndarray, m: int) -> np.ndarray:
-    """log prod_{i<m} (a - i) / (b - i) for a >= m, b >= a (vectorized over groups)."""
-    if m <= 64:
+def _log_falling_ratio(a: np.ndarray, b: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """log prod_{i<m} (a - i) / (b - i) elementwise, for a >= m and b >= a."""
+    m_max = int(m.max()) if m.size else 0
+    if m_max <= 64:
         out = np.zeros(a.shape)
-        for i in range(m):
-            out += np.log(a - i) - np.log(b - i)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for i in range(m_max):
+                out += np.where(i < m, np.log(a - i) - np.log(b - i), 0.0)
         return out
     return (_lgamma(a + 1.0) - _lgamma(a - m + 1.0)) - (_lgamma(b + 1.0) - _lgamma(b - m + 1.0))
 
 
 def _log_T(n, s, top, k, semantics):
-    """log T(g, l, k) for every group (Sect. 7.1), +inf where sigma is absent or t+k don't fit."""
+    """log T(g, l, k) for every group (Sect. 7.1), +inf where sigma is absent or t+k don't fit.
+
+    ``k`` may be an int or an array aligned with ``n``; ``top`` holds the ruled-out counts
+    (columns beyond a group's own l set to 0)."""
     n = n.astype(float)
     s_f = s.astype(float)
     h = top.sum(axis=1).astype(float)
@@ -152,10 +158,13 @@ def _log_T(n, s, top, k, semantics):
 
 
 def _log_V(n, s, m, k, semantics):
-    """log V(f, m, k) for every group (Sect. 7.1), +inf where k + m individuals don't fit."""
+    """log V(f, m, k) for every group (Sect. 7.1), +inf where k + m individuals don't fit.
+
+    ``m`` and ``k`` may be ints or arrays aligned with ``n``."""
+    m = np.broadcast_to(np.asarray(m, dtype=np.int64), n.shape)
     out = np.zeros(n.shape)
-    if m > 0:
-        holds = s > 0
+    holds = (s > 0) & (m > 0)
+    if holds.any():
         if semantics == "mvpi-multiset":
             rest = (n - k).astype(float)
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -163,12 +172,12 @@ def _log_V(n, s, m, k, semantics):
             vals[~(rest > m)] = -INF
             out = np.where(holds, vals, 0.0)
         else:
-            a = (n - s - k)
-            b = (n - k)
+            a = np.broadcast_to(n - s - k, n.shape)
+            b = np.broadcast_to(n - k, n.shape)
             ok = holds & (a >= m)
             out[holds & ~ok] = -INF
             if ok.any():
-                out[ok] = _log_falling_ratio(a[ok].astype(float), b[ok].astype(float), m)
+                out[ok] = _log_falling_ratio(a[ok].astype(float), b[ok].astype(float), m[ok])
     out[n < k + m] = INF  # rule 2
     return out
 
@@ -194,7 +203,7 @@ class GroupTerms:
         return (self.log_minNR, self.log_T0, self.log_Tk, self.log_V0, self.log_Vk)
 
 
-def group_terms(n: np.ndarray, s: np.ndarray, top: np.ndarray, *, l: int, k: int, m: int,
+def group_terms(n: np.ndarray, s: np.ndarray, top: np.ndarray, *, l, k, m,
                 semantics: str) -> GroupTerms:
     """Vectorized per-group terms for one target value and one amount of knowledge.
 
@@ -203,8 +212,11 @@ def group_terms(n: np.ndarray, s: np.ndarray, top: np.ndarray, *, l: int, k: int
     n, s : ndarray of int, shape (B,)
         Group sizes n_g and target counts #sigma_g.
     top : ndarray of int, shape (B, l)
-        :func:`top_other_counts` of the groups.
-    l, k, m : int
+        :func:`top_other_counts` of the groups (for per-entry l, the columns beyond an
+        entry's l set to 0).
+    l, k, m : int or ndarray of int, shape (B,)
+        Amounts of knowledge; arrays give every entry its own amount (SkylineAnonymize
+        evaluates all (value, point) cells of a policy in one pass).
     semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}
 
     References
@@ -212,11 +224,12 @@ def group_terms(n: np.ndarray, s: np.ndarray, top: np.ndarray, *, l: int, k: int
     Chen, LeFevre and Ramakrishnan (2009), Sect. 7.1 and Appendix A.2 (closed forms); the
     boundary rules of specs/privacy-skyline.md.
     """
-    del l  # implied by top.shape[1]
+    del l  # implied by top
+    no_k = not np.any(k)
     log_T0 = _log_T(n, s, top, 0, semantics)
-    log_Tk = log_T0 if k == 0 else _log_T(n, s, top, k, semantics)
+    log_Tk = log_T0 if no_k else _log_T(n, s, top, k, semantics)
     log_V0 = _log_V(n, s, m, 0, semantics)
-    log_Vk = log_V0 if k == 0 else _log_V(n, s, m, k, semantics)
+    log_Vk = log_V0 if no_k else _log_V(n, s, m, k, semantics)
     log_minNR = _lmul(log_Tk, _log_V(n, s, m, k + 1, semantics))
     log_minNR[n < 1 + k + m] = INF
     pinned = (s > 0) & (n <= k + m)
@@ -344,8 +357,27 @@ class SufficientStatistics:
         return best
 
 
-def _exact_min(log_values: np.ndarray, exact_of) -> Statistic:
-    """Exact minimum of a term over groups, recomputing only float near-minimal candidates."""
+def exact_terms(n: int, s: int, top: tuple[int, ...], k: int, m: int,
+                semantics: str) -> tuple[Exact, Exact, Exact, Exact, Exact]:
+    """The five exact terms of one group: (minNR, T(l,0), T(l,k), V(m,0), V(m,k)).
+
+    Examples
+    --------
+    >>> exact_terms(5, 1, (), 3, 0, "svpi")
+    (Fraction(1, 1), Fraction(4, 1), Fraction(1, 1), Fraction(1, 1), Fraction(1, 1))
+    """
+    t_k = exact_T(n, s, top, k, semantics)
+    min_nr = INF if n < 1 + k + m else _exact_mul(t_k, exact_V(n, s, m, k + 1, semantics))
+    return (min_nr, exact_T(n, s, top, 0, semantics), t_k, exact_V(n, s, m, 0, semantics),
+            exact_V(n, s, m, k, semantics))
+
+
+def _exact_min(log_values: np.ndarray, keys: np.ndarray, exact_of) -> Statistic:
+    """Exact minimum of a term over groups, recomputing only float near-minimal candidates.
+
+    Candidates are deduplicated by ``keys`` (the inputs the term depends on), so releases with
+    thousands of identical groups cost one exact evaluation per distinct group shape.
+    """
     lowest = log_values.min() if len(log_values) else INF
     if lowest == INF:
         return Statistic(INF, None)
@@ -353,8 +385,9 @@ def _exact_min(log_values: np.ndarray, exact_of) -> Statistic:
         candidates = np.flatnonzero(log_values == -INF)
     else:
         candidates = np.flatnonzero(log_values <= lowest + _LOG_TOL * (1.0 + abs(lowest)))
+    _, first = np.unique(keys[candidates], axis=0, return_index=True)
     best_value, best_group = INF, None
-    for g in candidates.tolist():
+    for g in sorted(candidates[first].tolist()):  # first occurrence = smallest group index
         value = exact_of(g)
         if value < best_value:
             best_value, best_group = value, g
@@ -366,7 +399,7 @@ def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k
     """The five sufficient statistics of Theorem 2, exact, with the groups attaining them.
 
     One vectorized pass over the groups finds near-minimal groups in floating point; only those
-    are recomputed exactly (memoised by their (n, #sigma, top-l) signature).
+    are recomputed exactly, once per distinct (n, #sigma, top-l) shape.
 
     Parameters
     ----------
@@ -403,28 +436,24 @@ def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k
     terms = group_terms(n, s, top, l=l, k=k, m=m, semantics=semantics)
     pinned = np.flatnonzero(terms.pinned)
     pinned_group = int(pinned[0]) if len(pinned) else None
+    t_keys = np.column_stack([n, s, top])
+    v_keys = np.column_stack([n, s])
 
-    cache: dict = {}
-
-    def memo(kind, g, fn):
-        key = (kind, int(n[g]), int(s[g]), tuple(top[g].tolist()))
-        if key not in cache:
-            cache[key] = fn(int(n[g]), int(s[g]), tuple(top[g].tolist()))
-        return cache[key]
+    def shape(g):
+        return int(n[g]), int(s[g]), tuple(top[g].tolist())
 
     def min_nr(g):
-        return memo("minNR", g, lambda n_, s_, t_: INF if n_ < 1 + k + m else _exact_mul(
-            exact_T(n_, s_, t_, k, semantics), exact_V(n_, s_, m, k + 1, semantics)))
+        n_, s_, t_ = shape(g)
+        return INF if n_ < 1 + k + m else _exact_mul(exact_T(n_, s_, t_, k, semantics),
+                                                     exact_V(n_, s_, m, k + 1, semantics))
 
-    ss1 = _exact_min(terms.log_minNR, min_nr)
-    ss2 = _exact_min(terms.log_T0, lambda g: memo("T0", g, lambda n_, s_, t_: exact_T(
-        n_, s_, t_, 0, semantics)))
-    ss3 = _exact_min(terms.log_Tk, lambda g: memo("Tk", g, lambda n_, s_, t_: exact_T(
-        n_, s_, t_, k, semantics)))
-    ss4 = _exact_min(terms.log_V0, lambda g: memo("V0", g, lambda n_, s_, t_: exact_V(
-        n_, s_, m, 0, semantics)))
-    ss5 = _exact_min(terms.log_Vk, lambda g: memo("Vk", g, lambda n_, s_, t_: exact_V(
-        n_, s_, m, k, semantics)))
+    ss1 = _exact_min(terms.log_minNR, t_keys, min_nr)
+    ss2 = _exact_min(terms.log_T0, t_keys, lambda g: exact_T(*shape(g), 0, semantics))
+    ss3 = _exact_min(terms.log_Tk, t_keys, lambda g: exact_T(*shape(g), k, semantics))
+    ss4 = _exact_min(terms.log_V0, v_keys,
+                     lambda g: exact_V(int(n[g]), int(s[g]), m, 0, semantics))
+    ss5 = _exact_min(terms.log_Vk, v_keys,
+                     lambda g: exact_V(int(n[g]), int(s[g]), m, k, semantics))
     return SufficientStatistics(l, k, m, semantics, ss1, ss2, ss3, ss4, ss5, pinned_group)
 
 
