@@ -24,7 +24,6 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PrivacyRiskWarning, SchemaError, param_error
-from ._numeric import native
 from .certify import confidence, max_confidence
 from .fairness import (
     FairnessReport,

@@ -38,7 +38,6 @@ from ._numeric import (
     Segments,
     native,
     safe_div,
-    to_exact,
 )
 from .certify import (
     MaxConfidence,
@@ -47,7 +46,7 @@ from .certify import (
     group_max_confidence,
     resolve_beta,
 )
-from .fidelity import Alpha, Bounds, Delta, _check_fidelity, fidelity_bounds
+from .fidelity import Alpha, Delta, _check_fidelity, fidelity_bounds
 from .table import DecisionTable, require_table
 
 __all__ = [
