@@ -67,3 +67,30 @@ def param_error(name: str, owner: str, requirement: str, got: object) -> Invalid
     return InvalidParameterError(
         f"The '{name}' parameter of {owner} must {requirement}. Got {got!r} instead."
     )
+
+
+# --- Fairness-query audit (skyprivacy.fairness_queries; Hamman, Chen and Dutta) ---
+
+
+class DegenerateGroupError(SkyPrivacyError, ValueError):
+    """A group-fairness metric is undefined because a protected group (or a slice) is empty."""
+
+
+class BudgetError(SkyPrivacyError, ValueError):
+    """Answering would spend more privacy budget than a :class:`BudgetAccountant` allows."""
+
+
+class UnsafeConstantWarning(PrivacyRiskWarning):
+    """A sensitivity constant known to be too small (kept only to reproduce a paper) is in use."""
+
+
+class QueryDesignWarning(SkyPrivacyWarning):
+    """An attack's query design or answers cannot determine every protected attribute."""
+
+
+__all__ += [
+    "DegenerateGroupError",
+    "BudgetError",
+    "UnsafeConstantWarning",
+    "QueryDesignWarning",
+]
