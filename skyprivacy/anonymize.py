@@ -1,0 +1,951 @@
+"""SkylineAnonymize: Mondrian-style greedy partitioning that stays safe (Sect. 6.2, Fig. 4).
+
+Starting from the whole table as one QI-group, each group is split along a quasi-identifier as
+long as the release stays safe for every (value, point) of the policy.  Safety of a candidate
+split is decided from the *global* sufficient statistics SS1..SS5 (minima over every group ever
+queued, as in Fig. 4) updated with the children's terms, so the rest of the table is never looked
+at again.  Candidate splits are evaluated from (QI value, sensitive value, count) aggregates of
+the group, not by re-sorting its rows: numeric QIs split at the (weighted) median value boundary,
+hierarchical QIs into the children of the lowest hierarchy node covering the group's values.
+In svpi the result is minimal (Theorem 4): no group can be split by any candidate split.
+
+The released table is then built (generalized or bucketized) and certified by an independent
+:func:`skyprivacy.skyline_check` of exactly what is released.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from .check import SkylineCheckResult, skyline_check
+from .errors import (
+    HierarchyError,
+    InfeasibleError,
+    InvalidParameterError,
+    SchemaError,
+    UnusedPolicyValueWarning,
+    param_error,
+)
+from .formulas import exact_terms, group_terms, top_other_counts
+from .knowledge import Policy
+from .release import SEMANTICS, ReleaseCandidate, _factorize, check_semantics
+
+__all__ = ["skyline_anonymize", "AnonymizationResult", "k_anonymize", "KAnonymizationResult",
+           "splittable_groups"]
+
+_SPLITS = ("infogain", "widest")
+_OUTPUTS = ("generalized", "bucketized")
+_LIST_LIKE = (list, tuple, set, frozenset, np.ndarray)
+_LOG_TOL = 1e-7
+INF = math.inf
+
+
+# --------------------------------------------------------------------------- QI encoders
+class _NumericQI:
+    """A numeric quasi-identifier: codes are ranks of the distinct values."""
+
+    kind = "numeric"
+
+    def __init__(self, name: str, column: pd.Series):
+        self.name = name
+        uniques, codes = np.unique(column.to_numpy(), return_inverse=True)
+        self.uniques = uniques
+        self.codes = codes.astype(np.int64).reshape(-1)
+        self.span = float(uniques[-1] - uniques[0]) if len(uniques) > 1 else 0.0
+
+    def candidate(self, codes: np.ndarray, per_code_rows: np.ndarray, lo: int):
+        """Median split: (child index of every code offset, number of children) or None."""
+        if len(per_code_rows) < 2:
+            return None
+        cumulative = np.cumsum(per_code_rows)
+        total = cumulative[-1]
+        cut = int(np.searchsorted(cumulative, total / 2.0))  # last code of the left child
+        present = np.flatnonzero(per_code_rows)
+        if cut >= present[-1]:
+            cut = int(present[-2])
+        child = (np.arange(len(per_code_rows)) > cut).astype(np.int64)
+        return child, 2
+
+    def width(self, lo: int, hi: int) -> float:
+        if self.span == 0:
+            return 0.0
+        return float(self.uniques[hi] - self.uniques[lo]) / self.span
+
+    def label(self, lo: int, hi: int) -> str:
+        a, b = self.uniques[lo], self.uniques[hi]
+        a = a.item() if isinstance(a, np.generic) else a
+        b = b.item() if isinstance(b, np.generic) else b
+        return str(a) if lo == hi else f"[{a}, {b}]"
+
+
+class _TreeQI:
+    """A hierarchical quasi-identifier: leaves numbered in depth-first order, so every node
+    covers a contiguous range of leaf codes and a group's label is the lowest common ancestor
+    of its smallest and largest code."""
+
+    kind = "hierarchy"
+
+    def __init__(self, name: str, column: pd.Series, hierarchy=None):
+        self.name = name
+        if hierarchy is None:  # flat: every distinct value directly under '*'
+            codes, uniques = _factorize(column)
+            self.leaf_labels = [str(u) for u in uniques]
+            self.codes = codes
+            n = len(uniques)
+            self.node_label = ["*"] + self.leaf_labels
+            self.node_lo = np.array([0] + list(range(n)), dtype=np.int64)
+            self.node_hi = np.array([n - 1] + list(range(n)), dtype=np.int64)
+            self.children = [list(range(1, n + 1))] + [[] for _ in range(n)]
+            self.parent = np.array([-1] + [0] * n, dtype=np.int64)
+            self.depth = np.array([0] + [1] * n, dtype=np.int64)
+            self.leaf_node = np.arange(1, n + 1, dtype=np.int64)
+        else:
+            self._from_hierarchy(column, hierarchy)
+        self.n_leaves = len(self.leaf_labels)
+
+    def _from_hierarchy(self, column: pd.Series, hierarchy) -> None:
+        graph = hierarchy.graph
+        root = hierarchy.root_node
+        labels, lo, hi, children, parent, depth = [], [], [], [], [], []
+        leaf_labels, leaf_node = [], []
+        # iterative DFS keeping children in the hierarchy's order
+        index_of = {}
+        stack = [(root, -1, 0)]
+        order = []
+        while stack:
+            node, par, d = stack.pop()
+            idx = len(labels)
+            index_of[node] = idx
+            labels.append(str(graph.nodes[node].get("label", node[1])))
+            parent.append(par)
+            depth.append(d)
+            children.append([])
+            lo.append(-1)
+            hi.append(-1)
+            if par >= 0:
+                children[par].append(idx)
+            kids = list(graph.successors(node))
+            if not kids:
+                lo[idx] = hi[idx] = len(leaf_labels)
+                leaf_labels.append(labels[idx])
+                leaf_node.append(idx)
+            order.append(idx)
+            for kid in reversed(kids):
+                stack.append((kid, idx, d + 1))
+        lo = np.array(lo, dtype=np.int64)
+        hi = np.array(hi, dtype=np.int64)
+        for idx in reversed(order):  # post-order fill of ranges
+            if children[idx]:
+                lo[idx] = min(lo[c] for c in children[idx])
+                hi[idx] = max(hi[c] for c in children[idx])
+        self.node_label = labels
+        self.node_lo, self.node_hi = lo, hi
+        self.children = children
+        self.parent = np.array(parent, dtype=np.int64)
+        self.depth = np.array(depth, dtype=np.int64)
+        self.leaf_labels = leaf_labels
+        self.leaf_node = np.array(leaf_node, dtype=np.int64)
+        try:
+            leaves = hierarchy.generalize(column, 0)
+        except HierarchyError as exc:
+            raise HierarchyError(f"Hierarchy for column {self.name!r}: {exc}") from None
+        position = {label: i for i, label in enumerate(leaf_labels)}
+        self.codes = pd.Series(np.asarray(leaves, dtype=object)).map(position).to_numpy(
+            dtype=np.int64)
+
+    def lca(self, lo: int, hi: int) -> int:
+        a, b = int(self.leaf_node[lo]), int(self.leaf_node[hi])
+        while self.depth[a] > self.depth[b]:
+            a = int(self.parent[a])
+        while self.depth[b] > self.depth[a]:
+            b = int(self.parent[b])
+        while a != b:
+            a, b = int(self.parent[a]), int(self.parent[b])
+        return a
+
+    def candidate(self, codes: np.ndarray, per_code_rows: np.ndarray, lo: int):
+        hi = lo + len(per_code_rows) - 1
+        if hi == lo:
+            return None
+        node = self.lca(lo, hi)
+        kids = self.children[node]
+        starts = np.array([self.node_lo[c] for c in kids], dtype=np.int64)
+        child = np.searchsorted(starts, np.arange(lo, hi + 1), side="right") - 1
+        rows_per_child = np.bincount(child, weights=per_code_rows, minlength=len(kids))
+        used = np.flatnonzero(rows_per_child > 0)  # children without rows are not groups
+        remap = np.zeros(len(kids), dtype=np.int64)  # codes without rows: any child
+        remap[used] = np.arange(len(used))
+        return remap[child], len(used)
+
+    def width(self, lo: int, hi: int) -> float:
+        if self.n_leaves <= 1:
+            return 0.0
+        node = self.lca(lo, hi)
+        return float(self.node_hi[node] - self.node_lo[node]) / (self.n_leaves - 1)
+
+    def label(self, lo: int, hi: int) -> str:
+        return self.node_label[self.lca(lo, hi)]
+
+
+# --------------------------------------------------------------------------- policy plan
+@dataclass
+class _Plan:
+    """The policy as flat *cells*: one per (sensitive value, knowledge (l, k, m)) it
+    constrains, with the strictest c of that value's skyline at that knowledge."""
+
+    value: np.ndarray  # column of the cell's value in the count matrix
+    l: np.ndarray
+    k: np.ndarray
+    m: np.ndarray
+    c_exact: list  # Fraction per cell
+    log_theta: np.ndarray  # safe iff log NR > log(1/c - 1); -inf when c = 1
+    points: list  # the SkylinePoint of each cell
+
+    @classmethod
+    def build(cls, policy: Policy | None, values: Sequence) -> _Plan:
+        cells: dict = {}
+        for j, value in enumerate(values if policy is not None else ()):
+            skyline = policy.skyline_for(value)
+            if skyline is None:
+                continue
+            for point in skyline:
+                key = (j, point.knowledge)
+                if key not in cells or point.c_exact < cells[key].c_exact:
+                    cells[key] = point
+        keys = sorted(cells)
+        points = [cells[key] for key in keys]
+        log_theta = np.array([-INF if p.c_exact == 1 else math.log(1 / p.c_exact - 1)
+                              for p in points], dtype=float)
+        as_int = lambda xs: np.array(xs, dtype=np.int64)  # noqa: E731
+        return cls(as_int([j for j, _ in keys]), as_int([p.l for p in points]),
+                   as_int([p.k for p in points]), as_int([p.m for p in points]),
+                   [p.c_exact for p in points], log_theta, points)
+
+    def __len__(self) -> int:
+        return len(self.points)
+
+
+def _terms(plan: _Plan, sizes: np.ndarray, counts: np.ndarray, semantics: str):
+    """Per-group terms of every policy cell: (5, G, N) log array and pinned (G, N)."""
+    g, n_cells = len(sizes), len(plan)
+    n = np.repeat(sizes, n_cells)
+    s = counts[:, plan.value].reshape(-1)
+    sorted_rows = np.repeat(-np.sort(-counts, axis=1), n_cells, axis=0)
+    l_max = int(plan.l.max()) if n_cells else 0
+    top = top_other_counts(sorted_rows, s, l_max)
+    if l_max:
+        top = top * (np.arange(l_max)[None, :] < np.tile(plan.l, g)[:, None])
+    terms = group_terms(n, s, top, l=l_max, k=np.tile(plan.k, g), m=np.tile(plan.m, g),
+                        semantics=semantics)
+    out = np.stack(terms.as_tuple()).reshape(5, g, n_cells)
+    return out, terms.pinned.reshape(g, n_cells)
+
+
+def _log_nr(ss: np.ndarray) -> np.ndarray:
+    """log NR = min(SS1, SS2 + SS5, SS3 + SS4) in log space with +inf absorbing (rule 6);
+    ``ss`` has the five statistics on its first axis."""
+    def lmul(a, b):
+        with np.errstate(invalid="ignore"):
+            out = a + b
+        out[np.isposinf(a) | np.isposinf(b)] = INF
+        return out
+    return np.minimum(ss[0], np.minimum(lmul(ss[1], ss[4]), lmul(ss[2], ss[3])))
+
+
+# --------------------------------------------------------------------------- result
+@dataclass(frozen=True)
+class AnonymizationResult:
+    """Result of :func:`skyline_anonymize`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        The released table (same index and row order as the input).
+    candidate : ReleaseCandidate
+        The release candidate of ``table``, rebuilt from the released table itself.
+    certificate : SkylineCheckResult
+        ``skyline_check(candidate, policy)``, computed independently of the search.
+    assignment : pandas.Series
+        The QI-group id (0..B-1) of every input row, aligned with the input index.
+    groups : pandas.DataFrame
+        One row per QI-group: its generalized QI values and size.
+    """
+
+    table: pd.DataFrame
+    candidate: ReleaseCandidate
+    certificate: SkylineCheckResult
+    assignment: pd.Series
+    groups: pd.DataFrame
+    qi: tuple
+    sensitive: str
+    semantics: str
+    output: str
+    split: str
+    n_splits: int
+    n_candidates_evaluated: int
+    group_column: str | None = None
+    _engine: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def safe(self) -> bool:
+        """The certificate's verdict."""
+        return self.certificate.safe
+
+    @property
+    def average_group_size(self) -> float:
+        """Average QI-group size (Sect. 8.4)."""
+        return float(self.candidate.n_individuals / self.candidate.n_groups)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The per-group summary (same as :attr:`groups`)."""
+        return self.groups.copy()
+
+    def to_dict(self) -> dict:
+        """A JSON-friendly summary (no table)."""
+        return {"qi": list(self.qi), "sensitive": self.sensitive, "semantics": self.semantics,
+                "output": self.output, "split": self.split, "n_groups": self.candidate.n_groups,
+                "average_group_size": self.average_group_size, "n_splits": self.n_splits,
+                "safe": self.safe, "certificate": self.certificate.to_dict()}
+
+
+# --------------------------------------------------------------------------- engine
+class _Mondrian:
+    """Top-down greedy partitioning (Fig. 4). ``min_size`` switches the safety rule to plain
+    k-anonymity (every group at least that large), for the k-anonymity baseline."""
+
+    def __init__(self, table, qi, sensitive, policy, hierarchies, semantics, split,
+                 min_size=None):
+        self.qi = list(qi)
+        self.min_size = min_size
+        self.semantics = semantics
+        self.split = split
+        self.n_rows = len(table)
+        cells = table[sensitive]
+        if semantics == "svpi":
+            if cells.dtype == object and cells.map(lambda v: isinstance(v, _LIST_LIKE)).any():
+                raise SchemaError(
+                    f"Column {sensitive!r} holds list-like cells; svpi allows exactly one "
+                    f"sensitive value per individual (use semantics='mvpi-set' or "
+                    f"'mvpi-multiset').")
+            value_codes, values = _factorize(cells)
+            self.elem_row = np.arange(self.n_rows, dtype=np.int64)
+            self.elem_val = value_codes
+        else:
+            elements = [list(v) if isinstance(v, _LIST_LIKE) else [v] for v in cells.tolist()]
+            lengths = np.array([len(e) for e in elements], dtype=np.int64)
+            flat = pd.Series([x for e in elements for x in e], dtype=object)
+            if flat.isna().any():
+                raise SchemaError(f"Column {sensitive!r} has {int(flat.isna().sum())} missing "
+                                  f"value(s) inside list cells; clean the table.")
+            value_codes, values = _factorize(flat)
+            self.elem_row = np.repeat(np.arange(self.n_rows, dtype=np.int64), lengths)
+            self.elem_val = value_codes
+            if semantics == "mvpi-set" and len(values):
+                pair = self.elem_row * len(values) + self.elem_val
+                if len(np.unique(pair)) != len(pair):
+                    raise SchemaError(
+                        f"Some individual holds a value of {sensitive!r} more than once; "
+                        f"mvpi-set allows each value at most once per person (use "
+                        f"semantics='mvpi-multiset').")
+        self.values = values
+        self.n_values = len(values)
+        order = np.argsort(self.elem_row, kind="stable")
+        self.elem_row, self.elem_val = self.elem_row[order], self.elem_val[order]
+        self.row_start = np.searchsorted(self.elem_row, np.arange(self.n_rows + 1))
+        self.attrs = []
+        for name in self.qi:
+            column = table[name]
+            hierarchy = (hierarchies or {}).get(name)
+            if hierarchy is not None:
+                self.attrs.append(_TreeQI(name, column, hierarchy))
+            elif pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+                self.attrs.append(_NumericQI(name, column))
+            else:
+                self.attrs.append(_TreeQI(name, column, None))
+        self.code_matrix = np.column_stack([attr.codes for attr in self.attrs])
+        self.plan = _Plan.build(policy, values)
+        self.row_child = np.zeros(self.n_rows, dtype=np.int64)
+        self._exact_memo: dict = {}
+        self.n_candidates = 0
+
+    # -- aggregates
+    def elements_of(self, rows: np.ndarray) -> np.ndarray:
+        if self.semantics == "svpi":
+            return rows
+        starts = self.row_start[rows]
+        lengths = self.row_start[rows + 1] - starts
+        total = int(lengths.sum())
+        offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+        return offsets + np.arange(total)
+
+    def counts_of(self, elems: np.ndarray) -> np.ndarray:
+        return np.bincount(self.elem_val[elems], minlength=self.n_values)
+
+    def candidates(self, rows: np.ndarray, elems: np.ndarray, *, need_counts: bool = True,
+                   only=None):
+        """Candidate splits of a group: (attr, lo, child id per code, n children, sizes,
+        counts, width). Built from per-code row counts and a (child, sensitive value)
+        histogram, never by sorting the group's rows. ``only`` restricts to some attributes."""
+        out = []
+        v = self.n_values
+        block = self.code_matrix[rows]
+        lows, highs = block.min(axis=0), block.max(axis=0)
+        for a in (range(len(self.attrs)) if only is None else only):
+            lo, hi = int(lows[a]), int(highs[a])
+            if lo == hi:
+                continue
+            attr = self.attrs[a]
+            codes = block[:, a]
+            per_code_rows = np.bincount(codes - lo, minlength=hi - lo + 1)
+            made = attr.candidate(codes, per_code_rows, lo)
+            if made is None:
+                continue
+            child_of_code, n_children = made
+            sizes = np.bincount(child_of_code, weights=per_code_rows,
+                                minlength=n_children).astype(np.int64)
+            counts = None
+            if need_counts:  # (child, sensitive value) histogram of the group's elements
+                if self.semantics == "svpi":
+                    child_of_elem = child_of_code[codes - lo]
+                else:
+                    child_of_elem = child_of_code[attr.codes[self.elem_row[elems]] - lo]
+                counts = np.bincount(child_of_elem * v + self.elem_val[elems],
+                                     minlength=n_children * v).reshape(n_children, v)
+            out.append((a, lo, child_of_code, n_children, sizes, counts, attr.width(lo, hi)))
+        return out
+
+    def _choose_min_size(self, rows, elems):
+        """k-anonymity (Prop. 3): with identities as values, (0, k-2, 0) at c = 1 holds iff
+        every group has at least k individuals, so only sizes matter. Mondrian's order: try
+        the widest attribute first, then the next."""
+        if len(rows) < 2 * self.min_size:
+            return None
+        block = self.code_matrix[rows]
+        lows, highs = block.min(axis=0), block.max(axis=0)
+        if self.split == "widest":
+            widths = [self.attrs[a].width(int(lows[a]), int(highs[a])) if highs[a] > lows[a]
+                      else -1.0 for a in range(len(self.attrs))]
+            order = sorted(range(len(self.attrs)), key=lambda a: (-widths[a], a))
+        else:
+            order = range(len(self.attrs))
+        for a in order:
+            if highs[a] == lows[a]:
+                continue
+            made = self.candidates(rows, elems, need_counts=False, only=[a])
+            self.n_candidates += 1
+            if made and made[0][4].min() >= self.min_size:
+                a, lo, child_of_code, n_children, sizes, _, _ = made[0]
+                return (a, lo, child_of_code, n_children, sizes, None, None, None)
+        return None
+
+    # -- exact arithmetic near the threshold
+    def _exact_cell_terms(self, signature, cell: int):
+        """The five exact terms of a group (n, counts) for one policy cell, memoised."""
+        key = (signature, cell)
+        if key not in self._exact_memo:
+            n, counts = signature
+            plan = self.plan
+            s = counts[plan.value[cell]]
+            others = sorted(counts, reverse=True)
+            others.remove(s)
+            l = int(plan.l[cell])
+            top = tuple((others + [0] * l)[:l])
+            self._exact_memo[key] = exact_terms(n, s, top, int(plan.k[cell]), int(plan.m[cell]),
+                                                self.semantics)
+        return self._exact_memo[key]
+
+    def _near(self, logs: np.ndarray, best: float) -> np.ndarray:
+        """Entries whose float log value may hide the exact minimum ``best``."""
+        if not np.isfinite(best):
+            return logs == best
+        return np.abs(logs - best) <= _LOG_TOL * (1.0 + abs(best))
+
+    def _exact_unsafe(self, cell: int, terms, sizes, counts) -> bool:
+        """Exact verdict of one cell for Q + a candidate's children (terms (5, C, N)).
+
+        Only groups whose float term is within the tolerance of the minimum can attain the
+        exact minimum; they are recomputed with Fractions, once per distinct (n, counts)."""
+        q_logs = self.q_logs[:self.q_len, :, cell]
+        values = []
+        for stat in range(5):
+            best = min(self.ss[stat, cell], terms[stat, :, cell].min())
+            if not np.isfinite(best):
+                values.append(INF if best == INF else Fraction(0))
+                continue
+            if stat >= 3 and self.plan.m[cell] == 0:  # V(f, 0, k) = 1 when feasible
+                values.append(Fraction(1))
+                continue
+            signatures = {self.q_sigs[g] for g in np.flatnonzero(self._near(q_logs[:, stat],
+                                                                               best))}
+            signatures |= {(int(sizes[g]), tuple(counts[g].tolist()))
+                           for g in np.flatnonzero(self._near(terms[stat, :, cell], best))}
+            values.append(min(self._exact_cell_terms(sig, cell)[stat] for sig in signatures))
+        ss1, ss2, ss3, ss4, ss5 = values
+
+        def mul(a, b):
+            return INF if a == INF or b == INF else a * b
+        nr = min(ss1, mul(ss2, ss5), mul(ss3, ss4))
+        bp = Fraction(0) if nr == INF else 1 / (nr + 1)
+        return not bp < self.plan.c_exact[cell]
+
+    def _remember(self, terms, sizes, counts) -> None:
+        """Append groups to Q (their float terms and exact signatures)."""
+        c = len(sizes)
+        if self.q_len + c > len(self.q_logs):
+            grown = np.empty((2 * (self.q_len + c), 5, len(self.plan)))
+            grown[:self.q_len] = self.q_logs[:self.q_len]
+            self.q_logs = grown
+        self.q_logs[self.q_len:self.q_len + c] = np.moveaxis(terms, 1, 0)
+        self.q_len += c
+        self.q_sigs.extend((int(n), tuple(row)) for n, row in zip(sizes.tolist(),
+                                                                   counts.tolist()))
+
+    def _accept(self, terms, sizes, counts, pinned) -> None:
+        """Fold accepted children into the global statistics (minima over Q, Fig. 4)."""
+        self.ss = np.minimum(self.ss, terms.min(axis=1))
+        self.pinned |= pinned.any(axis=0)
+        self._remember(terms, sizes, counts)
+
+    def _classify(self, ss, pinned):
+        """Per cell (last axis): clearly unsafe, and too close to call in floating point."""
+        log_nr = _log_nr(ss)
+        theta = self.plan.log_theta
+        finite = np.isfinite(theta)
+        tol = _LOG_TOL * (1.0 + np.abs(np.where(finite, theta, 0.0)))
+        with np.errstate(invalid="ignore"):
+            margin = log_nr - theta
+        # c = 1 (theta = -inf): safe iff NR > 0, i.e. log NR > -inf, which is exact
+        unsafe = pinned | np.where(finite, margin < -tol, np.isneginf(log_nr))
+        unsure = ~unsafe & finite & np.isfinite(log_nr) & (np.abs(margin) <= tol)
+        return unsafe, unsure
+
+    def run(self):
+        all_rows = np.arange(self.n_rows, dtype=np.int64)
+        root_counts = self.counts_of(self.elements_of(all_rows))
+        if self.min_size is not None and self.n_rows < self.min_size:
+            return [all_rows], 0
+        terms0, pinned0 = _terms(self.plan, np.array([self.n_rows]), root_counts[None, :],
+                                 self.semantics)
+        self.ss = terms0[:, 0, :].copy()  # (5, N): minima over every group ever queued (Q)
+        self.pinned = pinned0[0].copy()  # (N,)
+        self.q_logs = np.empty((64, 5, len(self.plan)))
+        self.q_len = 0
+        self.q_sigs = []
+        self._remember(terms0, np.array([self.n_rows]), root_counts[None, :])
+        queue = deque([(all_rows, self.elements_of(all_rows))])
+        final = []
+        n_splits = 0
+        while queue:
+            rows, elems = queue.popleft()
+            chosen = self.choose(rows, elems) \
+                if (len(self.plan) or self.min_size is not None) else None
+            if chosen is None:
+                final.append(rows)
+                continue
+            a, lo, child_of_code, n_children, sizes, counts, terms, pinned = chosen
+            n_splits += 1
+            if terms is not None:
+                self._accept(terms, sizes, counts, pinned)
+            child = child_of_code[self.attrs[a].codes[rows] - lo]
+            self.row_child[rows] = child
+            elem_child = child if self.semantics == "svpi" else \
+                self.row_child[self.elem_row[elems]]
+            row_order = np.argsort(child, kind="stable")
+            row_bounds = np.searchsorted(child[row_order], np.arange(n_children + 1))
+            elem_order = np.argsort(elem_child, kind="stable")
+            elem_bounds = np.searchsorted(elem_child[elem_order], np.arange(n_children + 1))
+            for c in range(n_children):
+                queue.append((rows[row_order[row_bounds[c]:row_bounds[c + 1]]],
+                              elems[elem_order[elem_bounds[c]:elem_bounds[c + 1]]]))
+        return final, n_splits
+
+    def choose(self, rows, elems):
+        """The highest-priority candidate split that keeps every policy cell safe, or None."""
+        if self.min_size is not None:
+            return self._choose_min_size(rows, elems)
+        cands = self.candidates(rows, elems)
+        if not cands:
+            return None
+        self.n_candidates += len(cands)
+        sizes = np.concatenate([c[4] for c in cands])
+        counts = np.vstack([c[5] for c in cands])
+        starts = np.cumsum([0] + [c[3] for c in cands])[:-1]
+        terms, pinned = _terms(self.plan, sizes, counts, self.semantics)  # (5,G,N), (G,N)
+        child_min = np.minimum.reduceat(terms, starts, axis=1)  # (5, C, N)
+        child_pinned = np.logical_or.reduceat(pinned, starts, axis=0)  # (C, N)
+        ss = np.minimum(self.ss[:, None, :], child_min)
+        unsafe, unsure = self._classify(ss, self.pinned[None, :] | child_pinned)
+        rejected = unsafe.any(axis=1)
+        for i in self.priority(cands, sizes, counts, starts):
+            if rejected[i]:
+                continue
+            a, lo, child_of_code, n_children, c_sizes, c_counts, _ = cands[i]
+            sl = slice(starts[i], starts[i] + n_children)
+            if any(self._exact_unsafe(int(cell), terms[:, sl, :], c_sizes, c_counts)
+                   for cell in np.flatnonzero(unsure[i])):
+                continue
+            sl = slice(starts[i], starts[i] + n_children)
+            return (a, lo, child_of_code, n_children, c_sizes, c_counts, terms[:, sl, :],
+                    pinned[sl, :])
+        return None
+
+    def priority(self, cands, sizes, counts, starts):
+        """Candidate order: information gain w.r.t. the sensitive attribute, or widest
+        normalized range; ties go to the earlier quasi-identifier."""
+        if self.split == "widest":
+            keys = np.array([-c[6] for c in cands])
+        else:
+            totals = np.add.reduceat(counts, starts, axis=0)  # parent counts, per candidate
+            child_h = _entropy(counts) * counts.sum(axis=1)
+            gain = _entropy(totals) * totals.sum(axis=1) - np.add.reduceat(child_h, starts)
+            keys = -gain / np.maximum(totals.sum(axis=1), 1)
+        return sorted(range(len(cands)), key=lambda i: (round(float(keys[i]), 12), cands[i][0]))
+
+
+def _entropy(counts: np.ndarray) -> np.ndarray:
+    totals = counts.sum(axis=-1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.where(totals > 0, counts / totals, 0.0)
+        logs = np.where(p > 0, np.log2(np.where(p > 0, p, 1.0)), 0.0)
+    return -(p * logs).sum(axis=-1)
+
+
+# --------------------------------------------------------------------------- public API
+def _check_inputs(table, qi, sensitive, policy, hierarchies, semantics, split, output, owner):
+    if not isinstance(table, pd.DataFrame):
+        raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
+    if isinstance(qi, str):
+        qi = [qi]
+    if qi is None or not list(qi):
+        raise param_error("qi", owner, "name at least one column", qi)
+    qi = list(qi)
+    for column in [*qi, sensitive]:
+        if column not in table.columns:
+            raise SchemaError(f"Column {column!r} is not in the table; columns are "
+                              f"{list(map(str, table.columns))}.")
+    if sensitive in qi or len(set(qi)) != len(qi):
+        raise InvalidParameterError(
+            f"{owner} needs distinct quasi-identifier columns and a sensitive column that is "
+            f"not one of them. Got qi={qi!r} and sensitive={sensitive!r} instead.")
+    if len(table) == 0:
+        raise SchemaError("The table is empty: there is nothing to anonymize.")
+    for column in [*qi, sensitive]:
+        n_missing = int(table[column].isna().sum())
+        if n_missing:
+            raise SchemaError(f"Column {column!r} has {n_missing} missing value(s); fill or "
+                              f"drop them explicitly before anonymizing.")
+    if isinstance(policy, Mapping) and not isinstance(policy, Policy):
+        policy = Policy(policy)
+    if not isinstance(policy, Policy):
+        raise param_error("policy", owner, "be a Policy", type(policy).__name__)
+    semantics = check_semantics(semantics, owner)
+    if split not in _SPLITS:
+        raise param_error("split", owner, f"be one of {list(_SPLITS)}", split)
+    if output not in _OUTPUTS:
+        raise param_error("output", owner, f"be one of {list(_OUTPUTS)}", output)
+    if hierarchies is None:
+        hierarchies = {}
+    if not isinstance(hierarchies, Mapping):
+        raise param_error("hierarchies", owner, "be a mapping of column -> Hierarchy",
+                          type(hierarchies).__name__)
+    from .hierarchy import Hierarchy
+    for name, hierarchy in hierarchies.items():
+        if name not in qi:
+            raise InvalidParameterError(
+                f"A hierarchy is given for {name!r}, which is not a quasi-identifier; "
+                f"quasi-identifiers are {qi!r}.")
+        if not isinstance(hierarchy, Hierarchy):
+            raise param_error("hierarchies", owner, f"map {name!r} to a Hierarchy",
+                              type(hierarchy).__name__)
+    return qi, policy, semantics, dict(hierarchies)
+
+
+def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy,
+                      hierarchies: Mapping | None = None, semantics: str = "svpi",
+                      split: str = "infogain", output: str = "generalized",
+                      random_state=None, group_column: str = "group") -> AnonymizationResult:
+    """Generalize or bucketize a table so that it is safe under a skyline policy (Fig. 4).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The original data, one row per individual (for mvpi, list-like sensitive cells hold an
+        individual's values). Never modified.
+    qi : str or list of str
+        Quasi-identifier columns to partition on. Numeric columns without a hierarchy are split
+        at median value boundaries; other columns along their hierarchy (a flat one, every value
+        under '*', when none is given).
+    sensitive : str
+        The sensitive column.
+    policy : Policy
+        The value-centric skyline policy the release must satisfy.
+    hierarchies : mapping of column -> Hierarchy, optional
+        Generalization hierarchies (e.g. :func:`skyprivacy.hierarchy.load_adult_hierarchies`).
+    semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+    split : {'infogain', 'widest'}, default 'infogain'
+        Split priority: information gain w.r.t. the sensitive attribute (Sect. 8.4), or the
+        widest normalized range (Mondrian's choice).
+    output : {'generalized', 'bucketized'}, default 'generalized'
+        'generalized' replaces QI values by the group's range ("[30, 39]") or hierarchy node;
+        'bucketized' keeps QI values, adds ``group_column`` and reassigns the sensitive values
+        at random within each group.
+    random_state : int or numpy.random.Generator, optional
+        Seed of the bucketized reassignment (same seed, same output).
+    group_column : str, default 'group'
+        Name of the bucket id column of a bucketized release.
+
+    Returns
+    -------
+    AnonymizationResult
+        ``.table``, ``.candidate``, ``.certificate`` (an independent skyline_check of what is
+        released), ``.assignment`` and ``.groups``.
+
+    Raises
+    ------
+    InfeasibleError
+        If even the whole table as one group is unsafe; the message names the value and point.
+    SchemaError, HierarchyError, InvalidParameterError
+        Missing columns or values, values a hierarchy does not cover, bad parameters.
+
+    Notes
+    -----
+    A split into g_1..g_n is accepted iff, with SSi <- min(SSi, terms of g_1..g_n) for every
+    (value, point), BP = 1 / (min(SS1, SS2*SS5, SS3*SS4) + 1) < c and no child holding the value
+    has n <= k + m. Verdicts near the threshold are decided with exact fractions.
+
+    References
+    ----------
+    Chen, LeFevre and Ramakrishnan (2009), Sect. 6.2, Fig. 4 and Theorem 4; LeFevre, DeWitt
+    and Ramakrishnan, "Mondrian multidimensional k-anonymity" (ICDE 2006) and "Workload-aware
+    anonymization" (KDD 2006) for the split criteria.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"age": [21, 22, 23, 24, 31, 33, 35, 38],
+    ...                       "disease": ["flu", "aids", "flu", "cold",
+    ...                                   "flu", "cold", "aids", "cold"]})
+    >>> result = skyline_anonymize(table, qi="age", sensitive="disease",
+    ...                            policy=Policy.uniform([(0, 1, 0, 0.8)]))
+    >>> result.certificate.safe, result.candidate.n_groups
+    (True, 2)
+    >>> result.table["age"].tolist()
+    ['[21, 24]', '[21, 24]', '[21, 24]', '[21, 24]', '[31, 38]', '[31, 38]', '[31, 38]', '[31, 38]']
+    """
+    owner = "skyline_anonymize"
+    qi, policy, semantics, hierarchies = _check_inputs(
+        table, qi, sensitive, policy, hierarchies, semantics, split, output, owner)
+    if output == "bucketized" and group_column in table.columns:
+        raise InvalidParameterError(
+            f"The bucket column {group_column!r} already exists in the table; pass another "
+            f"group_column.")
+    engine = _Mondrian(table, qi, sensitive, policy, hierarchies, semantics, split)
+
+    # The whole table as one group must be safe (Theorem 4's premise); say what fails if not.
+    root = ReleaseCandidate(np.array([engine.n_rows]),
+                            engine.counts_of(engine.elements_of(
+                                np.arange(engine.n_rows)))[None, :],
+                            engine.values, pd.RangeIndex(1, name="group"), semantics)
+    with warnings.catch_warnings():  # unused policy values are reported by the certificate
+        warnings.simplefilter("ignore", UnusedPolicyValueWarning)
+        root_check = skyline_check(root, policy)
+    if not root_check.safe:
+        row = root_check.violations[0]
+        raise InfeasibleError(
+            f"Even the whole table as one group is unsafe: value {row.value!r} at {row.point} "
+            f"has breach probability {row.breach_probability} "
+            f"({float(row.breach_probability):.1%}); no generalization can satisfy the policy.")
+
+    final, n_splits = engine.run()
+    released, assignment, group_frame, candidate = _build_release(
+        engine, table, qi, final, sensitive, output, random_state, group_column, semantics)
+    certificate = skyline_check(candidate, policy)
+    return AnonymizationResult(
+        table=released, candidate=candidate, certificate=certificate,
+        assignment=pd.Series(assignment, index=table.index, name="group"),
+        groups=group_frame, qi=tuple(qi), sensitive=sensitive, semantics=semantics,
+        output=output, split=split, n_splits=n_splits,
+        n_candidates_evaluated=engine.n_candidates,
+        group_column=group_column if output == "bucketized" else None, _engine=engine)
+
+
+def _build_release(engine, table, qi, final, sensitive, output, random_state, group_column,
+                   semantics):
+    """The released table, the group id of every row, the per-group labels, the candidate."""
+    assignment = np.empty(engine.n_rows, dtype=np.int64)
+    final.sort(key=lambda rows: int(rows.min()))  # number groups by their first row
+    for g, rows in enumerate(final):
+        assignment[rows] = g
+    order = np.argsort(assignment, kind="stable")
+    starts = np.searchsorted(assignment[order], np.arange(len(final)))
+    columns = {}
+    for attr in engine.attrs:
+        codes = attr.codes[order]
+        lows = np.minimum.reduceat(codes, starts).tolist()
+        highs = np.maximum.reduceat(codes, starts).tolist()
+        columns[attr.name] = [attr.label(lo, hi) for lo, hi in zip(lows, highs)]
+    group_frame = pd.DataFrame(columns, columns=list(qi))
+    group_frame.index.name = "group"
+    group_frame["n_individuals"] = np.bincount(assignment, minlength=len(final))
+
+    released = table.copy()
+    if output == "generalized":
+        for name in qi:
+            released[name] = pd.Series(
+                np.asarray(columns[name], dtype=object)[assignment], index=table.index,
+                dtype=object)
+        candidate = (ReleaseCandidate.from_table(released, qi=qi, sensitive=sensitive,
+                                                 semantics=semantics) if sensitive else None)
+    else:
+        rng = np.random.default_rng(random_state)
+        keys = rng.random(engine.n_rows)
+        shuffled_order = np.lexsort((keys, assignment))  # grouped, random within a group
+        if sensitive:
+            values = released[sensitive].to_numpy(dtype=object).copy()
+            values[order] = table[sensitive].to_numpy(dtype=object)[shuffled_order]
+            released[sensitive] = pd.Series(values, index=table.index, dtype=object)
+        released.insert(len(released.columns), group_column, assignment)
+        candidate = (ReleaseCandidate.from_table(released, group=group_column,
+                                                 sensitive=sensitive, semantics=semantics)
+                     if sensitive else None)
+    return released, assignment, group_frame, candidate
+
+
+@dataclass(frozen=True)
+class KAnonymizationResult:
+    """Result of :func:`k_anonymize`: the released table and its k-anonymity certificate."""
+
+    table: pd.DataFrame
+    certificate: object  # skyprivacy.baselines.KAnonymityResult
+    assignment: pd.Series
+    groups: pd.DataFrame
+    k: int
+    n_splits: int
+
+    @property
+    def safe(self) -> bool:
+        """True iff every released group has at least k individuals."""
+        return bool(self.certificate.satisfied)
+
+    @property
+    def average_group_size(self) -> float:
+        """Average QI-group size (Sect. 8.4)."""
+        return float(self.groups["n_individuals"].mean())
+
+    def to_frame(self) -> pd.DataFrame:
+        """The per-group summary (same as :attr:`groups`)."""
+        return self.groups.copy()
+
+
+def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None = None,
+                split: str = "widest", output: str = "generalized",
+                group_column: str = "group") -> KAnonymizationResult:
+    """k-anonymity with the SkylineAnonymize engine (Proposition 3).
+
+    With the identity of each individual as the sensitive value, the skyline point
+    (0, k - 2, 0) at c = 1 holds iff every QI-group has at least k individuals, so the engine
+    runs with that size rule instead of evaluating one policy cell per individual.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    qi : str or list of str
+    k : int
+        At least 2.
+    hierarchies, split, output, group_column
+        As in :func:`skyline_anonymize` (``split`` defaults to Mondrian's widest range; the
+        information gain needs a sensitive attribute).
+
+    Returns
+    -------
+    KAnonymizationResult
+        With ``.certificate`` the :func:`skyprivacy.baselines.k_anonymity` check of the
+        released groups.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"age": [21, 22, 23, 24, 31, 33, 35, 38]})
+    >>> result = k_anonymize(table, qi="age", k=3)
+    >>> result.safe, result.groups["n_individuals"].tolist()
+    (True, [4, 4])
+    """
+    owner = "k_anonymize"
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 2:
+        raise param_error("k", owner, "be an integer >= 2", k)
+    if split not in _SPLITS:
+        raise param_error("split", owner, f"be one of {list(_SPLITS)}", split)
+    marker = "__skyprivacy_identity__"
+    work = pd.DataFrame({marker: np.zeros(len(table), dtype=np.int64)}, index=table.index) \
+        if isinstance(table, pd.DataFrame) else table
+    if isinstance(table, pd.DataFrame):
+        for column in ([qi] if isinstance(qi, str) else list(qi or [])):
+            if column in table.columns:
+                work[column] = table[column]
+    qi, _, _, hierarchies = _check_inputs(work, qi, marker, Policy.uniform([(0, 0, 0, 1)]),
+                                          hierarchies, "svpi", split, output, owner)
+    if output == "bucketized" and group_column in table.columns:
+        raise InvalidParameterError(
+            f"The bucket column {group_column!r} already exists in the table; pass another "
+            f"group_column.")
+    engine = _Mondrian(work, qi, marker, None, hierarchies, "svpi", split, min_size=int(k))
+    if engine.n_rows < k:
+        raise InfeasibleError(f"The table has {engine.n_rows} rows, fewer than k = {k}: no "
+                              f"release can be {k}-anonymous.")
+    final, n_splits = engine.run()
+    released, assignment, group_frame, _ = _build_release(
+        engine, table, qi, final, None, output, None, group_column, "svpi")
+    from .baselines import k_anonymity
+    sizes = group_frame["n_individuals"].to_numpy()
+    # k-anonymity reads group sizes only; one placeholder value column keeps the model valid
+    sizes_only = ReleaseCandidate(sizes, sizes[:, None], ("individuals",), group_frame.index,
+                                  "svpi")
+    certificate = k_anonymity(sizes_only, int(k))
+    return KAnonymizationResult(released, certificate,
+                                pd.Series(assignment, index=table.index, name="group"),
+                                group_frame, int(k), n_splits)
+
+
+def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple[int, str]]:
+    """Groups that some candidate split could still divide safely (Theorem 4: none in svpi).
+
+    Each candidate split of each released group is checked by an exact
+    :func:`skyprivacy.skyline_check` of the release with that group replaced by its children,
+    independently of the sufficient statistics used during the search. Intended for audits and
+    tests on small tables (cost: one full check per candidate split).
+
+    Returns
+    -------
+    list of (group id, attribute name)
+    """
+    engine = result._engine
+    assignment = result.assignment.to_numpy()
+    base = result.candidate
+    # groups of the candidate in assignment order: rebuild sizes/counts per assignment id
+    n_groups = int(assignment.max()) + 1
+    sizes = np.bincount(assignment, minlength=n_groups)
+    elem_group = assignment[engine.elem_row]
+    counts = np.zeros((n_groups, engine.n_values), dtype=np.int64)
+    np.add.at(counts, (elem_group, engine.elem_val), 1)
+    del base
+    found = []
+    for g in range(n_groups):
+        rows = np.flatnonzero(assignment == g)
+        elems = engine.elements_of(rows)
+        for a, _lo, _child, _n, c_sizes, c_counts, _w in engine.candidates(rows, elems):
+            keep = np.arange(n_groups) != g
+            trial = ReleaseCandidate(np.concatenate([sizes[keep], c_sizes]),
+                                     np.vstack([counts[keep], c_counts]), engine.values,
+                                     pd.RangeIndex(n_groups - 1 + len(c_sizes)),
+                                     result.semantics)
+            if skyline_check(trial, policy).safe:
+                found.append((g, engine.attrs[a].name))
+    return found

@@ -1,0 +1,294 @@
+"""SkylineAnonymize: safe, minimal in svpi, deterministic, input untouched, clear errors."""
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skyprivacy import (
+    HierarchyError,
+    InfeasibleError,
+    InvalidParameterError,
+    Policy,
+    ReleaseCandidate,
+    SchemaError,
+    skyline_check,
+)
+from skyprivacy.anonymize import k_anonymize, skyline_anonymize, splittable_groups
+from skyprivacy.baselines import k_anonymity_policy, recursive_cl_diversity, cl_diversity_policy
+from skyprivacy.hierarchy import Hierarchy
+
+DISEASES = ["flu", "aids", "cancer", "cold", "gout"]
+ZIP_HIERARCHY = Hierarchy.masking(["47906", "47907", "47901", "47302", "47305", "48001"],
+                                  name="zip")
+
+
+def make_table(seed: int, n: int, semantics: str = "svpi") -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    table = pd.DataFrame({
+        "age": rng.integers(20, 70, n),
+        "zip": rng.choice(["47906", "47907", "47901", "47302", "47305", "48001"], n),
+        "sex": rng.choice(["F", "M"], n),
+    }, index=pd.Index(rng.permutation(n) * 10, name="rid"))
+    weights = np.array([0.4, 0.1, 0.2, 0.2, 0.1])
+    if semantics == "svpi":
+        table["disease"] = rng.choice(DISEASES, n, p=weights)
+    else:
+        cells = []
+        for _ in range(n):
+            size = int(rng.integers(0, 3))
+            picked = rng.choice(DISEASES, size, replace=semantics == "mvpi-multiset", p=weights)
+            cells.append(sorted(picked.tolist()))
+        table["disease"] = pd.Series(cells, index=table.index, dtype=object)
+    return table
+
+
+def random_policy(rng: np.random.Generator) -> Policy:
+    points = [(int(rng.integers(0, 3)), int(rng.integers(0, 4)), int(rng.integers(0, 3)),
+               float(rng.choice([0.5, 0.6, 0.75, 0.9, 1.0])))]
+    if rng.random() < 0.5:
+        return Policy({"flu": points}, default=[(0, 1, 0, 0.95)])
+    return Policy.uniform(points)
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 10**6), semantics=st.sampled_from(["svpi", "mvpi-set",
+                                                                 "mvpi-multiset"]),
+       split=st.sampled_from(["infogain", "widest"]),
+       output=st.sampled_from(["generalized", "bucketized"]))
+def test_release_is_safe_under_an_independent_check(seed, semantics, split, output):
+    rng = np.random.default_rng(seed)
+    table = make_table(seed, int(rng.integers(20, 80)), semantics)
+    policy = random_policy(rng)
+    before = table.copy()
+    try:
+        result = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="disease",
+                                   policy=policy, hierarchies={"zip": ZIP_HIERARCHY},
+                                   semantics=semantics, split=split, output=output,
+                                   random_state=seed)
+    except InfeasibleError:
+        one_group = ReleaseCandidate.from_table(table.assign(all="*"), qi="all",
+                                                sensitive="disease", semantics=semantics)
+        assert not skyline_check(one_group, policy).safe
+        return
+    pd.testing.assert_frame_equal(table, before)
+    assert result.certificate.safe
+    # the certificate is recomputed from the released table alone
+    if output == "generalized":
+        again = ReleaseCandidate.from_table(result.table, qi=["age", "zip", "sex"],
+                                            sensitive="disease", semantics=semantics)
+    else:
+        again = ReleaseCandidate.from_table(result.table, group="group", sensitive="disease",
+                                            semantics=semantics)
+    assert skyline_check(again, policy).safe
+    assert again.n_groups == result.candidate.n_groups == len(result.groups)
+    assert result.table.index.equals(table.index)
+    assert result.assignment.index.equals(table.index)
+    assert int(result.groups["n_individuals"].sum()) == len(table)
+
+
+@settings(max_examples=25)
+@given(seed=st.integers(0, 10**6), split=st.sampled_from(["infogain", "widest"]))
+def test_svpi_result_is_minimal(seed, split):
+    # Theorem 4: no released group can be divided by any candidate split while staying safe,
+    # judged by an exact skyline_check independent of the search's statistics.
+    rng = np.random.default_rng(seed)
+    table = make_table(seed, int(rng.integers(20, 70)))
+    policy = random_policy(rng)
+    try:
+        result = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="disease",
+                                   policy=policy, hierarchies={"zip": ZIP_HIERARCHY},
+                                   split=split)
+    except InfeasibleError:
+        return
+    assert splittable_groups(result, policy) == []
+
+
+def test_generalized_labels_are_ranges_and_hierarchy_nodes():
+    table = make_table(3, 200)
+    policy = Policy.uniform([(0, 2, 0, 0.8)])
+    result = skyline_anonymize(table, qi=["age", "zip"], sensitive="disease", policy=policy,
+                               hierarchies={"zip": ZIP_HIERARCHY})
+    ages = set(result.table["age"])
+    assert all(re.fullmatch(r"\[\d+, \d+\]|\d+", a) for a in ages)
+    assert set(result.table["zip"]) <= set(ZIP_HIERARCHY.graph.nodes[n]["label"]
+                                           for n in ZIP_HIERARCHY.graph.nodes)
+    # every row's generalized age range contains its original age
+    for original, label in zip(table["age"], result.table["age"]):
+        lo, hi = (int(x) for x in re.findall(r"\d+", label)) if "," in label else (int(label),) * 2
+        assert lo <= original <= hi
+    assert result.candidate.n_groups > 1
+
+
+def test_bucketized_keeps_qi_and_permutes_values_within_groups():
+    table = make_table(5, 150)
+    result = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="disease",
+                               policy=Policy.uniform([(1, 1, 1, 0.9)]),
+                               hierarchies={"zip": ZIP_HIERARCHY}, output="bucketized",
+                               random_state=7)
+    out = result.table
+    pd.testing.assert_frame_equal(out[["age", "zip", "sex"]], table[["age", "zip", "sex"]])
+    assert (out["group"] == result.assignment).all()
+    for _, rows in out.groupby("group"):
+        assert sorted(rows["disease"]) == sorted(table.loc[rows.index, "disease"])
+    again = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="disease",
+                              policy=Policy.uniform([(1, 1, 1, 0.9)]),
+                              hierarchies={"zip": ZIP_HIERARCHY}, output="bucketized",
+                              random_state=7)
+    pd.testing.assert_frame_equal(out, again.table)
+    other = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="disease",
+                              policy=Policy.uniform([(1, 1, 1, 0.9)]),
+                              hierarchies={"zip": ZIP_HIERARCHY}, output="bucketized",
+                              random_state=8)
+    assert not out["disease"].equals(other.table["disease"])
+    generator = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="disease",
+                                  policy=Policy.uniform([(1, 1, 1, 0.9)]),
+                                  hierarchies={"zip": ZIP_HIERARCHY}, output="bucketized",
+                                  random_state=np.random.default_rng(7))
+    pd.testing.assert_frame_equal(out, generator.table)
+
+
+def test_infeasible_policy_names_value_and_point():
+    table = make_table(1, 30)
+    with pytest.raises(InfeasibleError, match=re.escape(
+            "Even the whole table as one group is unsafe: value 'flu' at (l=4, k=0, m=0, "
+            "c=0.5) has breach probability 1 (100.0%); no generalization can satisfy the "
+            "policy.")):
+        skyline_anonymize(table, qi="age", sensitive="disease",
+                          policy=Policy({"flu": [(4, 0, 0, 0.5)]}))
+
+
+def test_k_anonymize_matches_the_identity_skyline_through_the_same_engine():
+    # Prop. 3: k-anonymity = (0, k-2, 0) at c = 1 with identities as values. The size-rule
+    # shortcut must produce exactly the partition of the full skyline evaluation.
+    for seed in range(6):
+        table = make_table(seed, 60)
+        table["person"] = np.arange(len(table))
+        for k in (2, 3, 5):
+            fast = k_anonymize(table, qi=["age", "zip", "sex"], k=k,
+                               hierarchies={"zip": ZIP_HIERARCHY})
+            full = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="person",
+                                     policy=k_anonymity_policy(k),
+                                     hierarchies={"zip": ZIP_HIERARCHY}, split="widest")
+            assert fast.safe and full.certificate.safe
+            assert (fast.groups["n_individuals"] >= k).all()
+            pd.testing.assert_series_equal(fast.assignment, full.assignment)
+            pd.testing.assert_frame_equal(fast.table[["age", "zip", "sex"]],
+                                          full.table[["age", "zip", "sex"]])
+
+
+def test_cl_diversity_policy_yields_a_cl_diverse_release():
+    table = make_table(11, 300)
+    result = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="disease",
+                               policy=cl_diversity_policy(3, 3),
+                               hierarchies={"zip": ZIP_HIERARCHY})
+    assert recursive_cl_diversity(result.candidate, 3, 3).satisfied
+
+
+def test_flat_hierarchy_for_categorical_without_one():
+    table = make_table(2, 120)
+    result = skyline_anonymize(table, qi=["zip", "sex"], sensitive="disease",
+                               policy=Policy.uniform([(0, 0, 0, 0.9)]))
+    assert set(result.table["zip"]) <= {"*", "47906", "47907", "47901", "47302", "47305",
+                                        "48001"}
+
+
+def test_result_summaries():
+    table = make_table(4, 100)
+    result = skyline_anonymize(table, qi=["age"], sensitive="disease",
+                               policy=Policy.uniform([(0, 0, 0, 0.9)]))
+    assert result.safe and result.average_group_size == 100 / result.candidate.n_groups
+    summary = result.to_dict()
+    assert summary["n_groups"] == result.candidate.n_groups and summary["safe"] is True
+    assert list(result.to_frame().columns) == ["age", "n_individuals"]
+
+
+@pytest.mark.parametrize("kwargs,exc,message", [
+    (dict(qi="height"), SchemaError,
+     "Column 'height' is not in the table; columns are ['age', 'zip', 'sex', 'disease']."),
+    (dict(qi=[]), InvalidParameterError,
+     "The 'qi' parameter of skyline_anonymize must name at least one column. Got [] instead."),
+    (dict(qi=["age", "disease"]), InvalidParameterError,
+     "skyline_anonymize needs distinct quasi-identifier columns and a sensitive column that is "
+     "not one of them. Got qi=['age', 'disease'] and sensitive='disease' instead."),
+    (dict(split="median"), InvalidParameterError,
+     "The 'split' parameter of skyline_anonymize must be one of ['infogain', 'widest']. "
+     "Got 'median' instead."),
+    (dict(output="anatomy"), InvalidParameterError,
+     "The 'output' parameter of skyline_anonymize must be one of ['generalized', "
+     "'bucketized']. Got 'anatomy' instead."),
+    (dict(semantics="mvpi"), InvalidParameterError,
+     "The 'semantics' parameter of skyline_anonymize must be one of ['svpi', 'mvpi-set', "
+     "'mvpi-multiset']. Got 'mvpi' instead."),
+    (dict(policy=[(0, 0, 0, 0.5)]), InvalidParameterError,
+     "The 'policy' parameter of skyline_anonymize must be a Policy. Got 'list' instead."),
+    (dict(hierarchies={"sex": ZIP_HIERARCHY}), InvalidParameterError,
+     "A hierarchy is given for 'sex', which is not a quasi-identifier; quasi-identifiers are "
+     "['age', 'zip']."),
+    (dict(hierarchies={"zip": {"47906": "4790*"}}), InvalidParameterError,
+     "The 'hierarchies' parameter of skyline_anonymize must map 'zip' to a Hierarchy. "
+     "Got 'dict' instead."),
+    (dict(hierarchies=[ZIP_HIERARCHY]), InvalidParameterError,
+     "The 'hierarchies' parameter of skyline_anonymize must be a mapping of column -> "
+     "Hierarchy. Got 'list' instead."),
+    (dict(output="bucketized", group_column="sex"), InvalidParameterError,
+     "The bucket column 'sex' already exists in the table; pass another group_column."),
+])
+def test_parameter_errors(kwargs, exc, message):
+    table = make_table(0, 20)
+    arguments = dict(qi=["age", "zip"], sensitive="disease",
+                     policy=Policy.uniform([(0, 0, 0, 0.9)]))
+    arguments.update(kwargs)
+    with pytest.raises(exc, match=re.escape(message)):
+        skyline_anonymize(table, **arguments)
+
+
+def test_data_errors():
+    policy = Policy.uniform([(0, 0, 0, 0.9)])
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'table' parameter of skyline_anonymize must be a pandas DataFrame. "
+            "Got 'dict' instead.")):
+        skyline_anonymize({"a": [1]}, qi="a", sensitive="b", policy=policy)
+    table = make_table(0, 20)
+    with pytest.raises(SchemaError, match=re.escape(
+            "The table is empty: there is nothing to anonymize.")):
+        skyline_anonymize(table.iloc[:0], qi="age", sensitive="disease", policy=policy)
+    holes = table.copy()
+    holes.loc[holes.index[:3], "age"] = np.nan
+    with pytest.raises(SchemaError, match=re.escape(
+            "Column 'age' has 3 missing value(s); fill or drop them explicitly before "
+            "anonymizing.")):
+        skyline_anonymize(holes, qi="age", sensitive="disease", policy=policy)
+    with pytest.raises(HierarchyError, match=re.escape("Hierarchy for column 'zip': ")):
+        skyline_anonymize(table, qi="zip", sensitive="disease", policy=policy,
+                          hierarchies={"zip": Hierarchy.masking(["47906"], name="zip")})
+    lists = make_table(0, 20, "mvpi-set")
+    with pytest.raises(SchemaError, match=re.escape(
+            "Column 'disease' holds list-like cells; svpi allows exactly one sensitive value "
+            "per individual (use semantics='mvpi-set' or 'mvpi-multiset').")):
+        skyline_anonymize(lists, qi="age", sensitive="disease", policy=policy)
+    lists.loc[lists.index[0], "disease"] = ["flu", "flu"]
+    with pytest.raises(SchemaError, match=re.escape(
+            "Some individual holds a value of 'disease' more than once; mvpi-set allows each "
+            "value at most once per person (use semantics='mvpi-multiset').")):
+        skyline_anonymize(lists, qi="age", sensitive="disease", policy=policy,
+                          semantics="mvpi-set")
+    lists.loc[lists.index[0], "disease"] = ["flu", None]
+    with pytest.raises(SchemaError, match=re.escape(
+            "Column 'disease' has 1 missing value(s) inside list cells; clean the table.")):
+        skyline_anonymize(lists, qi="age", sensitive="disease", policy=policy,
+                          semantics="mvpi-multiset")
+
+
+def test_k_anonymize_errors():
+    table = make_table(0, 20)
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'k' parameter of k_anonymize must be an integer >= 2. Got 1 instead.")):
+        k_anonymize(table, qi="age", k=1)
+    with pytest.raises(InfeasibleError, match=re.escape(
+            "The table has 20 rows, fewer than k = 25: no release can be 25-anonymous.")):
+        k_anonymize(table, qi="age", k=25)
+    with pytest.raises(SchemaError, match=re.escape("Column 'height' is not in the table")):
+        k_anonymize(table, qi="height", k=2)
