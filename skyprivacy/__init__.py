@@ -7,8 +7,33 @@ multidimensional adversarial knowledge" / "Adversarial-knowledge dimensions in d
 probability.
 """
 
-from . import datasets, errors
+from . import baselines, datasets, errors, utility
+from .anonymize import (
+    AnonymizationResult,
+    KAnonymizationResult,
+    k_anonymize,
+    skyline_anonymize,
+    splittable_groups,
+)
+from .baselines import (
+    cl_diversity_policy,
+    distinct_l_diversity,
+    entropy_l_diversity,
+    identity_release,
+    k_anonymity,
+    k_anonymity_policy,
+    recursive_cl_diversity,
+    t_closeness,
+)
 from .check import PointCheck, SkylineCheckResult, WorstCase, skyline_check
+from .hierarchy import Hierarchy, generalize_frame, load_adult_hierarchies
+from .utility import (
+    UtilityReport,
+    average_group_size,
+    discernibility,
+    kl_divergence,
+    utility_report,
+)
 from .errors import (
     HierarchyError,
     InfeasibleError,
@@ -37,6 +62,29 @@ __all__ = [
     "SkylineCheckResult",
     "PointCheck",
     "WorstCase",
+    "skyline_anonymize",
+    "AnonymizationResult",
+    "k_anonymize",
+    "KAnonymizationResult",
+    "splittable_groups",
+    "Hierarchy",
+    "generalize_frame",
+    "load_adult_hierarchies",
+    "k_anonymity",
+    "k_anonymity_policy",
+    "identity_release",
+    "distinct_l_diversity",
+    "entropy_l_diversity",
+    "recursive_cl_diversity",
+    "cl_diversity_policy",
+    "t_closeness",
+    "average_group_size",
+    "discernibility",
+    "kl_divergence",
+    "utility_report",
+    "UtilityReport",
+    "baselines",
+    "utility",
     "datasets",
     "errors",
     "HierarchyError",

@@ -243,7 +243,8 @@ class ReleaseCandidate:
         if labels is None:
             labels = pd.RangeIndex(len(sizes), name="group")
         else:
-            labels = pd.Index(labels)
+            if not isinstance(labels, pd.Index):  # keep a MultiIndex and its level names
+                labels = pd.Index(labels)
             if len(labels) != len(sizes):
                 raise param_error("labels", owner, f"have {len(sizes)} entries", len(labels))
         return cls(sizes, counts, values, labels, semantics)

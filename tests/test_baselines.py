@@ -294,10 +294,6 @@ def test_every_result_has_the_same_shape(check):
     pd.testing.assert_frame_equal(release.counts, before)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ReleaseCandidate.from_counts passes labels through pd.Index(), which under pandas 3 "
-    "flattens a MultiIndex into tuples and drops the level names; fix in release.py, then "
-    "remove this mark"))
 def test_identity_release_keeps_multiindex_label_names():
     release = _table_release()
     assert identity_release(release).group_labels.names == release.group_labels.names
