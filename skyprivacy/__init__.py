@@ -7,7 +7,7 @@ multidimensional adversarial knowledge" / "Adversarial-knowledge dimensions in d
 probability.
 """
 
-from . import baselines, datasets, errors, utility
+from . import baselines, datasets, errors, transparency, utility
 from .anonymize import (
     AnonymizationResult,
     KAnonymizationResult,
@@ -84,6 +84,7 @@ __all__ = [
     "utility_report",
     "UtilityReport",
     "baselines",
+    "transparency",
     "utility",
     "datasets",
     "errors",
