@@ -26,6 +26,16 @@ from .baselines import (
     t_closeness,
 )
 from .check import PointCheck, SkylineCheckResult, WorstCase, skyline_check
+from .find import (
+    KnowledgeSkyline,
+    KnowledgeSkylines,
+    LDiversityComparison,
+    compare_l_diversity,
+    plot_skyline,
+    plot_skyline_slices,
+    skyline_find,
+    skyline_find_all,
+)
 from .hierarchy import Hierarchy, generalize_frame, load_adult_hierarchies
 from .utility import (
     UtilityReport,
@@ -62,6 +72,14 @@ __all__ = [
     "SkylineCheckResult",
     "PointCheck",
     "WorstCase",
+    "skyline_find",
+    "skyline_find_all",
+    "KnowledgeSkyline",
+    "KnowledgeSkylines",
+    "compare_l_diversity",
+    "LDiversityComparison",
+    "plot_skyline",
+    "plot_skyline_slices",
     "skyline_anonymize",
     "AnonymizationResult",
     "k_anonymize",
