@@ -322,9 +322,10 @@ class _Mondrian:
     k-anonymity (every group at least that large), for the k-anonymity baseline."""
 
     def __init__(self, table, qi, sensitive, policy, hierarchies, semantics, split,
-                 min_size=None):
+                 min_size=None, progress=None):
         self.qi = list(qi)
         self.min_size = min_size
+        self.progress = progress
         self.semantics = semantics
         self.split = split
         self.n_rows = len(table)
@@ -543,12 +544,17 @@ class _Mondrian:
         queue = deque([(all_rows, self.elements_of(all_rows))])
         final = []
         n_splits = 0
+        done, reported = 0, 0.0
         while queue:
             rows, elems = queue.popleft()
             chosen = self.choose(rows, elems) \
                 if (len(self.plan) or self.min_size is not None) else None
             if chosen is None:
                 final.append(rows)
+                done += len(rows)
+                if self.progress is not None and done / self.n_rows - reported >= 0.01:
+                    reported = done / self.n_rows
+                    self.progress(reported)
                 continue
             a, lo, child_of_code, n_children, sizes, counts, terms, pinned = chosen
             n_splits += 1
@@ -565,6 +571,8 @@ class _Mondrian:
             for c in range(n_children):
                 queue.append((rows[row_order[row_bounds[c]:row_bounds[c + 1]]],
                               elems[elem_order[elem_bounds[c]:elem_bounds[c + 1]]]))
+        if self.progress is not None:
+            self.progress(1.0)
         return final, n_splits
 
     def choose(self, rows, elems):
@@ -671,7 +679,8 @@ def _check_inputs(table, qi, sensitive, policy, hierarchies, semantics, split, o
 def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy,
                       hierarchies: Mapping | None = None, semantics: str = "svpi",
                       split: str = "infogain", output: str = "generalized",
-                      random_state=None, group_column: str = "group") -> AnonymizationResult:
+                      random_state=None, group_column: str = "group",
+                      progress=None) -> AnonymizationResult:
     """Generalize or bucketize a table so that it is safe under a skyline policy (Fig. 4).
 
     Parameters
@@ -701,6 +710,9 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         Seed of the bucketized reassignment (same seed, same output).
     group_column : str, default 'group'
         Name of the bucket id column of a bucketized release.
+    progress : callable, optional
+        Called with the fraction (0..1] of rows already in final groups, at most once per
+        percent (for progress bars; the library itself never prints).
 
     Returns
     -------
@@ -747,7 +759,8 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         raise InvalidParameterError(
             f"The bucket column {group_column!r} already exists in the table; pass another "
             f"group_column.")
-    engine = _Mondrian(table, qi, sensitive, policy, hierarchies, semantics, split)
+    engine = _Mondrian(table, qi, sensitive, policy, hierarchies, semantics, split,
+                       progress=progress)
 
     # The whole table as one group must be safe (Theorem 4's premise); say what fails if not.
     root = ReleaseCandidate(np.array([engine.n_rows]),
@@ -847,7 +860,7 @@ class KAnonymizationResult:
 
 def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None = None,
                 split: str = "widest", output: str = "generalized",
-                group_column: str = "group") -> KAnonymizationResult:
+                group_column: str = "group", progress=None) -> KAnonymizationResult:
     """k-anonymity with the SkylineAnonymize engine (Proposition 3).
 
     With the identity of each individual as the sensitive value, the skyline point
@@ -860,7 +873,7 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     qi : str or list of str
     k : int
         At least 2.
-    hierarchies, split, output, group_column
+    hierarchies, split, output, group_column, progress
         As in :func:`skyline_anonymize` (``split`` defaults to Mondrian's widest range; the
         information gain needs a sensitive attribute).
 
@@ -896,7 +909,8 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
         raise InvalidParameterError(
             f"The bucket column {group_column!r} already exists in the table; pass another "
             f"group_column.")
-    engine = _Mondrian(work, qi, marker, None, hierarchies, "svpi", split, min_size=int(k))
+    engine = _Mondrian(work, qi, marker, None, hierarchies, "svpi", split, min_size=int(k),
+                       progress=progress)
     if engine.n_rows < k:
         raise InfeasibleError(f"The table has {engine.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")

@@ -452,7 +452,8 @@ class KnowledgeSkylines:
                 "worst_cases": {str(v): w.to_dict() for v, w in self.worst_cases.items()}}
 
 
-def skyline_find_all(release: ReleaseCandidate, *, c, values=None) -> KnowledgeSkylines:
+def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
+                     progress=None) -> KnowledgeSkylines:
     """Knowledge skylines of every sensitive value at once, the most exposed first.
 
     Parameters
@@ -462,6 +463,8 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None) -> KnowledgeS
         Confidence threshold in (0, 1].
     values : iterable, optional
         Restrict to these values (default: every value the release contains).
+    progress : callable, optional
+        Called with the fraction of values done after each value.
 
     Returns
     -------
@@ -482,7 +485,8 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None) -> KnowledgeS
     if values is None:
         values = [v for v in release.values if release.contains(v)]
     skylines, worst, baseline = [], {}, {}
-    for value in values:
+    values = list(values)
+    for done, value in enumerate(values, start=1):
         skyline = _find(_ValueStats(release, value), c_exact)
         skylines.append(skyline)
         baseline[value] = breach_probability(release, value, l=0, k=0, m=0, exact=True)
@@ -490,6 +494,8 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None) -> KnowledgeS
         if breach is not None:
             stats = sufficient_statistics(release, value, l=breach[0], k=breach[1], m=breach[2])
             worst[value] = _explain(release, value, stats, stats.breach_probability)
+        if progress is not None:
+            progress(done / len(values))
     skylines.sort(key=lambda s: (s.exposure if s.exposure is not None else INF,
                                  -baseline[s.value]))
     return KnowledgeSkylines(c_exact, tuple(skylines), worst, baseline)
