@@ -1,0 +1,851 @@
+"""Attribute-Conceal, the Laplace baseline, a budget accountant and the compliance oracle.
+
+Implements spec fairness-queries §6-§7 and §9.1 (Hamman, Chen and Dutta, §4, Algorithm 3,
+Theorems 4-6):
+
+* :class:`AttributeConceal` adds noise calibrated to the *smooth* sensitivity of the query
+  batch: Cauchy noise of scale ``6 S / epsilon`` with ``beta = epsilon / (6 m)`` (Theorem 5,
+  pure epsilon-DP) or Laplace noise of scale ``2 S / epsilon`` with
+  ``beta = epsilon / (4 (m + ln(2/delta)))`` (Theorem 6, (epsilon, delta)-DP).
+* :class:`LaplaceBiasQuery` is the plain Laplace mechanism on the global sensitivity.
+* :class:`BudgetAccountant` composes releases sequentially (basic composition), explicitly,
+  never through a global object.
+* :class:`ComplianceOracle` is what an attacker talks to: it holds the protected attribute,
+  answers through a mechanism and refuses once its budget is spent.
+
+The smooth-sensitivity scale depends on the private group sizes, so it is kept in a
+compliance-team-only :class:`ReleaseAudit` that :meth:`BiasQueryRelease.to_public_dict` drops
+(spec §7.3, erratum 11).  Randomness comes only from the ``random_state`` given to a mechanism.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+
+from ..errors import BudgetError, PrivacyRiskWarning, UnsafeConstantWarning, param_error
+from ._validation import (check_binary_vector, check_choice, check_group_sizes, check_int,
+                          check_predictions, check_random_state, check_real, check_sizes,
+                          readonly)
+from .sensitivity import (_smooth_sp_float, attribute_conceal_beta, global_sensitivity_abs_sp,
+                          global_sensitivity_sp)
+
+__all__ = [
+    "BudgetAccountant",
+    "SliceAudit",
+    "ReleaseAudit",
+    "BiasQueryRelease",
+    "AttributeConceal",
+    "LaplaceBiasQuery",
+    "ComplianceOracle",
+    "expected_median_abs_error",
+    "crossover_epsilon",
+]
+
+METRICS = ("sp", "abs_sp", "eo", "equalized_odds")
+_METRIC_COLUMNS = {"sp": ("sp",), "abs_sp": ("abs_sp",), "eo": ("eo",),
+                   "equalized_odds": ("tpr_gap", "fpr_gap")}
+# (slice label, display name) answered for each metric; equalized odds uses both label
+# slices, answered separately (parallel composition, spec §7.5).
+_METRIC_SLICES = {"sp": ((None, "all"),), "abs_sp": ((None, "all"),), "eo": ((1, "y=1"),),
+                  "equalized_odds": ((1, "y=1"), (0, "y=0"))}
+_METRIC_NAMES = {"sp": "statistical parity gap", "abs_sp": "absolute statistical parity gap",
+                 "eo": "equal-opportunity gap", "equalized_odds": "equalized-odds gap"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Budget accounting
+# ---------------------------------------------------------------------------------------------
+
+def _decimal(x: float) -> Fraction | None:
+    """A float budget as the exact decimal it was written as (None for infinity).
+
+    ``Fraction(repr(0.1)) == Fraction(1, 10)``, so ten charges of 0.1 add up to exactly 1
+    and a budget of 1.0 is neither refused early nor overrun by float round-off.
+    """
+    return None if math.isinf(x) else Fraction(repr(float(x)))
+
+
+class BudgetAccountant:
+    """Sequential-composition privacy accountant (spec §9.1).
+
+    Parameters
+    ----------
+    epsilon : float, default inf
+        Total epsilon budget, > 0 (``math.inf`` for no limit).
+    delta : float, default 0.0
+        Total delta budget, in [0, 1).
+
+    Notes
+    -----
+    Basic composition: releases at ``(eps_i, delta_i)`` together are
+    ``(sum eps_i, sum delta_i)``-DP.  Amounts are added as exact decimals, so the boundary
+    ``spent == budget`` is decided without float round-off.  Nothing is global: pass the
+    accountant to each mechanism (or oracle) that should draw from it.
+
+    Examples
+    --------
+    >>> acc = BudgetAccountant(epsilon=1.0)
+    >>> for _ in range(10):
+    ...     acc.spend(0.1)
+    >>> acc.spent_epsilon, acc.remaining_epsilon
+    (1.0, 0.0)
+    >>> acc.spend(0.1)
+    Traceback (most recent call last):
+    ...
+    skyprivacy.errors.BudgetError: The privacy budget is exhausted: spending epsilon=0.1, delta=0.0 would bring the total to epsilon=1.1, delta=0.0, over the budget epsilon=1.0, delta=0.0.
+    """
+
+    def __init__(self, epsilon: float = math.inf, delta: float = 0.0):
+        self._epsilon = check_real(epsilon, name="epsilon", owner="BudgetAccountant",
+                                   requirement="be a number > 0 (math.inf for no limit)",
+                                   low=0.0, allow_inf=True)
+        self._delta = check_real(delta, name="delta", owner="BudgetAccountant",
+                                 requirement="be in [0, 1)", low=0.0, low_open=False, high=1.0)
+        self._spent_eps: Fraction | None = Fraction(0)  # None once an infinite amount is spent
+        self._spent_delta = Fraction(0)
+        self._ledger: list[tuple[float, float]] = []
+
+    @property
+    def epsilon(self) -> float:
+        """Total epsilon budget."""
+        return self._epsilon
+
+    @property
+    def delta(self) -> float:
+        """Total delta budget."""
+        return self._delta
+
+    @property
+    def spent_epsilon(self) -> float:
+        """Epsilon spent so far."""
+        return math.inf if self._spent_eps is None else float(self._spent_eps)
+
+    @property
+    def spent_delta(self) -> float:
+        """Delta spent so far."""
+        return float(self._spent_delta)
+
+    @property
+    def remaining_epsilon(self) -> float:
+        """Epsilon still available."""
+        if math.isinf(self._epsilon):
+            return math.inf
+        return float(_decimal(self._epsilon) - self._spent_eps)
+
+    @property
+    def remaining_delta(self) -> float:
+        """Delta still available."""
+        return float(_decimal(self._delta) - self._spent_delta)
+
+    @property
+    def ledger(self) -> tuple[tuple[float, float], ...]:
+        """Every (epsilon, delta) charged, in order."""
+        return tuple(self._ledger)
+
+    def _totals_after(self, epsilon: float, delta: float):
+        eps = None if (self._spent_eps is None or math.isinf(epsilon)) \
+            else self._spent_eps + _decimal(epsilon)
+        return eps, self._spent_delta + _decimal(delta)
+
+    def can_spend(self, epsilon: float, delta: float = 0.0) -> bool:
+        """Whether a release at ``(epsilon, delta)`` fits in what is left."""
+        epsilon, delta = self._check_amount(epsilon, delta, "BudgetAccountant.can_spend")
+        eps_after, delta_after = self._totals_after(epsilon, delta)
+        eps_ok = math.isinf(self._epsilon) or (eps_after is not None
+                                                and eps_after <= _decimal(self._epsilon))
+        return eps_ok and delta_after <= _decimal(self._delta)
+
+    def spend(self, epsilon: float, delta: float = 0.0) -> None:
+        """Charge a release at ``(epsilon, delta)``.
+
+        Raises
+        ------
+        BudgetError
+            If the charge would exceed the budget; nothing is charged then.
+        """
+        epsilon, delta = self._check_amount(epsilon, delta, "BudgetAccountant.spend")
+        if not self.can_spend(epsilon, delta):
+            eps_after, delta_after = self._totals_after(epsilon, delta)
+            shown = math.inf if eps_after is None else float(eps_after)
+            raise BudgetError(
+                f"The privacy budget is exhausted: spending epsilon={epsilon}, delta={delta} "
+                f"would bring the total to epsilon={shown}, delta={float(delta_after)}, over "
+                f"the budget epsilon={self._epsilon}, delta={self._delta}."
+            )
+        self._spent_eps, self._spent_delta = self._totals_after(epsilon, delta)
+        self._ledger.append((epsilon, delta))
+
+    @staticmethod
+    def _check_amount(epsilon, delta, owner):
+        eps = check_real(epsilon, name="epsilon", owner=owner, requirement="be a number >= 0",
+                         low=0.0, low_open=False, allow_inf=True)
+        dlt = check_real(delta, name="delta", owner=owner, requirement="be in [0, 1)",
+                         low=0.0, low_open=False, high=1.0)
+        return eps, dlt
+
+    def __repr__(self) -> str:
+        return (f"BudgetAccountant(epsilon={self._epsilon}, delta={self._delta}, "
+                f"spent_epsilon={self.spent_epsilon}, spent_delta={self.spent_delta})")
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SliceAudit:
+    """Compliance-team record of how one slice of a release was noised (never public).
+
+    Attributes
+    ----------
+    slice : str
+        ``"all"``, ``"y=1"`` or ``"y=0"``.
+    n, n0, n1 : int
+        Size of the slice and of its groups.
+    sensitivity : float
+        The smooth sensitivity S (Attribute-Conceal) or global sensitivity (Laplace) used.
+    beta : float or None
+        Smoothness parameter (None for the Laplace baseline and noiseless answers).
+    scale : float
+        Noise scale: Cauchy scale ``6 S / epsilon``, Laplace scale ``2 S / epsilon`` or
+        ``Delta / epsilon``; 0 for noiseless answers.
+    noise : str or None
+        ``"cauchy"``, ``"laplace"`` or None.
+    """
+
+    slice: str
+    n: int
+    n0: int
+    n1: int
+    sensitivity: float
+    beta: float | None
+    scale: float
+    noise: str | None
+
+
+@dataclass(frozen=True)
+class ReleaseAudit:
+    """Compliance-team-only record of a release: exact answers and noise parameters.
+
+    The smooth-sensitivity scale reveals ``N_0`` (spec §7.3), and the exact answers are what
+    the noise protects, so none of this may reach the querying party.
+
+    Attributes
+    ----------
+    true_values : numpy.ndarray
+        The exact metric values, shaped like the released values (read-only).
+    slices : tuple of SliceAudit
+    """
+
+    true_values: np.ndarray
+    slices: tuple[SliceAudit, ...]
+
+    def to_dict(self) -> dict:
+        """Plain-Python form (lists and dicts)."""
+        return {"true_values": self.true_values.tolist(),
+                "slices": [asdict(s) for s in self.slices]}
+
+
+@dataclass(frozen=True)
+class BiasQueryRelease:
+    """The answers to one batch of fairness queries.
+
+    Attributes
+    ----------
+    values : numpy.ndarray
+        Released answers, shape (m,) or (m, 2) for equalized odds (TPR gap, FPR gap);
+        read-only.
+    metric : str
+        ``"sp"``, ``"abs_sp"``, ``"eo"`` or ``"equalized_odds"``.
+    mechanism : str
+        ``"attribute_conceal_cauchy"``, ``"attribute_conceal_laplace"``, ``"laplace"`` or
+        ``"exact"`` (no noise, epsilon = inf; for attacks and tests only).
+    epsilon, delta : float
+        Privacy parameters of this release.
+    audit : ReleaseAudit or None
+        Compliance-team-only details; excluded from :meth:`to_public_dict` and from ``repr``.
+    """
+
+    values: np.ndarray
+    metric: str
+    mechanism: str
+    epsilon: float
+    delta: float
+    audit: ReleaseAudit | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def m(self) -> int:
+        """Number of queries answered."""
+        return int(self.values.shape[0])
+
+    def to_public_dict(self) -> dict:
+        """What may be sent to the querying party: the answers and the privacy parameters."""
+        return {"schema_version": 1, "metric": self.metric, "mechanism": self.mechanism,
+                "epsilon": self.epsilon, "delta": self.delta, "values": self.values.tolist()}
+
+    def to_dict(self) -> dict:
+        """Everything, the audit included (compliance-team side)."""
+        out = self.to_public_dict()
+        out["audit"] = None if self.audit is None else self.audit.to_dict()
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """The released answers, one row per query."""
+        columns = list(_METRIC_COLUMNS[self.metric])
+        data = self.values.reshape(self.m, len(columns))
+        return pd.DataFrame(data, columns=columns, index=pd.RangeIndex(self.m, name="query"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Mechanisms
+# ---------------------------------------------------------------------------------------------
+
+class _BiasQueryMechanism:
+    """Shared answering pipeline: validate, compute, noise each slice, clip, charge, record."""
+
+    metric: str
+    epsilon: float
+    delta: float
+    clip: bool
+    accountant: BudgetAccountant | None
+
+    def _init_common(self, *, metric, clip, random_state, accountant, risk_epsilon, owner):
+        self.metric = check_choice(metric, METRICS, name="metric", owner=owner)
+        if not isinstance(clip, (bool, np.bool_)):
+            raise param_error("clip", owner, "be True or False", clip)
+        self.clip = bool(clip)
+        self._rng = check_random_state(random_state, owner=owner)
+        if accountant is not None and not isinstance(accountant, BudgetAccountant):
+            raise param_error("accountant", owner, "be None or a BudgetAccountant", accountant)
+        self.accountant = accountant
+        self.risk_epsilon = check_real(risk_epsilon, name="risk_epsilon", owner=owner,
+                                       requirement="be a number > 0", low=0.0, allow_inf=True)
+
+    def _warn_if_weak(self, owner):
+        if math.isfinite(self.epsilon) and self.epsilon > self.risk_epsilon:
+            warnings.warn(
+                f"{owner} with epsilon={self.epsilon} > {self.risk_epsilon}: the guarantee is "
+                f"very weak (an attacker's odds may grow by a factor up to "
+                f"e^{self.epsilon:g}); the paper's experiments use such values only to show "
+                "the error/leakage trade-off.", PrivacyRiskWarning, stacklevel=3)
+
+    @property
+    def name(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _slice_noise(self, n: int, n0: int, m: int, slice_name: str):
+        """Return (noise scale, SliceAudit) for one slice answered at the full budget."""
+        raise NotImplementedError  # pragma: no cover
+
+    def _draw(self, scale: float, size: int, noise: str | None) -> np.ndarray:
+        if noise is None or scale == 0.0:
+            return np.zeros(size)
+        if noise == "cauchy":
+            return scale * self._rng.standard_cauchy(size)
+        return self._rng.laplace(0.0, scale, size)
+
+    def answer(self, preds, a, y=None, /) -> BiasQueryRelease:
+        """Answer a batch of fairness queries.
+
+        Parameters
+        ----------
+        preds : array-like, shape (n,) or (m, n)
+            Predictions of m models on the test set, in [0, 1].  A batch counts as m queries
+            (it sets beta and the sensitivity).
+        a : array-like of 0/1, shape (n,)
+            Protected attribute (compliance-team side).
+        y : array-like of 0/1, shape (n,), optional
+            True labels; required for ``metric="eo"`` and ``"equalized_odds"``.
+
+        Returns
+        -------
+        BiasQueryRelease
+            ``values`` has shape (m,) ((m, 2) for equalized odds); m = 0 returns an empty
+            release and charges nothing.
+
+        Raises
+        ------
+        InvalidParameterError
+            Bad predictions, labels or lengths; a slice with fewer than 3 individuals.
+        DegenerateGroupError
+            A group (or a group inside a label slice) is empty.
+        BudgetError
+            The accountant cannot pay for the release; nothing is answered.
+        """
+        owner = f"{type(self).__name__}.answer"
+        a = check_binary_vector(a, name="a", owner=owner)
+        needs_y = self.metric in ("eo", "equalized_odds")
+        if needs_y and y is None:
+            raise param_error("y", owner, f"be given for metric={self.metric!r}", None)
+        if y is not None:
+            y = check_binary_vector(y, name="y", owner=owner, length=a.size)
+        h, _ = check_predictions(preds, a.size, owner=owner)
+        m = int(h.shape[0])
+
+        slices = []
+        for label, slice_name in _METRIC_SLICES[self.metric]:
+            keep = np.ones(a.size, dtype=bool) if label is None else (y == label)
+            n0, n1 = check_group_sizes(a[keep], metric=_METRIC_NAMES[self.metric],
+                                       slice_label=label)
+            if n0 + n1 < 3:
+                where = "" if label is None else f" in the slice {slice_name}"
+                raise param_error("a", owner, f"have at least 3 individuals{where} (the "
+                                  "sensitivity bounds assume n >= 3)",
+                                  f"{n0 + n1} individuals")
+            slices.append((keep, slice_name, n0, n1))
+
+        if m > 0 and self.accountant is not None:
+            self.accountant.spend(self.epsilon, self.delta)
+        columns = []
+        true_columns = []
+        audits = []
+        for keep, slice_name, n0, n1 in slices:
+            hk = h[:, keep]
+            in1 = a[keep] == 1
+            exact = hk[:, in1].sum(axis=1) / n1 - hk[:, ~in1].sum(axis=1) / n0
+            true_columns.append(np.abs(exact) if self.metric == "abs_sp" else exact)
+            if m == 0:
+                columns.append(true_columns[-1])
+                continue
+            scale, audit = self._slice_noise(n0 + n1, n0, m, slice_name)
+            columns.append(self._combine(exact, self._draw(scale, m, audit.noise)))
+            audits.append(audit)
+
+        values = np.column_stack(columns) if len(columns) > 1 else columns[0]
+        true_values = np.column_stack(true_columns) if len(columns) > 1 else true_columns[0]
+        if self.clip:
+            low = 0.0 if self.metric == "abs_sp" else -1.0
+            values = np.clip(values, low, 1.0)
+        return BiasQueryRelease(values=readonly(np.array(values, dtype=float)),
+                                metric=self.metric, mechanism=self.name,
+                                epsilon=self.epsilon, delta=self.delta,
+                                audit=ReleaseAudit(true_values=readonly(np.array(true_values)),
+                                                   slices=tuple(audits)))
+
+    def _combine(self, exact: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        if self.metric == "abs_sp":
+            return np.abs(exact) + noise
+        return exact + noise
+
+
+class AttributeConceal(_BiasQueryMechanism):
+    """Attribute-Conceal: fairness queries answered with smooth-sensitivity noise (Algorithm 3).
+
+    Parameters
+    ----------
+    epsilon : float, keyword-only
+        Privacy parameter, > 0 and finite; ``math.inf`` only together with ``noise=None``.
+    delta : float, optional, keyword-only
+        Needed for ``noise="laplace"``, in (0, 1); must be None (or 0) for Cauchy noise.
+    noise : {"cauchy", "laplace", None}, keyword-only
+        ``"cauchy"`` (default): pure epsilon-DP, ``scale = 6 S / epsilon``,
+        ``beta = epsilon / (6 m)`` (Theorem 5).  ``"laplace"``: (epsilon, delta)-DP for
+        epsilon, delta in (0, 1), ``scale = 2 S / epsilon``,
+        ``beta = epsilon / (4 (m + ln(2/delta)))`` (Theorem 6).  None: exact answers
+        (epsilon must be inf), for attacks and tests; this is no privacy at all.
+    metric : {"sp", "abs_sp", "eo", "equalized_odds"}, keyword-only
+        The query.  EO is answered on the slice ``y = 1``; equalized odds answers both label
+        slices, each at the full epsilon (parallel composition: a flip of ``a_j`` moves only
+        the slice holding ``j``, spec §7.5).
+    abs_mode : {"smooth_sp", "postprocess", "paper"}, keyword-only
+        For ``metric="abs_sp"``: ``"smooth_sp"`` adds noise scaled to the smooth
+        sensitivity of SP (a valid bound for ``|SP|``); ``"postprocess"`` releases
+        ``|SP + noise|`` (same privacy, biased upward); ``"paper"`` uses A.6's constant,
+        which is too small, and warns with :class:`UnsafeConstantWarning`.
+    clip : bool, keyword-only
+        Clip answers to [-1, 1] ([0, 1] for ``abs_sp``); post-processing (Remark 3).
+    random_state : None, int or numpy.random.Generator, keyword-only
+        Source of the noise; the mechanism draws from it on every call.
+    accountant : BudgetAccountant, optional, keyword-only
+        Charged ``(epsilon, delta)`` per answered batch.
+    risk_epsilon : float, keyword-only
+        Emit :class:`PrivacyRiskWarning` when epsilon exceeds it (default 10).
+
+    Raises
+    ------
+    InvalidParameterError
+        Out-of-domain epsilon/delta (including epsilon >= 1 with ``noise="laplace"``, where
+        Theorem 6 is not proven), unknown options.
+
+    Notes
+    -----
+    For a batch of m queries Algorithm 3 computes ``S = S_SP,beta`` for the m-vector (the
+    minority rule of spec §7.2) and releases ``SP + (6 S/epsilon) Z`` with ``Z`` i.i.d.
+    standard Cauchy.  Because ``S_m = m S_1`` this equals answering each query at
+    ``epsilon/m`` with the one-dimensional mechanism and composing.  Only the answers are
+    released; S, beta, the scale and the group sizes go to the audit record.
+
+    The Cauchy noise has no mean: compare mechanisms by median error
+    (:func:`expected_median_abs_error`).  Attribute-Conceal beats the Laplace baseline only
+    when the minority group is large and epsilon is large (:func:`crossover_epsilon`).
+
+    References
+    ----------
+    Hamman, Chen and Dutta, Algorithm 3, Theorems 5 and 6; Nissim, Raskhodnikova and Smith,
+    STOC 2007, Lemmas 2.6, 2.7 and 2.9; spec fairness-queries §7.
+
+    Examples
+    --------
+    >>> a = [1] * 90 + [0] * 10
+    >>> preds = [[0.5] * 100, [1.0] * 50 + [0.0] * 50]
+    >>> mech = AttributeConceal(epsilon=5.0, random_state=0)
+    >>> release = mech.answer(preds, a)
+    >>> release.m, release.mechanism
+    (2, 'attribute_conceal_cauchy')
+    >>> round(release.audit.slices[0].scale, 4)  # 6 S / epsilon, CT-side only
+    0.2664
+    >>> sorted(release.to_public_dict())
+    ['delta', 'epsilon', 'mechanism', 'metric', 'schema_version', 'values']
+    """
+
+    def __init__(self, *, epsilon, delta=None, noise="cauchy", metric="sp",
+                 abs_mode="smooth_sp", clip=False, random_state=None, accountant=None,
+                 risk_epsilon=10.0):
+        owner = "AttributeConceal"
+        self.noise = check_choice(noise, ("cauchy", "laplace", None), name="noise", owner=owner)
+        if noise is None:
+            eps = check_real(epsilon, name="epsilon", owner=owner,
+                             requirement="be math.inf with noise=None (exact answers)",
+                             low=0.0, allow_inf=True)
+            if not math.isinf(eps):
+                raise param_error("epsilon", owner, "be math.inf with noise=None (exact answers)",
+                                  epsilon)
+        else:
+            eps = check_real(epsilon, name="epsilon", owner=owner,
+                             requirement="be a finite number > 0 (math.inf only with "
+                                         "noise=None)", low=0.0)
+        if noise == "laplace":
+            if eps >= 1.0:
+                raise param_error("epsilon", owner, "be in (0, 1) with noise='laplace' "
+                                  "(Theorem 6 is proven only there; use noise='cauchy')", epsilon)
+            dlt = check_real(delta, name="delta", owner=owner,
+                             requirement="be in (0, 1) with noise='laplace'", low=0.0, high=1.0)
+        else:
+            if delta not in (None, 0, 0.0):
+                raise param_error("delta", owner, f"be None with noise={noise!r} (pure "
+                                  "epsilon-DP)", delta)
+            dlt = 0.0
+        self.epsilon = eps
+        self.delta = dlt
+        self.abs_mode = check_choice(abs_mode, ("smooth_sp", "postprocess", "paper"),
+                                     name="abs_mode", owner=owner)
+        self._init_common(metric=metric, clip=clip, random_state=random_state,
+                          accountant=accountant, risk_epsilon=risk_epsilon, owner=owner)
+        if self.metric == "abs_sp" and abs_mode == "paper":
+            warnings.warn(
+                "AttributeConceal(abs_mode='paper') uses A.6's smooth sensitivity of |SP|, "
+                "which under-estimates it; the release is not epsilon-DP. Use it only to "
+                "reproduce the paper.", UnsafeConstantWarning, stacklevel=2)
+        self._warn_if_weak(owner)
+
+    @property
+    def name(self) -> str:
+        return "exact" if self.noise is None else f"attribute_conceal_{self.noise}"
+
+    def _slice_noise(self, n, n0, m, slice_name):
+        if self.noise is None:
+            return 0.0, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=0.0,
+                                   beta=None, scale=0.0, noise=None)
+        beta = attribute_conceal_beta(self.epsilon, m, noise=self.noise,
+                                      delta=self.delta if self.noise == "laplace" else None)
+        if self.metric == "abs_sp" and self.abs_mode == "paper":
+            sens = m * max(1.0 / n0, math.exp(-(n0 - 2) * beta) / 2.0)
+        else:
+            sens = _smooth_sp_float(n, n0, beta, m)
+        factor = 6.0 if self.noise == "cauchy" else 2.0
+        scale = factor * sens / self.epsilon
+        return scale, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=sens,
+                                 beta=beta, scale=scale, noise=self.noise)
+
+    def _combine(self, exact, noise):
+        if self.metric == "abs_sp" and self.abs_mode == "postprocess":
+            return np.abs(exact + noise)
+        return super()._combine(exact, noise)
+
+    def __repr__(self) -> str:
+        return (f"AttributeConceal(epsilon={self.epsilon}, delta={self.delta}, "
+                f"noise={self.noise!r}, metric={self.metric!r})")
+
+
+class LaplaceBiasQuery(_BiasQueryMechanism):
+    """Plain Laplace mechanism for fairness queries: the baseline (Theorem 4, spec §6).
+
+    Parameters
+    ----------
+    epsilon : float, keyword-only
+        Privacy parameter, > 0 and finite.
+    metric : {"sp", "abs_sp", "eo", "equalized_odds"}, keyword-only
+    abs_variant : {"exact", "binary", "paper"}, keyword-only
+        Sensitivity of ``|SP|`` (:func:`global_sensitivity_abs_sp`); ``"paper"`` warns.
+    clip : bool, keyword-only
+        Clip to the metric's range (post-processing, Remark 3).
+    random_state : None, int or numpy.random.Generator, keyword-only
+    accountant : BudgetAccountant, optional, keyword-only
+    risk_epsilon : float, keyword-only
+        Emit :class:`PrivacyRiskWarning` above this epsilon (default 10).
+
+    Notes
+    -----
+    ``value_i + Lap(Delta / epsilon)`` i.i.d. with ``Delta`` the l1 sensitivity of the whole
+    m-vector: ``m/2 + m/(n-1)`` for SP, ``m n / (2(n-1))`` for ``|SP|``,
+    ``m/2 + m/(n^+ - 1)`` for EO, and per label slice for equalized odds.  The scale depends
+    only on public quantities (n, the label counts, m, epsilon).
+
+    References
+    ----------
+    Hamman, Chen and Dutta, §4 "Laplace Mechanism", Theorem 4, A.4; Dwork, McSherry, Nissim
+    and Smith (2006); spec fairness-queries §6.
+
+    Examples
+    --------
+    >>> mech = LaplaceBiasQuery(epsilon=5.0, random_state=0)
+    >>> release = mech.answer([[0.5] * 100] * 25, [1] * 90 + [0] * 10)
+    >>> round(release.audit.slices[0].scale, 5)  # Delta_SP / epsilon at n=100, m=25
+    2.55051
+    """
+
+    def __init__(self, *, epsilon, metric="sp", abs_variant="exact", clip=False,
+                 random_state=None, accountant=None, risk_epsilon=10.0):
+        owner = "LaplaceBiasQuery"
+        self.epsilon = check_real(epsilon, name="epsilon", owner=owner,
+                                  requirement="be a finite number > 0", low=0.0)
+        self.delta = 0.0
+        self.abs_variant = check_choice(abs_variant, ("exact", "binary", "paper"),
+                                        name="abs_variant", owner=owner)
+        self._init_common(metric=metric, clip=clip, random_state=random_state,
+                          accountant=accountant, risk_epsilon=risk_epsilon, owner=owner)
+        if self.metric == "abs_sp" and abs_variant == "paper":
+            # The sensitivity function itself warns; surface it once, here.
+            global_sensitivity_abs_sp(3, variant="paper")
+        self._warn_if_weak(owner)
+
+    name = "laplace"
+
+    def _slice_noise(self, n, n0, m, slice_name):
+        if self.metric == "abs_sp":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UnsafeConstantWarning)
+                sens = global_sensitivity_abs_sp(n, m=m, variant=self.abs_variant)
+        else:
+            sens = global_sensitivity_sp(n, m=m)
+        scale = sens / self.epsilon
+        return scale, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=sens,
+                                 beta=None, scale=scale, noise="laplace")
+
+    def __repr__(self) -> str:
+        return f"LaplaceBiasQuery(epsilon={self.epsilon}, metric={self.metric!r})"
+
+
+# ---------------------------------------------------------------------------------------------
+# The compliance team as an oracle
+# ---------------------------------------------------------------------------------------------
+
+class ComplianceOracle:
+    """The compliance team: holds the protected attribute and answers through a mechanism.
+
+    Attacks talk to an oracle, never to ``a`` (spec §9.3).  Each call to :meth:`query`
+    answers one batch through the mechanism and charges the oracle's budget
+    ``(mechanism.epsilon, mechanism.delta)``; once the budget cannot pay, the oracle refuses
+    with :class:`BudgetError` and answers nothing.
+
+    Parameters
+    ----------
+    a : array-like of 0/1, shape (n,)
+        Protected attribute (private).
+    y : array-like of 0/1, shape (n,), optional
+        True labels (public); required by EO and equalized-odds mechanisms.
+    mechanism : AttributeConceal or LaplaceBiasQuery, keyword-only
+    budget : None, float or (float, float), keyword-only
+        Total epsilon (or ``(epsilon, delta)``) the oracle may spend; None means no limit.
+
+    Attributes
+    ----------
+    n : int
+        Test-set size (public: the model developers hold X).
+    y : numpy.ndarray or None
+        The public labels (a copy).
+    metric : str
+        The mechanism's metric.
+    queries_answered : int
+        Number of prediction vectors answered so far.
+    accountant : BudgetAccountant
+
+    Examples
+    --------
+    >>> exact = AttributeConceal(epsilon=math.inf, noise=None)
+    >>> oracle = ComplianceOracle([1, 1, 1, 0], mechanism=exact)
+    >>> oracle.query([[0, 0, 0, 1]])
+    array([-1.])
+    >>> oracle.queries_answered
+    1
+    """
+
+    def __init__(self, a, y=None, *, mechanism, budget=None):
+        owner = "ComplianceOracle"
+        if not isinstance(mechanism, _BiasQueryMechanism):
+            raise param_error("mechanism", owner, "be an AttributeConceal or LaplaceBiasQuery",
+                              mechanism)
+        self._a = check_binary_vector(a, name="a", owner=owner)
+        self._y = None if y is None else check_binary_vector(y, name="y", owner=owner,
+                                                             length=self._a.size)
+        if mechanism.metric in ("eo", "equalized_odds") and self._y is None:
+            raise param_error("y", owner, f"be given for metric={mechanism.metric!r}", None)
+        self.mechanism = mechanism
+        if budget is None:
+            self.accountant = BudgetAccountant()
+        elif isinstance(budget, tuple) and len(budget) == 2:
+            self.accountant = BudgetAccountant(budget[0], budget[1])
+        elif isinstance(budget, numbers.Real) and not isinstance(budget, bool):
+            self.accountant = BudgetAccountant(budget)
+        else:
+            raise param_error("budget", owner, "be None, an epsilon or an (epsilon, delta) pair",
+                              budget)
+        self.queries_answered = 0
+        self._audit_log: list[BiasQueryRelease] = []
+
+    @property
+    def n(self) -> int:
+        """Test-set size."""
+        return int(self._a.size)
+
+    @property
+    def y(self) -> np.ndarray | None:
+        """The public labels (a copy), or None."""
+        return None if self._y is None else self._y.copy()
+
+    @property
+    def metric(self) -> str:
+        """The metric the oracle answers."""
+        return self.mechanism.metric
+
+    @property
+    def audit_log(self) -> tuple[BiasQueryRelease, ...]:
+        """Every release made so far, audits included (compliance-team side)."""
+        return tuple(self._audit_log)
+
+    def query(self, preds) -> np.ndarray:
+        """Answer a batch of queries; returns the released values (a fresh writable array).
+
+        Raises
+        ------
+        BudgetError
+            The budget cannot pay for this batch.
+        InvalidParameterError
+            Bad predictions (see :meth:`AttributeConceal.answer`).
+        """
+        h, _ = check_predictions(preds, self.n, owner="ComplianceOracle.query")
+        charge = (self.mechanism.epsilon, self.mechanism.delta)
+        if h.shape[0] > 0 and not self.accountant.can_spend(*charge):
+            self.accountant.spend(*charge)  # raises BudgetError with the figures
+        release = self.mechanism.answer(h, self._a, self._y)
+        if h.shape[0] > 0:
+            self.accountant.spend(*charge)
+        self.queries_answered += release.m
+        self._audit_log.append(release)
+        return np.array(release.values)
+
+    def __repr__(self) -> str:
+        return (f"ComplianceOracle(n={self.n}, mechanism={self.mechanism!r}, "
+                f"queries_answered={self.queries_answered})")
+
+
+# ---------------------------------------------------------------------------------------------
+# Utility comparison (spec §7.7)
+# ---------------------------------------------------------------------------------------------
+
+def expected_median_abs_error(mechanism, n, n0, m, epsilon, /, *, delta=None) -> float:
+    """Median absolute error of each answer under a mechanism (spec §7.7).
+
+    Parameters
+    ----------
+    mechanism : {"cauchy", "smooth_laplace", "laplace"}
+        Attribute-Conceal with Cauchy noise, Attribute-Conceal with Laplace noise
+        (Theorem 6), or the Laplace baseline.
+    n, n0, m : int
+        Test-set size, disadvantaged-group size, number of queries in the batch.
+    epsilon : float
+        Privacy parameter.
+    delta : float, keyword-only
+        For ``"smooth_laplace"``.
+
+    Returns
+    -------
+    float
+        Cauchy: the scale ``6 S / epsilon`` (the median of ``|scale Z|``); Laplace noise of
+        scale b: ``b ln 2``.
+
+    Notes
+    -----
+    The Cauchy distribution has no mean, so the mean error of Attribute-Conceal is
+    dominated by outliers; medians are the fair comparison.
+
+    Examples
+    --------
+    >>> round(expected_median_abs_error("cauchy", 100, 10, 25, 5.0), 3)
+    11.721
+    >>> round(expected_median_abs_error("laplace", 100, 10, 25, 5.0), 4)  # 2.55051 ln 2
+    1.7679
+    """
+    owner = "expected_median_abs_error"
+    check_choice(mechanism, ("cauchy", "smooth_laplace", "laplace"), name="mechanism",
+                 owner=owner)
+    n, n0 = check_sizes(n, n0, owner=owner)
+    m = check_int(m, name="m", owner=owner, minimum=1)
+    eps = check_real(epsilon, name="epsilon", owner=owner,
+                     requirement="be a finite number > 0", low=0.0)
+    if mechanism == "laplace":
+        return global_sensitivity_sp(n, m=m) / eps * math.log(2)
+    if mechanism == "cauchy":
+        beta = attribute_conceal_beta(eps, m)
+        return 6.0 * _smooth_sp_float(n, n0, beta, m) / eps
+    beta = attribute_conceal_beta(eps, m, noise="laplace", delta=delta)
+    return 2.0 * _smooth_sp_float(n, n0, beta, m) / eps * math.log(2)
+
+
+def crossover_epsilon(n, n0, m, /) -> float:
+    """Epsilon above which Attribute-Conceal (Cauchy) has lower median error than Laplace.
+
+    Parameters
+    ----------
+    n, n0, m : int
+        Test-set size, disadvantaged-group size, number of queries.
+
+    Returns
+    -------
+    float
+        The infimum epsilon such that for every larger epsilon the Cauchy median error
+        ``6 S / epsilon`` is below the Laplace median error ``(Delta / epsilon) ln 2``;
+        ``math.inf`` if that never happens.
+
+    Notes
+    -----
+    Both errors scale as 1/epsilon, so the comparison is ``6 S < Delta ln 2`` with
+    ``S = m max(1/(N_max+1) + 1/N_min, exp(-(N_min-2) epsilon/(6m)) G)`` and
+    ``Delta = m G``, ``G = 1/2 + 1/(n-1)``.  It holds iff
+    ``6 (1/(N_max+1) + 1/N_min) < G ln 2`` and
+    ``epsilon > 6 m ln(6 / ln 2) / (N_min - 2)`` (about ``12.95 m / (N_min - 2)``).  The paper
+    claims Attribute-Conceal always wins; it does not (spec §7.7).
+
+    Examples
+    --------
+    >>> crossover_epsilon(100, 10, 25)  # the paper's n = 100 Adult setting: never
+    inf
+    >>> round(crossover_epsilon(1000, 104, 300), 2)
+    38.09
+    """
+    owner = "crossover_epsilon"
+    n, n0 = check_sizes(n, n0, owner=owner)
+    m = check_int(m, name="m", owner=owner, minimum=1)
+    n_min = min(n0, n - n0)
+    n_max = n - n_min
+    glob = 0.5 + 1.0 / (n - 1)
+    if n_min <= 2 or 6.0 * (1.0 / (n_max + 1) + 1.0 / n_min) >= glob * math.log(2):
+        return math.inf
+    return 6.0 * m * math.log(6.0 / math.log(2)) / (n_min - 2)
