@@ -61,25 +61,26 @@ def check_binary_vector(values, *, name: str, owner: str, length: int | None = N
                       f"values {found_values(array)}")
 
 
-def check_predictions(preds, n: int, *, owner: str) -> tuple[np.ndarray, bool]:
+def check_predictions(preds, n: int, *, owner: str, name: str = "preds",
+                      length_name: str = "len(a)") -> tuple[np.ndarray, bool]:
     """Predictions as a float (m, n) array in [0, 1]; also whether the input was 1-D."""
     try:
         array = np.array(preds, dtype=float)  # a copy: the caller's array is never touched
     except (TypeError, ValueError):
-        raise param_error("preds", owner, "be numeric predictions in [0, 1]",
+        raise param_error(name, owner, "be numeric predictions in [0, 1]",
                           f"values {found_values(np.asarray(preds, dtype=object))}") from None
     if array.ndim not in (1, 2):
-        raise param_error("preds", owner, "be one- or two-dimensional (n,) or (m, n)",
+        raise param_error(name, owner, "be one- or two-dimensional (n,) or (m, n)",
                           f"an array of shape {array.shape}")
     if array.shape[-1] != n:
-        raise param_error("preds", owner, f"have last dimension len(a) = {n}",
+        raise param_error(name, owner, f"have last dimension {length_name} = {n}",
                           f"shape {array.shape}")
     bad = ~((array >= 0.0) & (array <= 1.0))  # NaN fails both comparisons
     if bad.any():
         position = tuple(int(i) for i in np.argwhere(bad)[0])
         value = float(array[position])
         where = position[0] if array.ndim == 1 else position
-        raise param_error("preds", owner, "be in [0, 1] without NaN",
+        raise param_error(name, owner, "be in [0, 1] without NaN",
                           f"{value} at position {where}")
     was_1d = array.ndim == 1
     return (array[None, :] if was_1d else array), was_1d

@@ -206,9 +206,14 @@ def _check_oracle(oracle, owner: str, metrics=("sp",)):
 
 
 def _check_vector(h, n: int | None, *, name: str, owner: str) -> np.ndarray:
-    array, was_1d = check_predictions(h, n if n is not None else np.shape(h)[-1], owner=owner)
-    if not was_1d:
-        raise param_error(name, owner, "be one-dimensional", f"shape {array.shape}")
+    try:
+        shape = np.shape(h)
+    except ValueError:  # ragged nested lists
+        shape = "ragged"
+    if shape == "ragged" or len(shape) != 1:
+        raise param_error(name, owner, "be one-dimensional", f"shape {shape}")
+    array, _ = check_predictions(h, shape[0] if n is None else n, owner=owner, name=name,
+                                 length_name="oracle.n")
     return array[0]
 
 
@@ -700,7 +705,7 @@ def _check_matrix_answers(H, sp, owner):
     if H.ndim != 2:
         raise param_error("H", owner, "be a two-dimensional (m, n) query matrix",
                           f"shape {H.shape}")
-    H, _ = check_predictions(H, H.shape[1], owner=owner)
+    H, _ = check_predictions(H, H.shape[1], owner=owner, name="H")
     answers = np.array(sp, dtype=float).reshape(-1) if np.ndim(sp) <= 1 else None
     if answers is None or answers.size != H.shape[0]:
         raise param_error("sp", owner, f"be one answer per row of H ({H.shape[0]})",
@@ -1241,7 +1246,8 @@ class _SliceOracle:
         return int(self._members.size)
 
     def query(self, preds):
-        h, _ = check_predictions(preds, self.n, owner="slice_attack")
+        h, _ = check_predictions(preds, self.n, owner="slice_attack",
+                                 length_name="the slice size")
         full = np.zeros((h.shape[0], self._oracle.n))
         full[:, self._members] = h
         values = np.asarray(self._oracle.query(full))
