@@ -79,6 +79,45 @@ class _NumericQI:
             return 0.0
         return float(self.uniques[hi] - self.uniques[lo]) / self.span
 
+    def level_split(self, codes, part_of, starts, lo, hi):
+        """Median split of every group of a level at once.
+
+        ``codes`` are the attribute codes of the level's rows grouped by partition
+        (``part_of``, boundaries ``starts``). Returns the child (0 or 1) of every row, the
+        number of children per partition and the normalized width per partition."""
+        n_parts = len(lo)
+        sizes = np.diff(starts)
+        half = (sizes + 1) // 2  # lower median: first code whose cumulative count reaches it
+        span = hi - lo + 1
+        if span.sum() <= max(4 * len(codes), 1 << 20):
+            # per-partition histograms laid end to end: no sorting needed
+            offset = np.cumsum(span) - span
+            histogram = np.bincount(offset[part_of] + codes - lo[part_of],
+                                    minlength=int(span.sum()))
+            cumulative = np.cumsum(histogram)
+            before = np.where(offset > 0, cumulative[np.maximum(offset - 1, 0)], 0)
+            cut = lo + np.searchsorted(cumulative, before + half) - offset
+            at_max = cut >= hi
+            if at_max.any():  # cut at the largest present code below the maximum instead
+                index = np.arange(len(histogram))
+                last_present = np.maximum.accumulate(np.where(histogram > 0, index, -1))
+                previous = last_present[np.maximum(offset + span - 2, 0)]
+                cut = np.where(at_max, lo + previous - offset, cut)
+        else:
+            key = part_of * (len(self.uniques) + 1) + codes
+            sorted_codes = codes[np.argsort(key, kind="stable")]
+            cut = sorted_codes[starts[:-1] + half - 1]
+            at_max = cut >= hi
+            if at_max.any():
+                below = np.add.reduceat((codes < hi[part_of]).astype(np.int64), starts[:-1])
+                alternative = sorted_codes[np.maximum(starts[:-1] + below - 1, 0)]
+                cut = np.where(at_max, alternative, cut)
+        child = (codes > cut[part_of]).astype(np.int64)
+        n_children = np.where(hi > lo, 2, 0)
+        width = (np.zeros(n_parts) if self.span == 0 else
+                 (self.uniques[hi] - self.uniques[lo]).astype(float) / self.span)
+        return child, n_children, width
+
     def label(self, lo: int, hi: int) -> str:
         a, b = self.uniques[lo], self.uniques[hi]
         a = a.item() if isinstance(a, np.generic) else a
@@ -191,6 +230,42 @@ class _TreeQI:
         node = self.lca(lo, hi)
         return float(self.node_hi[node] - self.node_lo[node]) / (self.n_leaves - 1)
 
+    def _ancestors(self) -> np.ndarray:
+        """anc[d, leaf] = the leaf's ancestor at depth d (the leaf itself below its depth)."""
+        if not hasattr(self, "_anc"):
+            height = int(self.depth.max())
+            anc = np.empty((height + 1, self.n_leaves), dtype=np.int64)
+            for leaf, node in enumerate(self.leaf_node.tolist()):
+                chain = [node]
+                while self.parent[chain[-1]] >= 0:
+                    chain.append(int(self.parent[chain[-1]]))
+                chain.reverse()  # root first
+                chain += [node] * (height + 1 - len(chain))
+                anc[:, leaf] = chain
+            self._anc = anc
+        return self._anc
+
+    def level_split(self, codes, part_of, starts, lo, hi):
+        """Split every group of a level into the children of its lowest common ancestor."""
+        anc = self._ancestors()
+        lca_depth = np.zeros(len(lo), dtype=np.int64)
+        for d in range(1, anc.shape[0]):
+            lca_depth = np.where(anc[d, lo] == anc[d, hi], d, lca_depth)
+        has = hi > lo
+        below = np.minimum(lca_depth + 1, anc.shape[0] - 1)
+        child_node = anc[below[part_of], codes]
+        n_nodes = len(self.node_label)
+        key = part_of * n_nodes + child_node
+        unique_keys, inverse = np.unique(key, return_inverse=True)
+        owner = unique_keys // n_nodes
+        first = np.searchsorted(owner, np.arange(len(lo)))
+        child = inverse.reshape(-1) - first[part_of]
+        n_children = np.where(has, np.bincount(owner, minlength=len(lo)), 0)
+        lca = anc[lca_depth, lo]
+        width = (np.zeros(len(lo)) if self.n_leaves <= 1 else
+                 (self.node_hi[lca] - self.node_lo[lca]).astype(float) / (self.n_leaves - 1))
+        return child, n_children, width
+
     def label(self, lo: int, hi: int) -> str:
         return self.node_label[self.lca(lo, hi)]
 
@@ -252,12 +327,13 @@ def _terms(plan: _Plan, sizes: np.ndarray, counts: np.ndarray, semantics: str):
 def _log_nr(ss: np.ndarray) -> np.ndarray:
     """log NR = min(SS1, SS2 + SS5, SS3 + SS4) in log space with +inf absorbing (rule 6);
     ``ss`` has the five statistics on its first axis."""
-    def lmul(a, b):
-        with np.errstate(invalid="ignore"):
-            out = a + b
-        out[np.isposinf(a) | np.isposinf(b)] = INF
-        return out
-    return np.minimum(ss[0], np.minimum(lmul(ss[1], ss[4]), lmul(ss[2], ss[3])))
+    with np.errstate(invalid="ignore"):
+        first = ss[1] + ss[4]
+        second = ss[2] + ss[3]
+    # logs are never nan, so a nan sum is +inf + -inf: +inf absorbs (rule 6)
+    first[np.isnan(first)] = INF
+    second[np.isnan(second)] = INF
+    return np.minimum(ss[0], np.minimum(first, second))
 
 
 # --------------------------------------------------------------------------- result
@@ -390,62 +466,256 @@ class _Mondrian:
     def counts_of(self, elems: np.ndarray) -> np.ndarray:
         return np.bincount(self.elem_val[elems], minlength=self.n_values)
 
-    def candidates(self, rows: np.ndarray, elems: np.ndarray, *, need_counts: bool = True,
-                   only=None):
-        """Candidate splits of a group: (attr, lo, child id per code, n children, sizes,
-        counts, width). Built from per-code row counts and a (child, sensitive value)
-        histogram, never by sorting the group's rows. ``only`` restricts to some attributes."""
-        out = []
-        v = self.n_values
-        block = self.code_matrix[rows]
-        lows, highs = block.min(axis=0), block.max(axis=0)
-        for a in (range(len(self.attrs)) if only is None else only):
-            lo, hi = int(lows[a]), int(highs[a])
-            if lo == hi:
-                continue
-            attr = self.attrs[a]
-            codes = block[:, a]
-            per_code_rows = np.bincount(codes - lo, minlength=hi - lo + 1)
-            made = attr.candidate(codes, per_code_rows, lo)
-            if made is None:
-                continue
-            child_of_code, n_children = made
-            sizes = np.bincount(child_of_code, weights=per_code_rows,
-                                minlength=n_children).astype(np.int64)
-            counts = None
-            if need_counts:  # (child, sensitive value) histogram of the group's elements
-                if self.semantics == "svpi":
-                    child_of_elem = child_of_code[codes - lo]
-                else:
-                    child_of_elem = child_of_code[attr.codes[self.elem_row[elems]] - lo]
-                counts = np.bincount(child_of_elem * v + self.elem_val[elems],
-                                     minlength=n_children * v).reshape(n_children, v)
-            out.append((a, lo, child_of_code, n_children, sizes, counts, attr.width(lo, hi)))
-        return out
+    def level_candidates(self, rows: np.ndarray, starts: np.ndarray, *,
+                         need_counts: bool = True) -> dict:
+        """Candidate splits of every group of a BFS level, from per-partition aggregates.
 
-    def _choose_min_size(self, rows, elems):
-        """k-anonymity (Prop. 3): with identities as values, (0, k-2, 0) at c = 1 holds iff
-        every group has at least k individuals, so only sizes matter. Mondrian's order: try
-        the widest attribute first, then the next."""
-        if len(rows) < 2 * self.min_size:
-            return None
+        ``rows`` holds the level's rows grouped by partition (boundaries ``starts``). Returns
+        arrays over candidates (one per partition and splittable attribute): partition,
+        attribute, first child, number of children, width; over children: size and (child,
+        sensitive value) counts; and per attribute the child of every row."""
+        n_parts = len(starts) - 1
+        part_of = np.repeat(np.arange(n_parts), np.diff(starts))
         block = self.code_matrix[rows]
-        lows, highs = block.min(axis=0), block.max(axis=0)
-        if self.split == "widest":
-            widths = [self.attrs[a].width(int(lows[a]), int(highs[a])) if highs[a] > lows[a]
-                      else -1.0 for a in range(len(self.attrs))]
-            order = sorted(range(len(self.attrs)), key=lambda a: (-widths[a], a))
-        else:
-            order = range(len(self.attrs))
-        for a in order:
-            if highs[a] == lows[a]:
+        lows = np.minimum.reduceat(block, starts[:-1], axis=0)
+        highs = np.maximum.reduceat(block, starts[:-1], axis=0)
+        if self.semantics != "svpi":
+            position = np.full(self.n_rows, -1, dtype=np.int64)
+            position[rows] = np.arange(len(rows))
+            elem_mask = position[self.elem_row] >= 0
+            elem_pos = position[self.elem_row[elem_mask]]
+            elem_val = self.elem_val[elem_mask]
+        cand_part, cand_attr, cand_n, cand_width, sizes, counts = [], [], [], [], [], []
+        row_child = np.full((len(self.attrs), len(rows)), -1, dtype=np.int64)
+        for a, attr in enumerate(self.attrs):
+            lo, hi = lows[:, a], highs[:, a]
+            has = hi > lo
+            if not has.any():
                 continue
-            made = self.candidates(rows, elems, need_counts=False, only=[a])
-            self.n_candidates += 1
-            if made and made[0][4].min() >= self.min_size:
-                a, lo, child_of_code, n_children, sizes, _, _ = made[0]
-                return (a, lo, child_of_code, n_children, sizes, None, None, None)
-        return None
+            child, n_children, width = attr.level_split(block[:, a], part_of, starts, lo, hi)
+            row_child[a] = np.where(has[part_of], child, -1)
+            splittable = np.flatnonzero(has)
+            base = np.zeros(n_parts, dtype=np.int64)
+            base[splittable] = np.cumsum(n_children[splittable]) - n_children[splittable]
+            total = int(n_children[splittable].sum())
+            keep = has[part_of]
+            global_child = base[part_of[keep]] + child[keep]
+            sizes.append(np.bincount(global_child, minlength=total))
+            if need_counts:
+                v = self.n_values
+                if self.semantics == "svpi":
+                    key = global_child * v + self.elem_val[rows[keep]]
+                else:
+                    child_of_pos = np.full(len(rows), -1, dtype=np.int64)
+                    child_of_pos[keep] = global_child
+                    ec = child_of_pos[elem_pos]
+                    key = ec[ec >= 0] * v + elem_val[ec >= 0]
+                counts.append(np.bincount(key, minlength=total * v).reshape(total, v))
+            cand_part.append(splittable)
+            cand_attr.append(np.full(len(splittable), a, dtype=np.int64))
+            cand_n.append(n_children[splittable])
+            cand_width.append(width[splittable])
+        if not cand_part:
+            return {"n": 0}
+        cand_n = np.concatenate(cand_n)
+        return {
+            "n": len(cand_n),
+            "part": np.concatenate(cand_part),
+            "attr": np.concatenate(cand_attr),
+            "n_children": cand_n,
+            "first_child": np.cumsum(cand_n) - cand_n,
+            "width": np.concatenate(cand_width),
+            "sizes": np.concatenate(sizes),
+            "counts": np.vstack(counts) if need_counts else None,
+            "row_child": row_child,
+            "part_of": part_of,
+        }
+
+    def _priority_keys(self, cands: dict) -> np.ndarray:
+        """Smaller is better: minus the information gain w.r.t. the sensitive attribute
+        (LeFevre et al. 2006), or minus the normalized width (Mondrian)."""
+        if self.split == "widest" or cands["counts"] is None:
+            return -cands["width"]
+        counts = cands["counts"]
+        first = cands["first_child"]
+        parent = np.add.reduceat(counts, first, axis=0)
+        parent_n = parent.sum(axis=1)
+        child_h = _entropy(counts) * counts.sum(axis=1)
+        gain = _entropy(parent) * parent_n - np.add.reduceat(child_h, first)
+        return -gain / np.maximum(parent_n, 1)
+
+    def _ordered(self, cands: dict) -> np.ndarray:
+        """Candidates sorted by partition, then priority, then attribute (ties)."""
+        keys = np.round(self._priority_keys(cands), 12)
+        return np.lexsort((cands["attr"], keys, cands["part"]))
+
+    def _level_terms(self, cands: dict):
+        """Child terms (5, G, N), pinned (G, N) and per-candidate minima (5, C, N), (C, N)."""
+        sizes, counts = cands["sizes"], cands["counts"]
+        chunk = max(1, 2_000_000 // max(1, len(self.plan) * max(self.n_values, 1)))
+        parts = [_terms(self.plan, sizes[i:i + chunk], counts[i:i + chunk], self.semantics)
+                 for i in range(0, len(sizes), chunk)]
+        terms = np.concatenate([t for t, _ in parts], axis=1)
+        pinned = np.concatenate([p for _, p in parts], axis=0)
+        first = cands["first_child"]
+        return (terms, pinned, np.minimum.reduceat(terms, first, axis=1),
+                np.logical_or.reduceat(pinned, first, axis=0))
+
+    def run(self):
+        """Greedy top-down partitioning, one BFS level at a time.
+
+        Candidate splits and their children's terms are computed for the whole level at
+        once; accepting them stays sequential in queue order (exactly Fig. 4's FIFO), since
+        each accepted split lowers the global statistics the next one is judged against. A
+        candidate unsafe against the level's starting statistics stays unsafe (they only
+        decrease) and is dropped without a second look."""
+        n = self.n_rows
+        all_rows = np.arange(n, dtype=np.int64)
+        final_of_row = np.full(n, -1, dtype=np.int64)
+        n_final = 0
+        n_splits = 0
+        if self.min_size is None:
+            root_counts = self.counts_of(self.elements_of(all_rows))
+            terms0, pinned0 = _terms(self.plan, np.array([n]), root_counts[None, :],
+                                     self.semantics)
+            self.ss = terms0[:, 0, :].copy()  # (5, N): minima over every group queued (Q)
+            self.pinned = pinned0[0].copy()
+            self.q_logs = np.empty((64, 5, len(self.plan)))
+            self.q_sizes = np.empty(64, dtype=np.int64)
+            self.q_counts = np.empty((64, self.n_values), dtype=np.int64)
+            self.q_len = 0
+            self._remember(terms0, np.array([n]), root_counts[None, :])
+        rows = all_rows
+        starts = np.array([0, n], dtype=np.int64)
+        splitting = (len(self.plan) > 0) or self.min_size is not None
+        if self.min_size is not None and n < self.min_size:
+            splitting = False
+        while len(rows):
+            n_parts = len(starts) - 1
+            chosen = np.full(n_parts, -1, dtype=np.int64)
+            cands = self.level_candidates(rows, starts, need_counts=self.min_size is None) \
+                if splitting else {"n": 0}
+            if cands["n"]:
+                order = self._ordered(cands)
+                if self.min_size is not None:
+                    small = np.minimum.reduceat(cands["sizes"], cands["first_child"])
+                    viable = order[small[order] >= self.min_size]
+                    # first viable candidate of each partition, in priority order
+                    parts = cands["part"][viable]
+                    first = np.unique(parts, return_index=True)[1]
+                    chosen[parts[first]] = viable[first]
+                    self.n_candidates += cands["n"]
+                else:
+                    self._accept_level(cands, order, chosen)
+            accepted = np.flatnonzero(chosen >= 0)
+            n_splits += len(accepted)
+            part_of = cands.get("part_of", np.repeat(np.arange(n_parts), np.diff(starts)))
+            # finalize the partitions that did not split
+            done = chosen[part_of] < 0
+            if done.any():
+                finished_parts = np.flatnonzero(chosen < 0)
+                final_id = np.full(n_parts, -1, dtype=np.int64)
+                final_id[finished_parts] = n_final + np.arange(len(finished_parts))
+                final_of_row[rows[done]] = final_id[part_of[done]]
+                n_final += len(finished_parts)
+            if self.progress is not None:
+                self.progress(float((final_of_row >= 0).sum()) / n)
+            if not len(accepted):
+                break
+            # next level: children numbered partition by partition, in child order
+            c_of_part = chosen[accepted]
+            n_kids = cands["n_children"][c_of_part]
+            new_base = np.full(n_parts, -1, dtype=np.int64)
+            new_base[accepted] = np.cumsum(n_kids) - n_kids
+            live = ~done
+            attr_of_row = cands["attr"][chosen[part_of[live]]]
+            local = cands["row_child"][attr_of_row, np.flatnonzero(live)]
+            new_part = new_base[part_of[live]] + local
+            key = new_part.astype(np.int32) if n_kids.sum() < 2**31 else new_part
+            order = np.argsort(key, kind="stable")
+            rows = rows[live][order]
+            starts = np.concatenate([[0], np.cumsum(np.bincount(new_part,
+                                                                minlength=int(n_kids.sum())))])
+        # groups numbered by their first row
+        first_row = np.full(n_final, n, dtype=np.int64)
+        np.minimum.at(first_row, final_of_row, np.arange(n))
+        renumber = np.empty(n_final, dtype=np.int64)
+        renumber[np.argsort(first_row, kind="stable")] = np.arange(n_final)
+        return renumber[final_of_row], n_splits
+
+    def _accept_level(self, cands: dict, order: np.ndarray, chosen: np.ndarray) -> None:
+        """Sequential acceptance, in queue order, of the level's candidates.
+
+        Verdicts are computed in vectorized batches against the current statistics and stay
+        valid until an accepted split lowers them; then the next batch is recomputed."""
+        terms, pinned, child_min, child_pinned = self._level_terms(cands)
+        self.n_candidates += cands["n"]
+        unsafe, _ = self._classify(np.minimum(self.ss[:, None, :], child_min),
+                                   self.pinned[None, :] | child_pinned)
+        viable = order[~unsafe.any(axis=1)[order]]  # unsafe now means unsafe for good
+        if not len(viable):
+            return
+        parts = cands["part"][viable]
+        first, n_children = cands["first_child"], cands["n_children"]
+        sizes, counts = cands["sizes"], cands["counts"]
+        self._pending = []
+        batch, valid_to = 64, 0
+        bad = close = None
+        i = 0
+        while i < len(viable):
+            c = int(viable[i])
+            p = int(parts[i])
+            if chosen[p] >= 0:
+                i += 1
+                continue
+            if i >= valid_to:  # (re)compute verdicts for the next batch of candidates
+                block = viable[i:i + batch]
+                bad_block, close = self._classify(
+                    np.minimum(self.ss[:, None, :], child_min[:, block, :]),
+                    self.pinned[None, :] | child_pinned[block])
+                bad = bad_block.any(axis=1)
+                base, valid_to = i, i + len(block)
+            if bad[i - base]:
+                i += 1
+                continue
+            sl = slice(int(first[c]), int(first[c] + n_children[c]))
+            unsure_cells = np.flatnonzero(close[i - base])
+            if len(unsure_cells):
+                self._flush_pending(terms, sizes, counts)
+                if any(self._exact_unsafe(int(cell), terms[:, sl, :], sizes[sl], counts[sl])
+                       for cell in unsure_cells):
+                    i += 1
+                    continue
+            chosen[p] = c
+            self._pending.append(sl)
+            lowered = child_min[:, c, :] < self.ss
+            if lowered.any() or (child_pinned[c] & ~self.pinned).any():
+                self.ss = np.minimum(self.ss, child_min[:, c, :])
+                self.pinned |= child_pinned[c]
+                if valid_to - i > 1:  # later verdicts in this batch are stale
+                    batch = max(8, batch // 2)
+                    valid_to = i + 1
+            elif i + 1 == valid_to:
+                batch = min(4096, batch * 2)
+            i += 1
+        self._flush_pending(terms, sizes, counts)
+
+    def _flush_pending(self, terms, sizes, counts) -> None:
+        """Add the children accepted so far in this level to Q (one vectorized append)."""
+        if self._pending:
+            index = np.concatenate([np.arange(sl.start, sl.stop) for sl in self._pending])
+            self._remember(terms[:, index, :], sizes[index], counts[index])
+            self._pending = []
+
+    def group_candidates(self, rows: np.ndarray):
+        """Candidate splits of one group: [(attribute index, child sizes, child counts)]."""
+        cands = self.level_candidates(np.sort(rows), np.array([0, len(rows)]))
+        out = []
+        for c in range(cands["n"]):
+            sl = slice(int(cands["first_child"][c]),
+                       int(cands["first_child"][c] + cands["n_children"][c]))
+            out.append((int(cands["attr"][c]), cands["sizes"][sl], cands["counts"][sl]))
+        return out
 
     # -- exact arithmetic near the threshold
     def _exact_cell_terms(self, signature, cell: int):
@@ -484,8 +754,9 @@ class _Mondrian:
             if stat >= 3 and self.plan.m[cell] == 0:  # V(f, 0, k) = 1 when feasible
                 values.append(Fraction(1))
                 continue
-            signatures = {self.q_sigs[g] for g in np.flatnonzero(self._near(q_logs[:, stat],
-                                                                               best))}
+            near_q = np.flatnonzero(self._near(q_logs[:, stat], best))
+            signatures = {(int(self.q_sizes[g]), tuple(self.q_counts[g].tolist()))
+                          for g in near_q}
             signatures |= {(int(sizes[g]), tuple(counts[g].tolist()))
                            for g in np.flatnonzero(self._near(terms[stat, :, cell], best))}
             values.append(min(self._exact_cell_terms(sig, cell)[stat] for sig in signatures))
@@ -498,22 +769,19 @@ class _Mondrian:
         return not bp < self.plan.c_exact[cell]
 
     def _remember(self, terms, sizes, counts) -> None:
-        """Append groups to Q (their float terms and exact signatures)."""
+        """Append groups to Q (their float terms, sizes and counts) for exact fallbacks."""
         c = len(sizes)
-        if self.q_len + c > len(self.q_logs):
-            grown = np.empty((2 * (self.q_len + c), 5, len(self.plan)))
-            grown[:self.q_len] = self.q_logs[:self.q_len]
-            self.q_logs = grown
+        if self.q_len + c > len(self.q_sizes):
+            capacity = 2 * (self.q_len + c)
+            for name in ("q_logs", "q_sizes", "q_counts"):
+                old = getattr(self, name)
+                grown = np.empty((capacity,) + old.shape[1:], dtype=old.dtype)
+                grown[:self.q_len] = old[:self.q_len]
+                setattr(self, name, grown)
         self.q_logs[self.q_len:self.q_len + c] = np.moveaxis(terms, 1, 0)
+        self.q_sizes[self.q_len:self.q_len + c] = sizes
+        self.q_counts[self.q_len:self.q_len + c] = counts
         self.q_len += c
-        self.q_sigs.extend((int(n), tuple(row)) for n, row in zip(sizes.tolist(),
-                                                                   counts.tolist()))
-
-    def _accept(self, terms, sizes, counts, pinned) -> None:
-        """Fold accepted children into the global statistics (minima over Q, Fig. 4)."""
-        self.ss = np.minimum(self.ss, terms.min(axis=1))
-        self.pinned |= pinned.any(axis=0)
-        self._remember(terms, sizes, counts)
 
     def _classify(self, ss, pinned):
         """Per cell (last axis): clearly unsafe, and too close to call in floating point."""
@@ -527,96 +795,6 @@ class _Mondrian:
         unsafe = pinned | np.where(finite, margin < -tol, np.isneginf(log_nr))
         unsure = ~unsafe & finite & np.isfinite(log_nr) & (np.abs(margin) <= tol)
         return unsafe, unsure
-
-    def run(self):
-        all_rows = np.arange(self.n_rows, dtype=np.int64)
-        root_counts = self.counts_of(self.elements_of(all_rows))
-        if self.min_size is not None and self.n_rows < self.min_size:
-            return [all_rows], 0
-        terms0, pinned0 = _terms(self.plan, np.array([self.n_rows]), root_counts[None, :],
-                                 self.semantics)
-        self.ss = terms0[:, 0, :].copy()  # (5, N): minima over every group ever queued (Q)
-        self.pinned = pinned0[0].copy()  # (N,)
-        self.q_logs = np.empty((64, 5, len(self.plan)))
-        self.q_len = 0
-        self.q_sigs = []
-        self._remember(terms0, np.array([self.n_rows]), root_counts[None, :])
-        queue = deque([(all_rows, self.elements_of(all_rows))])
-        final = []
-        n_splits = 0
-        done, reported = 0, 0.0
-        while queue:
-            rows, elems = queue.popleft()
-            chosen = self.choose(rows, elems) \
-                if (len(self.plan) or self.min_size is not None) else None
-            if chosen is None:
-                final.append(rows)
-                done += len(rows)
-                if self.progress is not None and done / self.n_rows - reported >= 0.01:
-                    reported = done / self.n_rows
-                    self.progress(reported)
-                continue
-            a, lo, child_of_code, n_children, sizes, counts, terms, pinned = chosen
-            n_splits += 1
-            if terms is not None:
-                self._accept(terms, sizes, counts, pinned)
-            child = child_of_code[self.attrs[a].codes[rows] - lo]
-            self.row_child[rows] = child
-            elem_child = child if self.semantics == "svpi" else \
-                self.row_child[self.elem_row[elems]]
-            row_order = np.argsort(child, kind="stable")
-            row_bounds = np.searchsorted(child[row_order], np.arange(n_children + 1))
-            elem_order = np.argsort(elem_child, kind="stable")
-            elem_bounds = np.searchsorted(elem_child[elem_order], np.arange(n_children + 1))
-            for c in range(n_children):
-                queue.append((rows[row_order[row_bounds[c]:row_bounds[c + 1]]],
-                              elems[elem_order[elem_bounds[c]:elem_bounds[c + 1]]]))
-        if self.progress is not None:
-            self.progress(1.0)
-        return final, n_splits
-
-    def choose(self, rows, elems):
-        """The highest-priority candidate split that keeps every policy cell safe, or None."""
-        if self.min_size is not None:
-            return self._choose_min_size(rows, elems)
-        cands = self.candidates(rows, elems)
-        if not cands:
-            return None
-        self.n_candidates += len(cands)
-        sizes = np.concatenate([c[4] for c in cands])
-        counts = np.vstack([c[5] for c in cands])
-        starts = np.cumsum([0] + [c[3] for c in cands])[:-1]
-        terms, pinned = _terms(self.plan, sizes, counts, self.semantics)  # (5,G,N), (G,N)
-        child_min = np.minimum.reduceat(terms, starts, axis=1)  # (5, C, N)
-        child_pinned = np.logical_or.reduceat(pinned, starts, axis=0)  # (C, N)
-        ss = np.minimum(self.ss[:, None, :], child_min)
-        unsafe, unsure = self._classify(ss, self.pinned[None, :] | child_pinned)
-        rejected = unsafe.any(axis=1)
-        for i in self.priority(cands, sizes, counts, starts):
-            if rejected[i]:
-                continue
-            a, lo, child_of_code, n_children, c_sizes, c_counts, _ = cands[i]
-            sl = slice(starts[i], starts[i] + n_children)
-            if any(self._exact_unsafe(int(cell), terms[:, sl, :], c_sizes, c_counts)
-                   for cell in np.flatnonzero(unsure[i])):
-                continue
-            sl = slice(starts[i], starts[i] + n_children)
-            return (a, lo, child_of_code, n_children, c_sizes, c_counts, terms[:, sl, :],
-                    pinned[sl, :])
-        return None
-
-    def priority(self, cands, sizes, counts, starts):
-        """Candidate order: information gain w.r.t. the sensitive attribute, or widest
-        normalized range; ties go to the earlier quasi-identifier."""
-        if self.split == "widest":
-            keys = np.array([-c[6] for c in cands])
-        else:
-            totals = np.add.reduceat(counts, starts, axis=0)  # parent counts, per candidate
-            child_h = _entropy(counts) * counts.sum(axis=1)
-            gain = _entropy(totals) * totals.sum(axis=1) - np.add.reduceat(child_h, starts)
-            keys = -gain / np.maximum(totals.sum(axis=1), 1)
-        return sorted(range(len(cands)), key=lambda i: (round(float(keys[i]), 12), cands[i][0]))
-
 
 def _entropy(counts: np.ndarray) -> np.ndarray:
     totals = counts.sum(axis=-1, keepdims=True)
@@ -777,9 +955,9 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
             f"has breach probability {row.breach_probability} "
             f"({float(row.breach_probability):.1%}); no generalization can satisfy the policy.")
 
-    final, n_splits = engine.run()
-    released, assignment, group_frame, candidate = _build_release(
-        engine, table, qi, final, sensitive, output, random_state, group_column, semantics)
+    assignment, n_splits = engine.run()
+    released, group_frame, candidate = _build_release(
+        engine, table, qi, assignment, sensitive, output, random_state, group_column, semantics)
     certificate = skyline_check(candidate, policy)
     return AnonymizationResult(
         table=released, candidate=candidate, certificate=certificate,
@@ -790,24 +968,27 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         group_column=group_column if output == "bucketized" else None, _engine=engine)
 
 
-def _build_release(engine, table, qi, final, sensitive, output, random_state, group_column,
-                   semantics):
-    """The released table, the group id of every row, the per-group labels, the candidate."""
-    assignment = np.empty(engine.n_rows, dtype=np.int64)
-    final.sort(key=lambda rows: int(rows.min()))  # number groups by their first row
-    for g, rows in enumerate(final):
-        assignment[rows] = g
+def _build_release(engine, table, qi, assignment, sensitive, output, random_state,
+                   group_column, semantics):
+    """The released table, the per-group labels and the candidate, from the group of each
+    row (groups numbered by their first row)."""
+    n_groups = int(assignment.max()) + 1
     order = np.argsort(assignment, kind="stable")
-    starts = np.searchsorted(assignment[order], np.arange(len(final)))
+    starts = np.searchsorted(assignment[order], np.arange(n_groups))
     columns = {}
     for attr in engine.attrs:
         codes = attr.codes[order]
-        lows = np.minimum.reduceat(codes, starts).tolist()
-        highs = np.maximum.reduceat(codes, starts).tolist()
-        columns[attr.name] = [attr.label(lo, hi) for lo, hi in zip(lows, highs)]
+        lows = np.minimum.reduceat(codes, starts)
+        highs = np.maximum.reduceat(codes, starts)
+        # many groups share a (lowest, highest) pair: format each pair once
+        pairs, inverse = np.unique(np.stack([lows, highs], axis=1), axis=0,
+                                   return_inverse=True)
+        texts = np.array([attr.label(int(lo), int(hi)) for lo, hi in pairs.tolist()],
+                         dtype=object)
+        columns[attr.name] = texts[inverse.reshape(-1)].tolist()
     group_frame = pd.DataFrame(columns, columns=list(qi))
     group_frame.index.name = "group"
-    group_frame["n_individuals"] = np.bincount(assignment, minlength=len(final))
+    group_frame["n_individuals"] = np.bincount(assignment, minlength=n_groups)
 
     released = table.copy()
     if output == "generalized":
@@ -829,7 +1010,7 @@ def _build_release(engine, table, qi, final, sensitive, output, random_state, gr
         candidate = (ReleaseCandidate.from_table(released, group=group_column,
                                                  sensitive=sensitive, semantics=semantics)
                      if sensitive else None)
-    return released, assignment, group_frame, candidate
+    return released, group_frame, candidate
 
 
 @dataclass(frozen=True)
@@ -914,9 +1095,9 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     if engine.n_rows < k:
         raise InfeasibleError(f"The table has {engine.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")
-    final, n_splits = engine.run()
-    released, assignment, group_frame, _ = _build_release(
-        engine, table, qi, final, None, output, None, group_column, "svpi")
+    assignment, n_splits = engine.run()
+    released, group_frame, _ = _build_release(
+        engine, table, qi, assignment, None, output, None, group_column, "svpi")
     from .baselines import k_anonymity
     sizes = group_frame["n_individuals"].to_numpy()
     # k-anonymity reads group sizes only; one placeholder value column keeps the model valid
@@ -953,8 +1134,7 @@ def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple
     found = []
     for g in range(n_groups):
         rows = np.flatnonzero(assignment == g)
-        elems = engine.elements_of(rows)
-        for a, _lo, _child, _n, c_sizes, c_counts, _w in engine.candidates(rows, elems):
+        for a, c_sizes, c_counts in engine.group_candidates(rows):
             keep = np.arange(n_groups) != g
             trial = ReleaseCandidate(np.concatenate([sizes[keep], c_sizes]),
                                      np.vstack([counts[keep], c_counts]), engine.values,
