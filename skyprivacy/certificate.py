@@ -1,0 +1,540 @@
+"""Certificates: a checkable record of what a release was certified against, and its verification.
+
+A certificate is a JSON-ready ``dict`` that pins down one released table (by the SHA-256 of a
+canonical serialization), the value-centric policy, the semantics and the columns that define
+the QI-groups, and every (value, skyline point) breach probability that
+:func:`skyprivacy.skyline_check` (Chen, LeFevre and Ramakrishnan 2009, Sect. 6.1, Fig. 3)
+computes for it, as an exact fraction and as a float, with the verdict.
+:func:`verify_certificate` recomputes everything from the table and the certificate's own
+parameters and lists every difference.
+
+Canonical serialization of a table (``canonical_form = "skyprivacy-csv-1"``)
+-----------------------------------------------------------------------------
+The table's columns in their order, a header line with the column names, then one line per row
+in row order (the index is not part of it); fields separated by ``,``; a field is quoted with
+``"`` only when it contains ``,``, ``"``, a line break, or is an empty field standing alone on its
+line, and quotes inside are doubled; missing values are empty fields; every line ends with
+``\\n``; the text is encoded as UTF-8 without a byte-order mark.  Each cell is written as
+:meth:`pandas.DataFrame.to_csv` writes it (numbers in their shortest round-trip form, ``True``,
+text unchanged).  Hence:
+
+* a table written to CSV by skyprivacy and read back as text hashes the same, and for such a
+  file the hash equals ``sha256sum`` of the file itself;
+* a typed table (``int64`` ages) and the same table read back from its CSV as text (``'39'``)
+  hash the same;
+* reordering rows or columns, renaming a column or changing one character changes the hash.
+
+Everything here is pure: no file is read or written (see :mod:`skyprivacy.io`).
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import hashlib
+import io
+import math
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import pandas as pd
+
+from .check import SkylineCheckResult, skyline_check
+from .errors import InvalidParameterError, SchemaError, UnusedPolicyValueWarning, param_error
+from .knowledge import Policy
+from .release import ReleaseCandidate, check_semantics
+
+__all__ = [
+    "CERTIFICATE_SCHEMA_VERSION",
+    "CANONICAL_FORM",
+    "canonical_csv",
+    "table_sha256",
+    "text_table",
+    "build_certificate",
+    "verify_certificate",
+    "policy_to_json",
+    "policy_from_json",
+    "Verification",
+]
+
+#: Version of the certificate layout; :func:`verify_certificate` accepts exactly this one.
+CERTIFICATE_SCHEMA_VERSION = 1
+#: Name of the canonical serialization hashed into ``table.sha256``.
+CANONICAL_FORM = "skyprivacy-csv-1"
+_KIND = "skyprivacy.certificate"
+
+
+def canonical_csv(table: pd.DataFrame) -> str:
+    """The canonical CSV text of a table (see the module docstring).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Any table; it is not modified. Column names must be distinct.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    SchemaError
+        If two columns share a name (the text could not be read back unambiguously).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> canonical_csv(pd.DataFrame({"age": [39, 50], "job": ["Sales", "Tech, support"]}))
+    'age,job\\n39,Sales\\n50,"Tech, support"\\n'
+    """
+    if not isinstance(table, pd.DataFrame):
+        raise param_error("table", "canonical_csv", "be a pandas DataFrame",
+                          type(table).__name__)
+    names = [str(c) for c in table.columns]
+    if len(set(names)) != len(names):
+        duplicated = sorted({n for n in names if names.count(n) > 1})
+        raise SchemaError(f"Column name(s) {duplicated} occur more than once; a released table "
+                          f"needs distinct column names.")
+    return table.to_csv(index=False, lineterminator="\n", na_rep="", quoting=csv.QUOTE_MINIMAL)
+
+
+def table_sha256(table: pd.DataFrame) -> str:
+    """SHA-256 (hex) of the UTF-8 bytes of :func:`canonical_csv`.
+
+    Examples
+    --------
+    >>> import hashlib, pandas as pd
+    >>> table = pd.DataFrame({"age": [39, 50]})
+    >>> table_sha256(table) == hashlib.sha256(b"age\\n39\\n50\\n").hexdigest()
+    True
+    """
+    return hashlib.sha256(canonical_csv(table).encode("utf-8")).hexdigest()
+
+
+def text_table(table: pd.DataFrame) -> pd.DataFrame:
+    """The table as the text of its canonical CSV: every cell a ``str`` (missing -> ``''``).
+
+    This is what a reader of the released CSV sees; certificates are computed and verified on
+    it, so a typed table and its CSV certify identically (sensitive values become text: the
+    policy of a TOML file names them as text too).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> text_table(pd.DataFrame({"age": [39, 50]}))["age"].tolist()
+    ['39', '50']
+    """
+    return pd.read_csv(io.StringIO(canonical_csv(table)), dtype=object, keep_default_na=False,
+                       na_filter=False)
+
+
+def _json_confidence(point) -> float | str:
+    """c as a float when the float reads back as the same exact threshold, else 'p/q'."""
+    as_float = float(point.c_exact)
+    if Fraction(repr(as_float)) == point.c_exact:
+        return as_float
+    return str(point.c_exact)
+
+
+def policy_to_json(policy: Policy) -> dict:
+    """A JSON-ready form of a policy: ``{"default": [[l, k, m, c], ...], "values": {...}}``.
+
+    Values are written as text (certificates work on the text of the released table);
+    thresholds as floats when the float means the same exact fraction (``0.9`` is 9/10), else
+    as a ``'p/q'`` string.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> policy_to_json(Policy({1: [(0, 1, 0, Fraction(1, 3))]}, default=[(1, 5, 1, 0.9)]))
+    {'values': {'1': [[0, 1, 0, '1/3']]}, 'default': [[1, 5, 1, 0.9]]}
+    """
+    if not isinstance(policy, Policy):
+        raise param_error("policy", "policy_to_json", "be a Policy", type(policy).__name__)
+
+    def points(skyline):
+        return [[p.l, p.k, p.m, _json_confidence(p)] for p in skyline]
+
+    out: dict = {"values": {str(v): points(sky) for v, sky in policy.items()}}
+    if policy.default is not None:
+        out["default"] = points(policy.default)
+    return out
+
+
+def policy_from_json(data: Mapping) -> Policy:
+    """Inverse of :func:`policy_to_json`; also reads the TOML policy-file shape.
+
+    The file shape is ``{"default": {"skyline": [...]}, "values": {v: {"skyline": [...]}}}``;
+    a threshold may be a number or a ``'p/q'`` string.
+
+    Raises
+    ------
+    InvalidParameterError
+        As :meth:`Policy.from_dict`, or for a threshold string that is not a fraction.
+
+    Examples
+    --------
+    >>> policy_from_json({"values": {"AIDS": {"skyline": [[0, 1, 0, "2/3"]]}}}).skyline_for("AIDS")
+    Skyline([(0, 1, 0, Fraction(2, 3))])
+    """
+    if not isinstance(data, Mapping):
+        raise param_error("data", "policy_from_json", "be a mapping", data)
+
+    def convert_points(points, where):
+        if not isinstance(points, list):
+            return points  # Policy.from_dict reports the problem
+        out = []
+        for point in points:
+            if isinstance(point, list) and len(point) == 4 and isinstance(point[3], str):
+                try:
+                    c = Fraction(point[3].strip())
+                except (ValueError, ZeroDivisionError):
+                    raise InvalidParameterError(
+                        f"Policy {where}: the threshold c of {point!r} must be a number or a "
+                        f"fraction such as '2/3'. Got {point[3]!r} instead.") from None
+                point = [*point[:3], c]
+            out.append(point)
+        return out
+
+    def convert_entry(entry, where):
+        if isinstance(entry, Mapping):
+            return {**entry, "skyline": convert_points(entry.get("skyline"), where)} \
+                if "skyline" in entry else entry
+        return convert_points(entry, where)
+
+    converted = dict(data)
+    if "default" in converted:
+        converted["default"] = convert_entry(converted["default"], "section 'default'")
+    if isinstance(converted.get("values"), Mapping):
+        converted["values"] = {v: convert_entry(e, f"for value {v!r}")
+                               for v, e in converted["values"].items()}
+    return Policy.from_dict(converted)
+
+
+def _text_policy(policy: Policy) -> Policy:
+    """The policy with its values as text, as the text of a released table shows them."""
+    return Policy({str(v): sky for v, sky in policy.items()}, default=policy.default)
+
+
+def _utc_now() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat().replace(
+        "+00:00", "Z")
+
+
+def _columns(qi, owner: str) -> list | None:
+    if qi is None:
+        return None
+    if isinstance(qi, str):
+        return [qi]
+    if isinstance(qi, Sequence) and all(isinstance(c, str) for c in qi) and qi:
+        return list(qi)
+    raise param_error("qi", owner, "be a column name or a non-empty list of column names", qi)
+
+
+def _check_rows(result: SkylineCheckResult) -> list[dict]:
+    rows = []
+    for row in result.rows:
+        bp = row.breach_probability
+        rows.append({
+            "value": str(row.value),
+            "l": row.point.l, "k": row.point.k, "m": row.point.m,
+            "c": float(row.point.c), "c_exact": str(row.point.c_exact),
+            "breach_probability": float(bp),
+            "breach_probability_exact": str(bp),
+            "safe": bool(row.safe),
+            "source": row.source,
+            "worst_case": row.worst_case.description,
+        })
+    return rows
+
+
+def _release_of(text: pd.DataFrame, parameters: Mapping) -> ReleaseCandidate:
+    return ReleaseCandidate.from_table(
+        text, sensitive=parameters["sensitive"], qi=parameters.get("qi"),
+        group=parameters.get("group"), individual=parameters.get("individual"),
+        semantics=parameters["semantics"])
+
+
+def _check_quietly(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResult:
+    with warnings.catch_warnings():  # unused values are listed in the certificate instead
+        warnings.simplefilter("ignore", UnusedPolicyValueWarning)
+        return skyline_check(release, policy)
+
+
+def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi=None,
+                      group: str | None = None, individual: str | None = None,
+                      semantics: str = "svpi", result: SkylineCheckResult | None = None,
+                      created: str | None = None) -> dict:
+    """A certificate for a released table under a value-centric policy.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The released table exactly as published (its canonical CSV is hashed).
+    policy : Policy
+        The value-centric skyline policy it is certified against.
+    sensitive : str
+        The sensitive column.
+    qi : str or list of str, optional
+        Generalized quasi-identifier columns (each distinct combination is one QI-group).
+    group : str, optional
+        The bucket column of a bucketized release. Give exactly one of ``qi`` and ``group``.
+    individual : str, optional
+        The column identifying individuals (mvpi with one row per (individual, value)).
+    semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+    result : SkylineCheckResult, optional
+        A check already computed on this table (for example the certificate of
+        :func:`skyprivacy.skyline_anonymize`); by default the check is computed here, on
+        :func:`text_table` of ``table``, exactly as :func:`verify_certificate` will.
+    created : str, optional
+        The UTC time stamp to record (ISO 8601); defaults to now.
+
+    Returns
+    -------
+    dict
+        JSON-ready: ``schema_version``, ``kind``, ``created``, ``library``, ``table``
+        (``sha256``, ``canonical_form``, ``n_rows``, ``columns``), ``parameters`` (qi, group,
+        sensitive, individual, semantics), ``policy`` (:func:`policy_to_json`), ``release``
+        (group counts), ``safe``, ``verdict``, ``checks`` (one entry per (value, point) with
+        ``breach_probability`` as a float and ``breach_probability_exact`` as ``'p/q'``) and
+        ``unused_policy_values``.
+
+    Raises
+    ------
+    SchemaError, InvalidParameterError
+        As :meth:`ReleaseCandidate.from_table` for the table and columns.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"age": ["2*", "2*", "3*", "3*"],
+    ...                       "disease": ["Flu", "AIDS", "Flu", "Cold"]})
+    >>> cert = build_certificate(table, Policy.uniform([(0, 0, 0, 0.9)]), qi="age",
+    ...                          sensitive="disease", created="2024-01-01T00:00:00Z")
+    >>> cert["verdict"], [c["breach_probability_exact"] for c in cert["checks"]]
+    ('safe', ['1/2', '1/2', '1/2'])
+    >>> verify_certificate(table, cert).ok
+    True
+    """
+    from . import __version__
+
+    owner = "build_certificate"
+    if not isinstance(policy, Policy):
+        raise param_error("policy", owner, "be a Policy", type(policy).__name__)
+    semantics = check_semantics(semantics, owner)
+    policy = _text_policy(policy)
+    parameters = {"qi": _columns(qi, owner), "group": group, "sensitive": sensitive,
+                  "individual": individual, "semantics": semantics}
+    text = text_table(table)
+    release = _release_of(text, parameters)
+    if result is None:
+        result = _check_quietly(release, policy)
+    elif not isinstance(result, SkylineCheckResult):
+        raise param_error("result", owner, "be a SkylineCheckResult", type(result).__name__)
+    sizes = release.sizes_array
+    return {
+        "schema_version": CERTIFICATE_SCHEMA_VERSION,
+        "kind": _KIND,
+        "created": created or _utc_now(),
+        "library": {"name": "skyprivacy", "version": __version__},
+        "table": {"sha256": table_sha256(table), "canonical_form": CANONICAL_FORM,
+                  "n_rows": int(len(table)), "columns": [str(c) for c in table.columns]},
+        "parameters": parameters,
+        "policy": policy_to_json(policy),
+        "release": {"n_groups": release.n_groups, "n_individuals": release.n_individuals,
+                    "min_group_size": int(sizes.min()), "max_group_size": int(sizes.max())},
+        "safe": bool(result.safe),
+        "verdict": "safe" if result.safe else "unsafe",
+        "checks": _check_rows(result),
+        "unused_policy_values": [str(v) for v in result.unused_policy_values],
+    }
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Result of :func:`verify_certificate`.
+
+    Attributes
+    ----------
+    ok : bool
+        True iff the table hash, every breach probability and the verdict agree.
+    differences : tuple of str
+        One sentence per difference, the most basic first (hash, then checks, then verdict).
+    recomputed : dict or None
+        The certificate recomputed from the table (None when the table could not be read
+        with the certificate's parameters or the hash already differs).
+    """
+
+    ok: bool
+    differences: tuple
+    recomputed: dict | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict:
+        """JSON-friendly form."""
+        return {"verified": self.ok, "differences": list(self.differences)}
+
+
+_REQUIRED = {"schema_version", "kind", "table", "parameters", "policy", "safe", "verdict",
+             "checks"}
+
+
+def _malformed(what: str) -> InvalidParameterError:
+    return InvalidParameterError(f"The certificate is malformed: {what}.")
+
+
+def _parse(certificate: Mapping) -> tuple[dict, Policy]:
+    """Validate the layout; return the parameters and the policy."""
+    if not isinstance(certificate, Mapping):
+        raise _malformed(f"expected a JSON object, got {type(certificate).__name__}")
+    missing = sorted(_REQUIRED - set(certificate))
+    if missing:
+        raise _malformed(f"missing field(s) {missing}")
+    if certificate["kind"] != _KIND:
+        raise _malformed(f"'kind' is {certificate['kind']!r}, expected {_KIND!r}")
+    if certificate["schema_version"] != CERTIFICATE_SCHEMA_VERSION:
+        raise _malformed(f"schema_version {certificate['schema_version']!r} is not supported "
+                         f"(this skyprivacy reads {CERTIFICATE_SCHEMA_VERSION})")
+    table = certificate["table"]
+    if not isinstance(table, Mapping) or not isinstance(table.get("sha256"), str):
+        raise _malformed("'table.sha256' is missing")
+    if table.get("canonical_form", CANONICAL_FORM) != CANONICAL_FORM:
+        raise _malformed(f"canonical form {table.get('canonical_form')!r} is not supported")
+    parameters = certificate["parameters"]
+    if not isinstance(parameters, Mapping) or not isinstance(parameters.get("sensitive"), str):
+        raise _malformed("'parameters.sensitive' is missing")
+    try:
+        semantics = check_semantics(parameters.get("semantics"), "verify_certificate")
+        qi = _columns(parameters.get("qi"), "verify_certificate")
+    except InvalidParameterError as exc:
+        raise _malformed(str(exc).rstrip(".")) from None
+    group = parameters.get("group")
+    individual = parameters.get("individual")
+    for name, value in (("group", group), ("individual", individual)):
+        if value is not None and not isinstance(value, str):
+            raise _malformed(f"'parameters.{name}' must be a column name or null")
+    if (qi is None) == (group is None):
+        raise _malformed("exactly one of 'parameters.qi' and 'parameters.group' must be set")
+    try:
+        policy = policy_from_json(certificate["policy"])
+    except (InvalidParameterError, TypeError) as exc:
+        raise _malformed(f"its policy is invalid ({str(exc).rstrip('.')})") from None
+    checks = certificate["checks"]
+    if not isinstance(checks, list) or not all(isinstance(c, Mapping) for c in checks):
+        raise _malformed("'checks' must be a list of objects")
+    for entry in checks:
+        for key in ("value", "l", "k", "m", "c_exact", "breach_probability",
+                    "breach_probability_exact", "safe"):
+            if key not in entry:
+                raise _malformed(f"a check has no {key!r}")
+    if certificate["verdict"] not in ("safe", "unsafe") or not isinstance(certificate["safe"],
+                                                                          bool):
+        raise _malformed("'verdict' must be 'safe' or 'unsafe' and 'safe' a boolean")
+    return ({"qi": qi, "group": group, "sensitive": parameters["sensitive"],
+             "individual": individual, "semantics": semantics}, policy)
+
+
+def _point_text(entry: Mapping) -> str:
+    return (f"{entry['value']!r} at (l={entry['l']}, k={entry['k']}, m={entry['m']}, "
+            f"c={entry['c_exact']})")
+
+
+def _key(entry: Mapping) -> tuple:
+    return (str(entry["value"]), int(entry["l"]), int(entry["k"]), int(entry["m"]),
+            str(Fraction(str(entry["c_exact"]))))
+
+
+def verify_certificate(table: pd.DataFrame, certificate: Mapping) -> Verification:
+    """Recompute a certificate from a released table and list every difference.
+
+    The table is hashed as in :func:`build_certificate`; then the release is rebuilt with the
+    certificate's own columns and semantics, checked against the certificate's policy, and
+    every (value, point) breach probability (exact fraction, and the float given next to it)
+    and the verdict are compared.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The released table.
+    certificate : mapping
+        A certificate made by :func:`build_certificate` (parsed JSON).
+
+    Returns
+    -------
+    Verification
+        ``.ok`` and ``.differences`` (empty when everything agrees).
+
+    Raises
+    ------
+    InvalidParameterError
+        If the certificate is malformed (missing fields, unknown schema version, a policy that
+        does not parse).
+    SchemaError
+        If the table lacks a column the certificate names or holds missing values there.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"zip": ["1*", "1*"], "disease": ["Flu", "Flu"]})
+    >>> cert = build_certificate(table, Policy.uniform([(0, 0, 0, 0.9)]), qi="zip",
+    ...                          sensitive="disease")
+    >>> cert["verdict"]
+    'unsafe'
+    >>> check = verify_certificate(table.assign(disease=["Flu", "Cold"]), cert)
+    >>> check.ok, check.differences[0][:39]
+    (False, 'The table does not match the certificat')
+    """
+    parameters, policy = _parse(certificate)
+    differences: list[str] = []
+    expected_hash = certificate["table"]["sha256"]
+    actual_hash = table_sha256(table)
+    if actual_hash != expected_hash:
+        differences.append(f"The table does not match the certificate: its SHA-256 is "
+                           f"{actual_hash}, the certificate records {expected_hash}.")
+        return Verification(False, tuple(differences), None)
+    recomputed = build_certificate(table, policy, sensitive=parameters["sensitive"],
+                                   qi=parameters["qi"], group=parameters["group"],
+                                   individual=parameters["individual"],
+                                   semantics=parameters["semantics"],
+                                   created=certificate.get("created"))
+    claimed = {}
+    for entry in certificate["checks"]:
+        try:
+            key = _key(entry)
+            exact = Fraction(str(entry["breach_probability_exact"]))
+        except (TypeError, ValueError, ZeroDivisionError):
+            raise _malformed(f"the check {_point_text(entry)} has an unreadable number") \
+                from None
+        claimed[key] = (entry, exact)
+        if not (isinstance(entry["breach_probability"], (int, float))
+                and math.isclose(float(exact), float(entry["breach_probability"]),
+                                 rel_tol=1e-12, abs_tol=0.0)):
+            differences.append(f"The certificate's float breach probability "
+                               f"{entry['breach_probability']!r} for {_point_text(entry)} "
+                               f"disagrees with its exact value {exact}.")
+    actual = {_key(entry): entry for entry in recomputed["checks"]}
+    for key, entry in actual.items():
+        if key not in claimed:
+            differences.append(f"The certificate has no check for {_point_text(entry)}, which "
+                               f"its policy requires.")
+            continue
+        claimed_entry, exact = claimed[key]
+        if Fraction(entry["breach_probability_exact"]) != exact:
+            differences.append(f"Breach probability of {_point_text(entry)} differs: the "
+                               f"certificate records {exact}, the table gives "
+                               f"{entry['breach_probability_exact']}.")
+        elif bool(claimed_entry["safe"]) != entry["safe"]:
+            differences.append(f"The verdict of {_point_text(entry)} differs: the certificate "
+                               f"says {'safe' if claimed_entry['safe'] else 'unsafe'}, the "
+                               f"table gives {'safe' if entry['safe'] else 'unsafe'}.")
+    for key, (entry, _) in claimed.items():
+        if key not in actual:
+            differences.append(f"The certificate lists a check for {_point_text(entry)} that "
+                               f"its policy and the table do not produce.")
+    if (certificate["verdict"] != recomputed["verdict"]
+            or certificate["safe"] != recomputed["safe"]):
+        differences.append(f"The verdict differs: the certificate says "
+                           f"{certificate['verdict']!r}, the table gives "
+                           f"{recomputed['verdict']!r}.")
+    return Verification(not differences, tuple(differences), recomputed)

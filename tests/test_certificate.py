@@ -1,0 +1,309 @@
+"""Certificates: canonical hashing, the recorded numbers, and verification catching every edit."""
+import copy
+import hashlib
+import re
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import skyprivacy
+from skyprivacy import Policy, ReleaseCandidate, skyline_anonymize, skyline_check
+from skyprivacy.certificate import (
+    CANONICAL_FORM,
+    CERTIFICATE_SCHEMA_VERSION,
+    build_certificate,
+    canonical_csv,
+    policy_from_json,
+    policy_to_json,
+    table_sha256,
+    text_table,
+    verify_certificate,
+)
+from skyprivacy.errors import InvalidParameterError, SchemaError
+
+
+@pytest.fixture
+def release_table():
+    return pd.DataFrame({
+        "age": ["2*", "2*", "2*", "2*", "3*", "3*", "3*", "3*"],
+        "zip": ["130**"] * 8,
+        "disease": ["Flu", "AIDS", "Flu", "Cold", "Flu", "Cold", "AIDS", "Cold"],
+    })
+
+
+@pytest.fixture
+def policy():
+    return Policy({"AIDS": [(0, 1, 0, 0.7), (1, 0, 0, Fraction(2, 3))]},
+                  default=[(0, 0, 0, 0.9)])
+
+
+# ------------------------------------------------------------------ canonical serialization
+def test_canonical_csv_is_the_documented_text():
+    table = pd.DataFrame({"b": [1, 2], "a": ["x, y", 'say "hi"'], "c": [0.1, np.nan]})
+    assert canonical_csv(table) == 'b,a,c\n1,"x, y",0.1\n2,"say ""hi""",\n'
+    assert table_sha256(table) == hashlib.sha256(canonical_csv(table).encode()).hexdigest()
+
+
+def test_hash_depends_on_order_names_and_content(release_table):
+    base = table_sha256(release_table)
+    assert table_sha256(release_table.copy()) == base
+    assert table_sha256(release_table.iloc[::-1]) != base
+    assert table_sha256(release_table[["zip", "age", "disease"]]) != base
+    assert table_sha256(release_table.rename(columns={"zip": "ZIP"})) != base
+    edited = release_table.copy()
+    edited.loc[0, "disease"] = "Flu "
+    assert table_sha256(edited) != base
+
+
+def test_hash_ignores_the_index(release_table):
+    assert table_sha256(release_table.set_axis(range(10, 18))) == table_sha256(release_table)
+
+
+def test_duplicate_column_names_are_refused():
+    table = pd.DataFrame([[1, 2]], columns=["a", "a"])
+    with pytest.raises(SchemaError, match=r"Column name\(s\) \['a'\] occur more than once"):
+        canonical_csv(table)
+
+
+cells = st.one_of(st.integers(-10**6, 10**6),
+                  st.floats(allow_nan=False, allow_infinity=False, width=64),
+                  st.text(alphabet=st.characters(blacklist_categories=("Cs",),
+                                                 blacklist_characters="\r\x00"), max_size=6))
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(st.integers(0, 99), st.floats(-1e6, 1e6, allow_nan=False),
+                          st.text(alphabet="ab ,\"'\nxé", max_size=5)),
+                min_size=1, max_size=12))
+def test_a_typed_table_and_its_csv_text_hash_the_same(rows):
+    table = pd.DataFrame(rows, columns=["age", "score", "note"])
+    text = text_table(table)
+    assert canonical_csv(text) == canonical_csv(table)
+    assert table_sha256(text) == table_sha256(table)
+    assert all(isinstance(v, str) for v in text.to_numpy().ravel())
+
+
+# ------------------------------------------------------------------------------ building
+def test_certificate_records_everything(release_table, policy):
+    cert = build_certificate(release_table, policy, qi=["age", "zip"], sensitive="disease")
+    assert cert["schema_version"] == CERTIFICATE_SCHEMA_VERSION == 1
+    assert cert["kind"] == "skyprivacy.certificate"
+    assert cert["library"] == {"name": "skyprivacy", "version": skyprivacy.__version__}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", cert["created"])
+    assert cert["table"] == {"sha256": table_sha256(release_table),
+                             "canonical_form": CANONICAL_FORM, "n_rows": 8,
+                             "columns": ["age", "zip", "disease"]}
+    assert cert["parameters"] == {"qi": ["age", "zip"], "group": None, "sensitive": "disease",
+                                  "individual": None, "semantics": "svpi"}
+    assert cert["policy"] == {"values": {"AIDS": [[0, 1, 0, 0.7], [1, 0, 0, "2/3"]]},
+                              "default": [[0, 0, 0, 0.9]]}
+    assert cert["release"] == {"n_groups": 2, "n_individuals": 8, "min_group_size": 4,
+                               "max_group_size": 4}
+    release = ReleaseCandidate.from_table(release_table, qi=["age", "zip"], sensitive="disease")
+    expected = skyline_check(release, policy)
+    assert cert["safe"] is expected.safe and cert["verdict"] == ("safe" if expected.safe
+                                                                 else "unsafe")
+    assert len(cert["checks"]) == len(expected.rows)
+    for entry, row in zip(cert["checks"], expected.rows):
+        assert entry["value"] == row.value
+        assert (entry["l"], entry["k"], entry["m"]) == row.point.knowledge
+        assert Fraction(entry["breach_probability_exact"]) == row.breach_probability
+        assert entry["breach_probability"] == float(row.breach_probability)
+        assert entry["c_exact"] == str(row.point.c_exact)
+        assert entry["safe"] is row.safe
+        assert entry["worst_case"] == row.worst_case.description
+
+
+def test_created_can_be_fixed(release_table, policy):
+    cert = build_certificate(release_table, policy, qi="age", sensitive="disease",
+                             created="2024-05-01T00:00:00Z")
+    assert cert["created"] == "2024-05-01T00:00:00Z"
+
+
+def test_numeric_values_and_keys_are_certified_as_text():
+    table = pd.DataFrame({"age": [30, 30, 40, 40, 40], "code": [1, 2, 1, 2, 2]})
+    policy = Policy({1: [(0, 0, 0, 0.6)]}, default=[(0, 0, 0, 0.99)])
+    cert = build_certificate(table, policy, qi="age", sensitive="code")
+    assert [c["value"] for c in cert["checks"]] == ["1", "2"]
+    assert cert["checks"][0]["c_exact"] == "3/5"  # the policy's value 1 matched the text '1'
+    assert cert["unused_policy_values"] == []
+    assert verify_certificate(text_table(table), cert).ok
+
+
+def test_policy_json_round_trip_keeps_exact_thresholds():
+    policy = Policy({"a": [(0, 1, 0, Fraction(1, 3)), (2, 0, 0, 0.5)]},
+                    default=[(1, 5, 1, 0.9)])
+    assert policy_from_json(policy_to_json(policy)) == policy
+    toml_shape = {"default": {"skyline": [[1, 5, 1, 0.9]]},
+                  "values": {"a": {"skyline": [[0, 1, 0, "1/3"], [2, 0, 0, 0.5]]}}}
+    assert policy_from_json(toml_shape) == policy
+
+
+def test_policy_json_rejects_a_bad_threshold_string():
+    with pytest.raises(InvalidParameterError,
+                       match=r"Policy for value 'a': the threshold c of \[0, 1, 0, 'high'\] "
+                             r"must be a number or a fraction such as '2/3'"):
+        policy_from_json({"values": {"a": [[0, 1, 0, "high"]]}})
+
+
+def test_certificate_of_an_anonymization_verifies():
+    rng = np.random.default_rng(3)
+    table = pd.DataFrame({"age": rng.integers(20, 70, 300),
+                          "disease": rng.choice(["flu", "cold", "aids", "none"], 300)})
+    policy = Policy.uniform([(1, 2, 1, 0.8)])
+    result = skyline_anonymize(table, qi="age", sensitive="disease", policy=policy)
+    cert = build_certificate(result.table, policy, qi="age", sensitive="disease",
+                             result=result.certificate)
+    assert cert == {**build_certificate(result.table, policy, qi="age", sensitive="disease"),
+                    "created": cert["created"]}
+    assert verify_certificate(result.table, cert).ok
+    assert verify_certificate(text_table(result.table), cert).ok
+
+
+def test_bucketized_release_certifies_by_its_group_column():
+    table = pd.DataFrame({"bucket": [1, 1, 2, 2], "disease": ["a", "b", "a", "c"]})
+    cert = build_certificate(table, Policy.uniform([(0, 0, 0, 0.6)]), group="bucket",
+                             sensitive="disease")
+    assert cert["parameters"]["group"] == "bucket" and cert["parameters"]["qi"] is None
+    assert cert["verdict"] == "safe"
+    assert verify_certificate(table, cert).ok
+
+
+def test_unused_policy_values_are_recorded_without_warning(release_table):
+    policy = Policy({"Plague": [(0, 0, 0, 0.5)]}, default=[(0, 0, 0, 0.9)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cert = build_certificate(release_table, policy, qi="age", sensitive="disease")
+    assert cert["unused_policy_values"] == ["Plague"]
+
+
+def test_build_errors(release_table, policy):
+    with pytest.raises(InvalidParameterError, match="The 'policy' parameter of "
+                                                    "build_certificate must be a Policy"):
+        build_certificate(release_table, {"AIDS": []}, qi="age", sensitive="disease")
+    with pytest.raises(SchemaError, match="Column 'zip9' is not in the table"):
+        build_certificate(release_table, policy, qi="zip9", sensitive="disease")
+    with pytest.raises(InvalidParameterError, match="The 'result' parameter"):
+        build_certificate(release_table, policy, qi="age", sensitive="disease", result=42)
+    with pytest.raises(InvalidParameterError, match="The 'qi' parameter of build_certificate"):
+        build_certificate(release_table, policy, qi=[], sensitive="disease")
+
+
+# ----------------------------------------------------------------------------- verifying
+@pytest.fixture
+def certified(release_table, policy):
+    return release_table, build_certificate(release_table, policy, qi=["age", "zip"],
+                                            sensitive="disease")
+
+
+def test_an_untouched_release_verifies(certified):
+    table, cert = certified
+    result = verify_certificate(table, cert)
+    assert result.ok and result.differences == ()
+    assert result.to_dict() == {"verified": True, "differences": []}
+
+
+def test_a_changed_cell_fails_on_the_hash(certified):
+    table, cert = certified
+    edited = table.copy()
+    edited.loc[3, "disease"] = "Flu"
+    result = verify_certificate(edited, cert)
+    assert not result.ok
+    assert result.differences == (
+        f"The table does not match the certificate: its SHA-256 is {table_sha256(edited)}, "
+        f"the certificate records {cert['table']['sha256']}.",)
+
+
+def test_an_edited_breach_probability_fails(certified):
+    table, cert = certified
+    edited = copy.deepcopy(cert)
+    edited["checks"][0]["breach_probability_exact"] = "1/100"
+    edited["checks"][0]["breach_probability"] = 0.01
+    result = verify_certificate(table, edited)
+    assert result.differences == (
+        f"Breach probability of 'AIDS' at (l=0, k=1, m=0, c=7/10) differs: the certificate "
+        f"records 1/100, the table gives {cert['checks'][0]['breach_probability_exact']}.",)
+
+
+def test_a_float_that_disagrees_with_its_fraction_fails(certified):
+    table, cert = certified
+    edited = copy.deepcopy(cert)
+    edited["checks"][1]["breach_probability"] = 0.123
+    (difference,) = verify_certificate(table, edited).differences
+    assert difference.startswith("The certificate's float breach probability 0.123 for 'AIDS' "
+                                 "at (l=1, k=0, m=0, c=2/3) disagrees with its exact value")
+
+
+def test_an_edited_verdict_fails(certified):
+    table, cert = certified
+    edited = copy.deepcopy(cert)
+    assert cert["verdict"] == "safe"
+    edited["verdict"], edited["safe"] = "unsafe", False
+    edited["checks"][0]["safe"] = False
+    assert verify_certificate(table, edited).differences == (
+        "The verdict of 'AIDS' at (l=0, k=1, m=0, c=7/10) differs: the certificate says unsafe, "
+        "the table gives safe.",
+        "The verdict differs: the certificate says 'unsafe', the table gives 'safe'.")
+
+
+def test_a_dropped_or_invented_check_fails(certified):
+    table, cert = certified
+    dropped = copy.deepcopy(cert)
+    del dropped["checks"][0]
+    assert verify_certificate(table, dropped).differences[0] == (
+        "The certificate has no check for 'AIDS' at (l=0, k=1, m=0, c=7/10), which its policy "
+        "requires.")
+    invented = copy.deepcopy(cert)
+    invented["checks"].append({**cert["checks"][0], "value": "Plague"})
+    assert verify_certificate(table, invented).differences[-1] == (
+        "The certificate lists a check for 'Plague' at (l=0, k=1, m=0, c=7/10) that its policy "
+        "and the table do not produce.")
+
+
+def test_a_laxer_policy_in_the_certificate_fails(certified):
+    table, cert = certified
+    edited = copy.deepcopy(cert)
+    edited["policy"]["values"]["AIDS"][0][3] = 0.99
+    assert not verify_certificate(table, edited).ok
+
+
+def test_other_grouping_columns_fail(certified):
+    table, cert = certified
+    edited = copy.deepcopy(cert)
+    edited["parameters"]["qi"] = ["zip"]
+    assert not verify_certificate(table, edited).ok
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda c: c.pop("checks"), r"missing field\(s\) \['checks'\]"),
+    (lambda c: c.update(kind="receipt"), "'kind' is 'receipt', expected "
+                                         "'skyprivacy.certificate'"),
+    (lambda c: c.update(schema_version=2), "schema_version 2 is not supported"),
+    (lambda c: c["table"].pop("sha256"), r"'table.sha256' is missing"),
+    (lambda c: c["table"].update(canonical_form="xml"), "canonical form 'xml'"),
+    (lambda c: c["parameters"].update(semantics="both"), "The 'semantics' parameter"),
+    (lambda c: c["parameters"].update(group="g"), "exactly one of 'parameters.qi' and "
+                                                  "'parameters.group'"),
+    (lambda c: c.update(policy={"default": [[0, 0, 0, 2]]}), "its policy is invalid"),
+    (lambda c: c["checks"][0].pop("l"), "a check has no 'l'"),
+    (lambda c: c.update(verdict="fine"), "'verdict' must be 'safe' or 'unsafe'"),
+    (lambda c: c["checks"][0].update(breach_probability_exact="x"), "unreadable number"),
+])
+def test_malformed_certificates_are_refused(certified, edit, message):
+    table, cert = certified
+    edited = copy.deepcopy(cert)
+    edit(edited)
+    with pytest.raises(InvalidParameterError, match="The certificate is malformed: .*" + message):
+        verify_certificate(table, edited)
+
+
+def test_verify_names_a_missing_column(certified):
+    table, cert = certified
+    with pytest.raises(SchemaError, match="Column 'zip' is not in the table"):
+        verify_certificate(table.drop(columns="zip"), {**cert, "table": {
+            **cert["table"], "sha256": table_sha256(table.drop(columns="zip"))}})

@@ -1,0 +1,290 @@
+"""File input and output: tables as text, policies, hierarchies, certificates, atomic writes."""
+import builtins
+import hashlib
+import os
+import stat
+
+import pandas as pd
+import pytest
+
+from skyprivacy import Hierarchy, Policy
+from skyprivacy.certificate import table_sha256
+from skyprivacy.errors import HierarchyError, SchemaError
+from skyprivacy.io import (
+    NA_MARKERS,
+    InputError,
+    OutputFiles,
+    as_numbers,
+    read_certificate,
+    read_hierarchy,
+    read_policy,
+    read_table,
+    reject_missing,
+    table_bytes,
+    table_format,
+    write_table,
+    write_text,
+)
+
+try:
+    import pyarrow  # noqa: F401
+    HAS_PYARROW = True
+except ImportError:
+    HAS_PYARROW = False
+
+
+def write(path, text, encoding="utf-8"):
+    with open(path, "w", encoding=encoding, newline="") as stream:
+        stream.write(text)
+    return str(path)
+
+
+# --------------------------------------------------------------------------------- tables
+def test_cells_are_read_verbatim_as_text(tmp_path):
+    path = write(tmp_path / "t.csv", "zip,age,note\n02139,39,NA\n10001,4.50, x \n")
+    table = read_table(path)
+    assert table.to_dict("list") == {"zip": ["02139", "10001"], "age": ["39", "4.50"],
+                                     "note": ["NA", " x "]}
+    assert all(isinstance(v, str) for v in table.to_numpy().ravel())
+
+
+def test_a_canonical_csv_file_hashes_like_sha256sum(tmp_path):
+    frame = pd.DataFrame({"age": ["[20, 29]", "[20, 29]"], "job": ["Sales", 'a "b"']})
+    path = tmp_path / "r.csv"
+    path.write_bytes(table_bytes(frame))
+    assert table_sha256(read_table(path)) == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_crlf_and_bom_files_read_the_same(tmp_path):
+    plain = read_table(write(tmp_path / "a.csv", "a,b\n1,x\n"))
+    windows = read_table(write(tmp_path / "b.csv", "\ufeffa,b\r\n1,x\r\n"))
+    assert windows.equals(plain)
+    assert table_sha256(windows) == table_sha256(plain)
+
+
+def test_short_rows_leave_empty_cells(tmp_path):
+    table = read_table(write(tmp_path / "t.csv", "a,b,c\n1,2\n"))
+    assert table.iloc[0].tolist() == ["1", "2", ""]
+
+
+@pytest.mark.parametrize("content, message", [
+    ("", "is empty: a CSV table needs a header line"),
+    ("a,b,a\n1,2,3\n", r"repeats the column name\(s\) \['a'\]; column names must be distinct"),
+    ("a,b\n1,2\n1,2,3\n", "is not valid CSV: Error tokenizing data"),
+])
+def test_bad_csv_files(tmp_path, content, message):
+    path = write(tmp_path / "t.csv", content)
+    with pytest.raises(InputError, match=f"Table '{path}' " + message):
+        read_table(path)
+
+
+def test_unreadable_tables(tmp_path):
+    missing = str(tmp_path / "none.csv")
+    with pytest.raises(InputError, match=f"Cannot read table '{missing}': No such file or "
+                                         f"directory."):
+        read_table(missing)
+    with pytest.raises(InputError, match="it is a directory"):
+        read_table(str(tmp_path))
+    latin = tmp_path / "latin.csv"
+    latin.write_bytes("job\nCaf\xe9\n".encode("latin-1"))
+    with pytest.raises(InputError, match=f"Table '{latin}' is not UTF-8 text; save it as "
+                                         f"UTF-8 CSV."):
+        read_table(latin)
+
+
+def test_table_format_from_the_name():
+    assert table_format("a.PARQUET") == table_format("a.pq") == "parquet"
+    assert table_format("a.csv") == table_format("a.txt") == "csv"
+    with pytest.raises(Exception, match=r"The table format must be one of \['csv', "
+                                        r"'parquet'\]. Got 'xlsx' instead."):
+        table_format("a.csv", "xlsx")
+
+
+def test_parquet_without_pyarrow_is_a_clear_error(tmp_path, monkeypatch):
+    real_import = builtins.__import__
+
+    def no_pyarrow(name, *args, **kwargs):
+        if name == "pyarrow" or name.startswith("pyarrow."):
+            raise ImportError("No module named 'pyarrow'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyarrow)
+    message = r"Parquet needs pyarrow: pip install 'skyprivacy\[parquet\]' \(or use CSV\)."
+    with pytest.raises(InputError, match="Reading " + message):
+        read_table(tmp_path / "t.parquet")
+    with pytest.raises(InputError, match="Writing " + message):
+        table_bytes(pd.DataFrame({"a": [1]}), "parquet")
+
+
+@pytest.mark.skipif(not HAS_PYARROW, reason="pyarrow is not installed")
+def test_parquet_round_trip_hashes_like_csv(tmp_path):
+    frame = pd.DataFrame({"age": [39, 50], "score": [0.5, None], "job": ["Sales", "Tech"]})
+    path = tmp_path / "t.parquet"
+    path.write_bytes(table_bytes(frame, "parquet"))
+    table = read_table(path)
+    assert table.to_dict("list") == {"age": ["39", "50"], "score": ["0.5", ""],
+                                     "job": ["Sales", "Tech"]}
+    assert table_sha256(table) == table_sha256(frame)
+
+
+# ------------------------------------------------------------------------- missing values
+def test_reject_missing_names_column_count_and_row():
+    frame = pd.DataFrame({"a": ["1", "2", "3"], "b": ["x", "", "NaN"]})
+    reject_missing(frame, ["a"])
+    with pytest.raises(SchemaError, match=r"Column 'b' has 2 missing cell\(s\), the first on "
+                                          r"data row 2 \(''\); skyprivacy never drops rows "
+                                          r"silently"):
+        reject_missing(frame, ["a", "b"])
+
+
+def test_na_markers_can_be_replaced():
+    frame = pd.DataFrame({"region": ["NA", "EU"]})
+    assert "NA" in NA_MARKERS
+    with pytest.raises(SchemaError, match="'NA'"):
+        reject_missing(frame, ["region"])
+    reject_missing(frame, ["region"], na_values=())
+    with pytest.raises(SchemaError, match="'   '"):
+        reject_missing(pd.DataFrame({"a": ["   "]}), ["a"], na_values=())
+
+
+def test_as_numbers():
+    assert as_numbers(pd.Series(["1", "-2"])).dtype == "int64"
+    assert as_numbers(pd.Series(["1", "2.5"])).tolist() == [1.0, 2.5]
+    assert as_numbers(pd.Series(["1", "a"])) is None
+    assert as_numbers(pd.Series(["1", "inf"])) is None
+    assert as_numbers(pd.Series(["True"])) is None
+
+
+# ------------------------------------------------------------------------------- policies
+POLICY = """\
+[default]
+skyline = [[1, 5, 1, 0.9]]            # (l, k, m, c) points for every value not listed
+
+[values."Exec-managerial"]
+skyline = [[4, 10, 4, 0.9], [1, 20, 1, 0.9]]
+"""
+
+
+def test_read_the_issue_policy(tmp_path):
+    policy = read_policy(write(tmp_path / "p.toml", POLICY))
+    assert policy == Policy({"Exec-managerial": [(4, 10, 4, 0.9), (1, 20, 1, 0.9)]},
+                            default=[(1, 5, 1, 0.9)])
+
+
+def test_policy_thresholds_may_be_fractions(tmp_path):
+    policy = read_policy(write(tmp_path / "p.toml", '[default]\nskyline = [[0, 1, 0, "2/3"]]\n'))
+    assert policy.default.points[0].c_exact == pytest.approx(2 / 3)
+    assert str(policy.default.points[0].c_exact) == "2/3"
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[default\n", " is not valid TOML: "),
+    ("[default]\nskyline = [[1, 5, 1, 1.5]]\n",
+     r": The 'c' parameter of SkylinePoint must be in \(0, 1\]. Got 1.5 instead."),
+    ("[default]\nskyline = [[1, 5, 1]]\n", ": A skyline point must be a SkylinePoint or an "),
+    ("[defaults]\nskyline = [[1, 5, 1, 0.9]]\n", r": Unknown policy section\(s\) \['defaults'\]"),
+    ("[values.a]\npoints = [[1, 5, 1, 0.9]]\n", r": Policy section values.'a' has no 'skyline'"),
+    ("", ": A policy needs at least one skyline"),
+])
+def test_bad_policy_files(tmp_path, content, message):
+    path = write(tmp_path / "p.toml", content)
+    with pytest.raises(InputError, match=f"Policy file '{path}'" + message):
+        read_policy(path)
+
+
+def test_unreadable_policy(tmp_path):
+    with pytest.raises(InputError, match="Cannot read policy file '.*nope.toml': No such file"):
+        read_policy(tmp_path / "nope.toml")
+
+
+# ---------------------------------------------------------------------------- hierarchies
+def test_bundled_hierarchy_references():
+    assert read_hierarchy("bundled:adult", column="age") == Hierarchy.bundled("adult", "age")
+    income = read_hierarchy("bundled:adult:salary-class", column="income")
+    assert income.leaves == Hierarchy.bundled("adult", "income").leaves
+    with pytest.raises(InputError, match="Unknown bundled hierarchy 'bundled:adult' for column "
+                                         "'zip': The 'attribute' parameter"):
+        read_hierarchy("bundled:adult", column="zip")
+    with pytest.raises(InputError, match="Unknown bundled hierarchy 'bundled:census:age'"):
+        read_hierarchy("bundled:census:age", column="age")
+    with pytest.raises(InputError, match="must be 'bundled:adult' or "
+                                         "'bundled:adult:ATTRIBUTE'"):
+        read_hierarchy("bundled:", column="age")
+
+
+def test_arx_hierarchy_files(tmp_path):
+    path = write(tmp_path / "sex.csv", "Male;*\nFemale;*\n")
+    hierarchy = read_hierarchy(path, column="sex")
+    assert hierarchy.name == "sex" and hierarchy.generalize(["Male"], 1) == ["*"]
+    tabbed = write(tmp_path / "sex.tsv", "Male\t*\nFemale\t*\n")
+    assert read_hierarchy(tabbed, column="sex", sep="\t") == hierarchy
+
+
+def test_malformed_and_missing_hierarchy_files(tmp_path):
+    path = write(tmp_path / "age.csv", "1;0-4;*\n2;*\n")
+    with pytest.raises(HierarchyError, match=f"Hierarchy file '{path}' for column 'age': "
+                                             f"Hierarchy 'age': levels of unequal depth"):
+        read_hierarchy(path, column="age")
+    with pytest.raises(InputError, match="Cannot read hierarchy file '.*none.csv': No such"):
+        read_hierarchy(str(tmp_path / "none.csv"), column="age")
+
+
+# ---------------------------------------------------------------------------- certificates
+def test_read_certificate_errors(tmp_path):
+    with pytest.raises(InputError, match="Certificate '.*c.json' is not valid JSON: "):
+        read_certificate(write(tmp_path / "c.json", "{"))
+    with pytest.raises(InputError, match="Certificate '.*d.json' is not a JSON object."):
+        read_certificate(write(tmp_path / "d.json", "[1]"))
+    with pytest.raises(InputError, match="Cannot read certificate '.*e.json': No such file"):
+        read_certificate(tmp_path / "e.json")
+    assert read_certificate(write(tmp_path / "f.json", '{"a": 1}')) == {"a": 1}
+
+
+# --------------------------------------------------------------------------------- writing
+def test_outputs_appear_only_on_commit(tmp_path):
+    with OutputFiles() as out:
+        out.add(tmp_path / "a.csv", b"a\n1\n")
+        out.add(tmp_path / "b.json", "{}")
+        assert not (tmp_path / "a.csv").exists()
+        assert out.commit() == [str(tmp_path / "a.csv"), str(tmp_path / "b.json")]
+    assert sorted(os.listdir(tmp_path)) == ["a.csv", "b.json"]
+    assert (tmp_path / "a.csv").read_bytes() == b"a\n1\n"
+
+
+def test_a_failure_leaves_no_file_and_no_temporary(tmp_path):
+    (tmp_path / "keep.csv").write_text("old")
+    with pytest.raises(RuntimeError):
+        with OutputFiles() as out:
+            out.add(tmp_path / "keep.csv", b"new")
+            out.add(tmp_path / "other.csv", b"new")
+            raise RuntimeError("the report failed")
+    assert sorted(os.listdir(tmp_path)) == ["keep.csv"]
+    assert (tmp_path / "keep.csv").read_text() == "old"
+
+
+def test_output_checks(tmp_path):
+    with pytest.raises(InputError, match="Cannot write '.*x.csv': the folder '.*nowhere' does "
+                                         "not exist."):
+        OutputFiles.check(tmp_path / "nowhere" / "x.csv")
+    with pytest.raises(InputError, match="it is a directory"):
+        OutputFiles.check(tmp_path)
+    with OutputFiles() as out:
+        out.add(tmp_path / "a.csv", b"1")
+        with pytest.raises(Exception, match="Two outputs name the same file"):
+            out.add(tmp_path / "a.csv", b"2")
+    assert os.listdir(tmp_path) == []
+
+
+def test_written_files_follow_the_umask(tmp_path):
+    old = os.umask(0o022)
+    try:
+        write_text("hello", tmp_path / "r.html")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(tmp_path / "r.html").st_mode) == 0o644
+
+
+def test_write_table_writes_the_canonical_csv(tmp_path):
+    frame = pd.DataFrame({"a": [1, 2], "b": ["x", None]})
+    write_table(frame, tmp_path / "t.csv")
+    assert (tmp_path / "t.csv").read_bytes() == b"a,b\n1,x\n2,\n"
