@@ -38,6 +38,7 @@ import json
 import os
 import sys
 import tempfile
+import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -183,10 +184,16 @@ def read_table(path, *, format: str | None = None) -> pd.DataFrame:
         if duplicated:
             raise InputError(f"Table {where} repeats the column name(s) {duplicated}; column "
                              f"names must be distinct.")
-        frame = pd.read_csv(path, dtype=object, keep_default_na=False, na_filter=False,
-                            encoding="utf-8-sig")
+        with warnings.catch_warnings():
+            # a data row longer than the header would silently become an index: refuse it
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            frame = pd.read_csv(path, dtype=object, keep_default_na=False, na_filter=False,
+                                encoding="utf-8-sig", index_col=False)
     except InputError:
         raise
+    except pd.errors.ParserWarning:
+        raise InputError(f"Table {where} is not valid CSV: a data row has more fields than "
+                         f"the header.") from None
     except UnicodeDecodeError:
         raise InputError(f"Table {where} is not UTF-8 text; save it as UTF-8 CSV.") from None
     except pd.errors.EmptyDataError:

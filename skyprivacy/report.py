@@ -1,0 +1,501 @@
+"""The HTML certification report: one self-contained page for reviewers.
+
+:func:`render_report` turns a certificate (:mod:`skyprivacy.certificate`), the release candidate
+it describes and a few knowledge skylines (Chen, LeFevre and Ramakrishnan 2009, Definition 5,
+Sect. 6.3; computed by :func:`report_skylines`) into one HTML page: the verdict, the per-value
+table of breach probabilities, the worst cases in words (Sect. 6.1), a picture of each knowledge
+skyline with the policy's points on it, and the distribution of QI-group sizes.
+
+The page needs nothing from outside: CSS is inline, pictures are inline SVG drawn here (or, with
+``images="png"``, the library's matplotlib pictures as ``data:`` URIs), there is no script and no
+external font.  Every value that comes from the data is escaped with :func:`html.escape`.
+
+Everything here is pure: the page is returned as a string (:func:`skyprivacy.io.write_text`
+writes it).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import math
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from .check import SkylineCheckResult
+from .errors import param_error
+from .find import KnowledgeSkyline, skyline_find
+from .release import ReleaseCandidate
+
+__all__ = ["render_report", "report_skylines", "skyline_svg", "group_size_svg",
+           "confidence_text"]
+
+_IMAGES = ("svg", "png", "auto")
+_PALETTE = ("#1b6ca8", "#d1495b", "#2e933c", "#e09f3e", "#6a4c93", "#00a6a6", "#8c5e34",
+            "#5c5c5c")
+
+
+def _esc(value) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _pct(p: float) -> str:
+    return f"{p:.1%}"
+
+
+def confidence_text(c) -> str:
+    """A threshold as the decimal it was written as (``0.9``), else as a fraction (``2/3``).
+
+    Examples
+    --------
+    >>> confidence_text(Fraction(9, 10)), confidence_text(Fraction(2, 3))
+    ('0.9', '2/3')
+    """
+    c = Fraction(c)
+    as_float = float(c)
+    return repr(as_float) if Fraction(repr(as_float)) == c else str(c)
+
+
+# ------------------------------------------------------------------------------ choosing values
+def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, confidence=None,
+                    n_values: int = 4, progress=None) -> list[KnowledgeSkyline]:
+    """Knowledge skylines of the most exposed values of a checked release.
+
+    Parameters
+    ----------
+    release : ReleaseCandidate
+    check : SkylineCheckResult
+        Its check; values are ranked by their smallest margin c - breach probability (failing
+        values first).
+    confidence : float or Fraction, optional
+        The confidence of every skyline; by default each value's strictest (smallest) c in the
+        policy, so the policy's points can be read against the picture.
+    n_values : int, default 4
+        How many values to draw (0 for none).
+    progress : callable, optional
+        Called with the fraction of skylines done.
+
+    Returns
+    -------
+    list of KnowledgeSkyline
+
+    Examples
+    --------
+    >>> from skyprivacy import Policy, skyline_check
+    >>> release = ReleaseCandidate.from_groups([(4, ["AIDS", "AIDS", "Flu", "Flu"]),
+    ...                                         (4, ["AIDS", "Cancer", "Flu", "Flu"])])
+    >>> check = skyline_check(release, Policy.uniform([(0, 1, 0, 0.7)]))
+    >>> [(s.value, s.points) for s in report_skylines(release, check, n_values=2)]
+    [('AIDS', ((0, 1, 0),)), ('Flu', ((0, 1, 0),))]
+    """
+    if not isinstance(n_values, int) or isinstance(n_values, bool) or n_values < 0:
+        raise param_error("n_values", "report_skylines", "be a non-negative integer", n_values)
+    margins: dict = {}
+    strictest: dict = {}
+    for row in check.rows:
+        if not release.contains(row.value):
+            continue
+        margin = row.point.c_exact - row.breach_probability
+        if row.value not in margins or margin < margins[row.value]:
+            margins[row.value] = margin
+        c = row.point.c_exact
+        strictest[row.value] = min(c, strictest.get(row.value, c))
+    chosen = sorted(margins, key=lambda v: margins[v])[:n_values]
+    out = []
+    for done, value in enumerate(chosen, start=1):
+        out.append(skyline_find(release, value, c=confidence if confidence is not None
+                                else strictest[value]))
+        if progress is not None:
+            progress(done / len(chosen))
+    return out
+
+
+# ------------------------------------------------------------------------------------- pictures
+def _nice_ticks(top: float, count: int = 5) -> list[float]:
+    if top <= 0:
+        return [0]
+    raw = top / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(s * magnitude for s in (1, 2, 5, 10) if s * magnitude >= raw)
+    ticks, t = [], 0.0
+    while t <= top + 1e-9:
+        ticks.append(t)
+        t += step
+    return ticks
+
+
+def _staircase(points: Sequence[tuple], level: int) -> list[tuple[int, int]]:
+    """The runs (m_to, k) of K_level(m) = max{k' : (l', k', m') skyline point, l' >= level,
+    m' >= m}, for m = 0..m_to of each run in turn (k non-increasing)."""
+    usable = sorted((m, k) for l, k, m in points if l >= level)
+    runs, best = [], -1
+    for m, k in reversed(usable):  # from the largest m down, a running maximum of k
+        if k > best:
+            runs.append((m, k))
+            best = k
+    return list(reversed(runs))
+
+
+def skyline_svg(skyline: KnowledgeSkyline, *, policy_points: Sequence[tuple] = (),
+                width: int = 560, height: int = 300) -> str:
+    """An inline SVG of a knowledge skyline: for each l, the largest safe k against m.
+
+    Parameters
+    ----------
+    skyline : KnowledgeSkyline
+    policy_points : sequence of (l, k, m)
+        Points to mark (the policy's points for this value at the same c): a mark above the
+        line of its l is knowledge the release does not withstand.
+    width, height : int
+        Size in pixels.
+
+    Returns
+    -------
+    str
+        An ``<svg>`` element (text escaped).
+
+    Examples
+    --------
+    >>> from skyprivacy import ReleaseCandidate
+    >>> release = ReleaseCandidate.from_groups([(3, ["a", "b", "b"])])
+    >>> svg = skyline_svg(skyline_find(release, "a", c=0.6), policy_points=[(0, 1, 0)])
+    >>> svg.startswith("<svg") and "l = 0" in svg
+    True
+    """
+    if not isinstance(skyline, KnowledgeSkyline):
+        raise param_error("skyline", "skyline_svg", "be a KnowledgeSkyline",
+                          type(skyline).__name__)
+    points = list(skyline.points)
+    marks = [tuple(int(x) for x in p) for p in policy_points]
+    left, right, top, bottom = 58, 110, 16, 44
+    plot_w, plot_h = width - left - right, height - top - bottom
+    m_top = max([m for _, _, m in points + marks] + [1]) + 1
+    k_top = max([k for _, k, _ in points + marks] + [1]) * 1.08 + 1
+    title = _esc(f"Knowledge skyline of {skyline.value!r} at c = "
+                 f"{confidence_text(skyline.c)}")
+
+    def x(m):
+        return left + plot_w * m / m_top
+
+    def y(k):
+        return top + plot_h * (1 - k / k_top)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{title}">',
+             f"<title>{title}</title>",
+             f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fafafa" '
+             f'stroke="#999"/>']
+    for t in _nice_ticks(k_top):
+        parts.append(f'<line x1="{left - 4}" x2="{left + plot_w}" y1="{y(t):.1f}" '
+                     f'y2="{y(t):.1f}" stroke="#e3e3e3"/>'
+                     f'<text x="{left - 6}" y="{y(t) + 4:.1f}" text-anchor="end" '
+                     f'font-size="11">{t:g}</text>')
+    for t in _nice_ticks(m_top):
+        parts.append(f'<text x="{x(t):.1f}" y="{top + plot_h + 15}" text-anchor="middle" '
+                     f'font-size="11">{t:g}</text>')
+    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 8}" text-anchor="middle" '
+                 f'font-size="12">m: same-value family members known</text>'
+                 f'<text transform="translate(14 {top + plot_h / 2}) rotate(-90)" '
+                 f'text-anchor="middle" font-size="12">k: others\' values known</text>')
+    levels = sorted({l for l, _, _ in points} | {l for l, _, _ in marks})
+    for index, level in enumerate(levels):
+        color = _PALETTE[index % len(_PALETTE)]
+        runs = _staircase(points, level)
+        if runs:
+            path, m_from = [], 0
+            for m_to, k in runs:
+                path.append(f"{x(m_from):.1f},{y(k):.1f} {x(m_to + 1):.1f},{y(k):.1f}")
+                m_from = m_to + 1
+            path.append(f"{x(m_from):.1f},{y(0):.1f}")
+            parts.append(f'<polyline points="{x(0):.1f},{y(runs[0][1]):.1f} {" ".join(path)}" '
+                         f'fill="none" stroke="{color}" stroke-width="2"/>')
+        legend_y = top + 14 + 16 * index
+        parts.append(f'<line x1="{left + plot_w + 10}" x2="{left + plot_w + 28}" '
+                     f'y1="{legend_y - 4}" y2="{legend_y - 4}" stroke="{color}" '
+                     f'stroke-width="2"/><text x="{left + plot_w + 32}" y="{legend_y}" '
+                     f'font-size="11">l = {level}</text>')
+        for l, k, m in marks:
+            if l != level:
+                continue
+            parts.append(f'<circle cx="{x(m):.1f}" cy="{y(k):.1f}" r="4.5" fill="{color}" '
+                         f'stroke="#000"><title>{_esc(f"policy point (l={l}, k={k}, m={m})")}'
+                         f'</title></circle><text x="{x(m) + 6:.1f}" y="{y(k) - 6:.1f}" '
+                         f'font-size="10">({l},{k},{m})</text>')
+    if not points:
+        parts.append(f'<text x="{left + plot_w / 2}" y="{top + plot_h / 2}" '
+                     f'text-anchor="middle" font-size="13" fill="#b00020">unsafe even without '
+                     f'any knowledge</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _size_bins(max_size: int) -> list[tuple[int, int]]:
+    edges, scale = [1], 1
+    while edges[-1] <= max_size:
+        for step in (2, 5, 10):
+            edges.append(step * scale)
+        scale *= 10
+    edges = sorted(set(edges))
+    bins = [(lo, hi - 1) for lo, hi in zip(edges, edges[1:]) if lo <= max_size]
+    return bins
+
+
+def group_size_svg(sizes, *, width: int = 560, height: int = 240) -> str:
+    """An inline SVG histogram of QI-group sizes in 1-2-5 bins (1, 2-4, 5-9, 10-19, ...).
+
+    Examples
+    --------
+    >>> svg = group_size_svg([1, 3, 3, 12])
+    >>> svg.startswith("<svg") and "2-4" in svg
+    True
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    bins = _size_bins(int(sizes.max()) if len(sizes) else 1)
+    counts = [int(((sizes >= lo) & (sizes <= hi)).sum()) for lo, hi in bins]
+    left, right, top, bottom = 50, 12, 16, 44
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = max(counts + [1])
+    slot = plot_w / len(bins)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="QI-group sizes">',
+             "<title>Number of QI-groups by size</title>",
+             f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" '
+             f'stroke="#999"/>']
+    for i, ((lo, hi), count) in enumerate(zip(bins, counts)):
+        h = plot_h * count / peak
+        bx = left + i * slot + slot * 0.1
+        label = str(lo) if lo == hi else f"{lo}-{hi}"
+        parts.append(f'<rect x="{bx:.1f}" y="{top + plot_h - h:.1f}" width="{slot * 0.8:.1f}" '
+                     f'height="{h:.1f}" fill="#1b6ca8"><title>{count} group(s) of size '
+                     f'{label}</title></rect>'
+                     f'<text x="{bx + slot * 0.4:.1f}" y="{top + plot_h - h - 3:.1f}" '
+                     f'text-anchor="middle" font-size="11">{count}</text>'
+                     f'<text x="{bx + slot * 0.4:.1f}" y="{top + plot_h + 15}" '
+                     f'text-anchor="middle" font-size="10">{label}</text>')
+    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 8}" text-anchor="middle" '
+                 f'font-size="12">people in the QI-group</text>'
+                 f'<text transform="translate(14 {top + plot_h / 2}) rotate(-90)" '
+                 f'text-anchor="middle" font-size="12">QI-groups</text></svg>')
+    return "".join(parts)
+
+
+def _skyline_png(skyline: KnowledgeSkyline) -> str:
+    from .find import _pyplot, plot_skyline_slices
+
+    plt = _pyplot()
+    figure = plot_skyline_slices(skyline)
+    buffer = io.BytesIO()
+    try:
+        figure.savefig(buffer, format="png", dpi=80)
+    finally:
+        plt.close(figure)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    alt = f"Knowledge skyline of {skyline.value!r} at c = {confidence_text(skyline.c)}"
+    return (f'<img alt="{_esc(alt)}" '
+            f'src="data:image/png;base64,{data}">')
+
+
+def _use_png(images: str) -> bool:
+    if images == "svg":
+        return False
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        if images == "png":
+            raise ImportError("PNG pictures need matplotlib: pip install 'skyprivacy[plot]' "
+                              "(or use images='svg').") from None
+        return False
+    return True
+
+
+# ----------------------------------------------------------------------------------------- page
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
+margin:0 auto;max-width:1100px;padding:24px;color:#1d1d1f;line-height:1.45;background:#fff}
+h1{font-size:1.6em;margin:0 0 4px}h2{font-size:1.2em;margin:28px 0 8px;border-bottom:1px solid #ddd;
+padding-bottom:4px}.muted{color:#666}.verdict{font-size:1.5em;font-weight:700;padding:14px 18px;
+border-radius:8px;margin:16px 0}.verdict.safe{background:#e3f4e6;color:#155d27;
+border:2px solid #2e933c}.verdict.unsafe{background:#fde7ea;color:#8a1022;border:2px solid #d1495b}
+table{border-collapse:collapse;width:100%;font-size:.92em}th,td{border:1px solid #ddd;
+padding:4px 8px;text-align:left;vertical-align:top}th{background:#f3f3f3}
+tr.fail td{background:#fdf0f2}td.num{text-align:right;font-variant-numeric:tabular-nums}
+dl{display:grid;grid-template-columns:max-content auto;gap:4px 16px;margin:0}dt{font-weight:600}
+dd{margin:0;word-break:break-all}figure{margin:12px 0 24px}figcaption{font-size:.9em;color:#444;
+max-width:900px}li{margin-bottom:6px}code{background:#f3f3f3;padding:0 3px;border-radius:3px}
+"""
+
+
+def _policy_text(policy: Mapping) -> str:
+    def points(entry):
+        return ", ".join(f"({', '.join(str(x) for x in p)})" for p in entry)
+
+    lines = []
+    if policy.get("default"):
+        lines.append(f"<li>every value not listed: {_esc(points(policy['default']))}</li>")
+    for value, entry in (policy.get("values") or {}).items():
+        lines.append(f"<li><code>{_esc(value)}</code>: {_esc(points(entry))}</li>")
+    return "<ul>" + "".join(lines) + "</ul>"
+
+
+def render_report(certificate: Mapping, release: ReleaseCandidate, *,
+                  skylines: Sequence[KnowledgeSkyline] = (), source: str | None = None,
+                  title: str = "skyprivacy certification report", images: str = "svg") -> str:
+    """The HTML report of a certified release, as one self-contained page.
+
+    Parameters
+    ----------
+    certificate : mapping
+        A certificate from :func:`skyprivacy.certificate.build_certificate`.
+    release : ReleaseCandidate
+        The release it certifies (for the group-size distribution).
+    skylines : sequence of KnowledgeSkyline, optional
+        Knowledge skylines to draw (:func:`report_skylines` picks the most exposed values).
+    source : str, optional
+        How to name the table (e.g. its file name).
+    title : str
+    images : {'svg', 'png', 'auto'}, default 'svg'
+        Skyline pictures drawn as inline SVG (with the policy's points marked), or the
+        matplotlib pictures of :func:`skyprivacy.plot_skyline_slices` as PNG data URIs
+        ('auto': PNG when matplotlib is installed).
+
+    Returns
+    -------
+    str
+        The HTML page.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skyprivacy import Policy
+    >>> from skyprivacy.certificate import build_certificate
+    >>> table = pd.DataFrame({"age": ["2*", "2*"], "disease": ["<b>Flu</b>", "Cold"]})
+    >>> cert = build_certificate(table, Policy.uniform([(0, 0, 0, 0.9)]), qi="age",
+    ...                          sensitive="disease")
+    >>> page = render_report(cert, ReleaseCandidate.from_table(table, qi="age",
+    ...                                                        sensitive="disease"))
+    >>> "Verdict: SAFE" in page, "<b>Flu</b>" in page, "&lt;b&gt;Flu&lt;/b&gt;" in page
+    (True, False, True)
+    """
+    if images not in _IMAGES:
+        raise param_error("images", "render_report", f"be one of {list(_IMAGES)}", images)
+    if not isinstance(release, ReleaseCandidate):
+        raise param_error("release", "render_report", "be a ReleaseCandidate",
+                          type(release).__name__)
+    png = _use_png(images)
+    checks = list(certificate["checks"])
+    failing = [c for c in checks if not c["safe"]]
+    safe = bool(certificate["safe"])
+    parameters = certificate["parameters"]
+    table = certificate["table"]
+    sizes = release.sizes_array
+    out = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>",
+           f"<h1>{_esc(title)}</h1>",
+           f'<p class="muted">{_esc(source or "released table")} &middot; certified '
+           f'{_esc(certificate.get("created", ""))} by skyprivacy '
+           f'{_esc(certificate.get("library", {}).get("version", ""))}</p>']
+    if safe:
+        verdict = (f"Verdict: SAFE &mdash; all {len(checks)} (value, point) checks hold")
+    else:
+        verdict = (f"Verdict: UNSAFE &mdash; {len(failing)} of {len(checks)} (value, point) "
+                   f"checks fail")
+    out.append(f'<div class="verdict {"safe" if safe else "unsafe"}" id="verdict">{verdict}'
+               f"</div>")
+    out.append(
+        "<p>Each check asks: can an attacker who knows <i>l</i> values the target does not "
+        "have, the values of <i>k</i> other people and <i>m</i> members of the target's "
+        "same-value family reach confidence <i>c</i> that the target has the value? A check "
+        "holds when the worst-case breach probability stays strictly below <i>c</i>.</p>")
+
+    # -- summary
+    grouping = (f"quasi-identifiers {', '.join(parameters['qi'])}" if parameters.get("qi")
+                else f"bucket column {parameters.get('group')}")
+    rows = [
+        ("Table", f"{source or '(in memory)'}: {table.get('n_rows', len(sizes))} rows, "
+                  f"{len(table.get('columns', []))} columns"),
+        ("SHA-256", table.get("sha256", "")),
+        ("Groups", f"{release.n_groups} QI-groups of {int(sizes.min())} to {int(sizes.max())} "
+                   f"people (average {release.n_individuals / release.n_groups:.1f}), by "
+                   f"{grouping}"),
+        ("Sensitive column", parameters.get("sensitive", "")),
+        ("Semantics", parameters.get("semantics", "")),
+    ]
+    out.append("<h2>Summary</h2><dl>" + "".join(
+        f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in rows) + "</dl>")
+    out.append("<h3>Policy (l, k, m, c)</h3>" + _policy_text(certificate["policy"]))
+    if certificate.get("unused_policy_values"):
+        out.append(f"<p>The policy names values the release does not contain: "
+                   f"{_esc(', '.join(certificate['unused_policy_values']))}.</p>")
+
+    # -- per-value table
+    out.append("<h2>Per-value checks</h2><table><thead><tr><th>Value</th><th>Skyline from</th>"
+               "<th>l</th><th>k</th><th>m</th><th>c</th><th>Breach probability</th>"
+               "<th>Exact</th><th>Verdict</th></tr></thead><tbody>")
+    for c in checks:
+        out.append(f'<tr class="{"ok" if c["safe"] else "fail"}"><td>{_esc(c["value"])}</td>'
+                   f'<td>{_esc(c.get("source", ""))}</td><td class="num">{c["l"]}</td>'
+                   f'<td class="num">{c["k"]}</td><td class="num">{c["m"]}</td>'
+                   f'<td class="num">{_esc(c.get("c", c["c_exact"]))}</td>'
+                   f'<td class="num">{_pct(float(c["breach_probability"]))}</td>'
+                   f'<td class="num">{_esc(c["breach_probability_exact"])}</td>'
+                   f'<td>{"safe" if c["safe"] else "<b>UNSAFE</b>"}</td></tr>')
+    out.append("</tbody></table>")
+
+    # -- worst cases in words
+    if failing:
+        out.append("<h2>Worst cases of the failing checks</h2><ul>")
+        shown = failing
+    else:
+        out.append("<h2>Closest calls</h2><p>No check fails; these come nearest to their "
+                   "threshold.</p><ul>")
+        shown = sorted(checks, key=lambda c: Fraction(c["c_exact"])
+                       - Fraction(c["breach_probability_exact"]))[:3]
+    for c in shown:
+        out.append(f'<li><b>{_esc(c["value"])}</b> at (l={c["l"]}, k={c["k"]}, m={c["m"]}, '
+                   f'c={_esc(c.get("c", c["c_exact"]))}): breach probability '
+                   f'{_esc(c["breach_probability_exact"])} '
+                   f'({_pct(float(c["breach_probability"]))}). '
+                   f'{_esc(c.get("worst_case", ""))}</li>')
+    out.append("</ul>")
+
+    # -- skylines
+    if skylines:
+        out.append("<h2>Knowledge skylines</h2><p>For each value, every line bounds the "
+                   "knowledge the release withstands at that confidence: for a number "
+                   "<i>l</i> of ruled-out values, any (<i>m</i>, <i>k</i>) on or under the "
+                   "line of that <i>l</i> keeps the breach probability below <i>c</i>. Dots "
+                   "are the policy's points for that value at the same <i>c</i>; a dot above "
+                   "the line of its <i>l</i> is knowledge the release does not withstand.</p>")
+        for skyline in skylines:
+            marks = [(c["l"], c["k"], c["m"]) for c in checks
+                     if c["value"] == str(skyline.value)
+                     and Fraction(c["c_exact"]) == skyline.c]
+            picture = _skyline_png(skyline) if png else skyline_svg(skyline, policy_points=marks)
+            breach = min(skyline.minimal_unsafe, key=lambda p: (sum(p), p), default=None)
+            caption = (f"Knowledge skyline of {skyline.value!r} at c = "
+                       f"{confidence_text(skyline.c)}: "
+                       f"{len(skyline.points)} maximal safe point(s)")
+            caption += (f"; the least knowledge that reaches c is (l, k, m) = {breach}."
+                        if breach is not None else
+                        "; safe against every amount of knowledge searched.")
+            if any(b == p for point in skyline.points for b, p in zip(skyline.bounds, point)):
+                caption += (f" A coordinate equal to its search bound {skyline.bounds} means "
+                            f"safe up to that bound.")
+            out.append(f"<figure>{picture}<figcaption>{_esc(caption)}</figcaption></figure>")
+
+    # -- group sizes
+    out.append("<h2>QI-group sizes</h2><figure>" + group_size_svg(sizes) +
+               f"<figcaption>{release.n_groups} QI-groups; median size "
+               f"{float(np.median(sizes)):g}. Smaller groups expose their members to less "
+               f"knowledge.</figcaption></figure>")
+    out.append('<h2>What this certifies</h2><p>The breach probabilities are recomputed by '
+               '<code>skyprivacy verify</code> from the released table and the certificate. '
+               'They bound what an attacker with at most the stated (l, k, m) knowledge can '
+               'infer from the quasi-identifiers named above; other columns, other releases of '
+               'the same people and other kinds of knowledge are outside this guarantee.</p>')
+    out.append("</body></html>\n")
+    return "\n".join(out)

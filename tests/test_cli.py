@@ -1,0 +1,556 @@
+"""The command line in-process: every subcommand, output formats, exit codes and error lines."""
+import hashlib
+import json
+import os
+import re
+import shutil
+
+import pandas as pd
+import pytest
+
+from skyprivacy import __version__
+from skyprivacy.cli import SCHEMA_VERSION, main
+from skyprivacy.datasets import load_adult
+from skyprivacy.io import write_table
+
+POLICY = """\
+[default]
+skyline = [[1, 5, 1, 0.9]]            # (l, k, m, c) points for every value not listed
+
+[values."Exec-managerial"]
+skyline = [[4, 10, 4, 0.9], [1, 20, 1, 0.9]]
+"""
+RELEASE = ["--qi", "age,workclass,sex", "--sensitive", "occupation"]
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    """A 2,000-row sample of Adult, the issue's policy, and its anonymization."""
+    folder = tmp_path_factory.mktemp("cli")
+    write_table(load_adult().sample(2000, random_state=0).sort_index(), folder / "adult.csv")
+    (folder / "policy.toml").write_text(POLICY)
+    assert main(["anonymize", str(folder / "adult.csv"), *RELEASE, "--policy",
+                 str(folder / "policy.toml"), "--output", str(folder / "released.csv"),
+                 "--certificate", str(folder / "released.cert.json"), "--quiet"]) == 0
+    return folder
+
+
+@pytest.fixture
+def work(inputs, tmp_path, monkeypatch):
+    """A fresh folder holding copies of the inputs, as the current directory."""
+    for name in ("adult.csv", "policy.toml", "released.csv", "released.cert.json"):
+        shutil.copy(inputs / name, tmp_path / name)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def assert_input_error(capsys, argv, message, *absent):
+    code, out, err = run(capsys, *argv)
+    assert code == 3, err
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert re.search(message, lines[0]), lines[0]
+    for name in absent:
+        assert not os.path.exists(name), name
+    leftovers = [f for f in os.listdir(".") if f.endswith(".tmp")]
+    assert leftovers == []
+
+
+# --------------------------------------------------------------------- the issue's forms
+def test_the_three_commands_of_the_issue(work, capsys):
+    code, out, err = run(capsys, "anonymize", "adult.csv", "--qi", "age,workclass,sex",
+                         "--sensitive", "occupation", "--policy", "policy.toml", "--output",
+                         "out.csv", "--certificate", "cert.json")
+    assert code == 0, err
+    assert out.startswith("SAFE: all 14 (value, point) checks hold.\nReleased out.csv: 2,000 "
+                          "rows in ")
+    assert err == "skyprivacy anonymize: wrote out.csv, cert.json\n"
+    certificate = json.loads((work / "cert.json").read_text())
+    assert certificate["table"]["sha256"] == hashlib.sha256(
+        (work / "out.csv").read_bytes()).hexdigest()
+
+    code, out, err = run(capsys, "check", "out.csv", "--qi", "age,workclass,sex", "--sensitive",
+                         "occupation", "--policy", "policy.toml", "--format", "json")
+    assert code == 0 and err == ""
+    result = json.loads(out)
+    assert result["schema_version"] == SCHEMA_VERSION == 1
+    assert result["command"] == "check" and result["verdict"] == "safe"
+    assert result["table"]["sha256"] == certificate["table"]["sha256"]
+    assert [r["breach_probability_exact"] for r in result["rows"]] == \
+        [c["breach_probability_exact"] for c in certificate["checks"]]
+
+    code, out, err = run(capsys, "verify", "out.csv", "--certificate", "cert.json")
+    assert code == 0 and err == ""
+    assert out == (f"VERIFIED: out.csv matches cert.json: table sha256 "
+                   f"{certificate['table']['sha256']}, 14 breach probabilities recomputed "
+                   f"exactly, verdict safe.\n")
+
+
+def test_python_dash_m_parser_is_named_skyprivacy(capsys):
+    assert run(capsys, "--version") == (0, f"skyprivacy {__version__}\n", "")
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and out.startswith("usage: skyprivacy ")
+    assert "exit codes:\n  0  safe / done" in out and "3  input error" in out
+    for command in ("check", "anonymize", "find", "compare", "verify", "transparency", "data"):
+        assert command in out
+
+
+# -------------------------------------------------------------------------------- check
+def test_check_text_output(work, capsys):
+    code, out, err = run(capsys, "check", "released.csv", *RELEASE, "--policy", "policy.toml")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "SAFE: all 14 (value, point) checks hold."
+    assert re.fullmatch(r"released\.csv: 2,000 rows in \d+ QI-groups of \d+ to \d+ people "
+                        r"\(average [\d.]+\); semantics svpi\.", lines[1])
+    assert lines[3].split() == ["value", "l", "k", "m", "c", "breach", "exact", "verdict"]
+    assert any(re.match(r"Exec-managerial\s+4\s+10\s+4\s+0\.9\s", line) for line in lines)
+    assert "Closest calls:" in lines
+    assert sum(line.startswith("- '") for line in lines) == 3
+
+
+def test_an_unsafe_release_exits_1_and_still_certifies(work, capsys):
+    code, out, err = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                         "--certificate", "raw.cert.json", "--report", "raw.html")
+    assert code == 1
+    assert out.startswith("UNSAFE: 14 of 14 (value, point) checks fail.")
+    assert "Worst cases of the failing checks:" in out
+    assert err == "skyprivacy check: wrote raw.cert.json, raw.html\n"
+    certificate = json.loads((work / "raw.cert.json").read_text())
+    assert certificate["verdict"] == "unsafe" and certificate["safe"] is False
+    assert "Verdict: UNSAFE" in (work / "raw.html").read_text()
+    code, out, _ = run(capsys, "verify", "adult.csv", "--certificate", "raw.cert.json")
+    assert code == 0 and out.startswith("VERIFIED")  # the certificate is true: unsafe
+
+
+def test_check_json_has_every_row_and_the_certificate(work, capsys):
+    code, out, _ = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                       "--format", "json")
+    result = json.loads(out)
+    assert code == 1 and result["safe"] is False and result["n_violations"] == 14
+    assert set(result) == {"schema_version", "command", "safe", "verdict", "n_checks",
+                           "n_violations", "table", "release", "rows", "certificate"}
+    row = result["rows"][0]
+    assert set(row) >= {"value", "l", "k", "m", "c", "breach_probability",
+                        "breach_probability_exact", "safe", "worst_case"}
+    assert result["certificate"]["checks"][0]["breach_probability_exact"] == \
+        row["breach_probability_exact"]
+
+
+def test_check_a_bucketized_release_by_its_group_column(work, capsys):
+    code, _, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                       "--output", "b.csv", "--bucketized", "--random-state", "1",
+                       "--group-column", "bucket", "-q")
+    assert code == 0, err
+    released = pd.read_csv(work / "b.csv")
+    assert "bucket" in released.columns and released["age"].dtype == "int64"
+    certificate = json.loads((work / "b.cert.json").read_text())
+    assert certificate["parameters"]["group"] == "bucket"
+    code, out, _ = run(capsys, "check", "b.csv", "--group", "bucket", "--sensitive",
+                       "occupation", "--policy", "policy.toml")
+    assert code == 0 and out.startswith("SAFE")
+    assert run(capsys, "verify", "b.csv", "--certificate", "b.cert.json")[0] == 0
+
+
+def test_check_writes_a_report(work, capsys):
+    code, _, err = run(capsys, "check", "released.csv", *RELEASE, "--policy", "policy.toml",
+                       "--report", "r.html", "--report-values", "2", "--report-confidence",
+                       "0.8")
+    assert code == 0 and err == "skyprivacy check: wrote r.html\n"
+    page = (work / "r.html").read_text()
+    assert "Verdict: SAFE" in page and page.count("<figcaption>Knowledge skyline of ") == 2
+    assert "at c = 0.8" in page
+
+
+def test_progress_bars_go_to_stderr_only_when_asked(work, capsys):
+    code, out, err = run(capsys, "find", "released.csv", *RELEASE, "-c", "0.9", "--values",
+                         "Sales,Tech-support", "--progress")
+    assert code == 0
+    assert "\rfinding knowledge skylines [" in err and err.endswith("100%\n")
+    assert "[" not in out.splitlines()[0]
+    _, _, err = run(capsys, "find", "released.csv", *RELEASE, "-c", "0.9", "--values", "Sales")
+    assert err == ""  # not a terminal: no bar by default
+    _, _, err = run(capsys, "find", "released.csv", *RELEASE, "-c", "0.9", "--values", "Sales",
+                    "--progress", "--quiet")
+    assert err == ""
+
+
+# ---------------------------------------------------------------------------- anonymize
+def test_anonymize_defaults_the_certificate_name_and_can_write_json(work, capsys):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                         "--output", "rel.csv", "--format", "json", "--hierarchy",
+                         "workclass=bundled:adult", "--hierarchy", "age=bundled:adult:age")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["schema_version"] == 1 and result["command"] == "anonymize"
+    assert result["certificate_path"] == "rel.cert.json" and result["verdict"] == "safe"
+    assert result["certificate"] == json.loads((work / "rel.cert.json").read_text())
+    released = pd.read_csv(work / "rel.csv", dtype=str)
+    assert set(released["workclass"]) <= {"*", "Government", "Non-Government", "Private",
+                                          "Self-Employed", "Federal-gov", "Local-gov",
+                                          "State-gov", "Self-emp-inc", "Self-emp-not-inc",
+                                          "Without-pay", "Unemployed"}
+    assert released["fnlwgt"].equals(pd.read_csv(work / "adult.csv", dtype=str)["fnlwgt"])
+
+
+def test_anonymize_with_an_arx_file_and_categorical_numbers(work, capsys):
+    lines = [f"{age};{age // 10 * 10}-{age // 10 * 10 + 9};*" for age in range(1, 101)]
+    (work / "age.csv").write_text("\n".join(lines) + "\n")
+    code, _, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                       "--output", "h.csv", "--hierarchy", "age=age.csv", "-q")
+    assert code == 0, err
+    ages = set(pd.read_csv(work / "h.csv", dtype=str)["age"])
+    assert ages <= {"*"} | {f"{d}-{d + 9}" for d in range(0, 101, 10)} | \
+        {str(a) for a in range(1, 101)}
+    code, _, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                       "--output", "c.csv", "--categorical", "age", "-q")
+    assert code == 0, err
+    assert not any(a.startswith("[") for a in pd.read_csv(work / "c.csv", dtype=str)["age"])
+
+
+def test_an_infeasible_policy_exits_1_and_writes_nothing(work, capsys):
+    (work / "strict.toml").write_text("[default]\nskyline = [[0, 0, 0, 0.01]]\n")
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "strict.toml",
+                         "--output", "no.csv", "--report", "no.html")
+    assert code == 1 and out == ""
+    assert err.startswith("skyprivacy anonymize: infeasible: Even the whole table as one group "
+                          "is unsafe: value ")
+    assert len(err.splitlines()) == 1
+    assert not any(os.path.exists(n) for n in ("no.csv", "no.cert.json", "no.html"))
+
+
+def test_parquet_output_or_a_clear_error(work, capsys):
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy",
+                                    "policy.toml", "--output", "out.parquet"],
+                           r"^skyprivacy anonymize: error: Writing Parquet needs pyarrow: pip "
+                           r"install 'skyprivacy\[parquet\]' \(or use CSV\)\.$",
+                           "out.parquet", "out.cert.json")
+        return
+    assert run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+               "--output", "out.parquet", "-q")[0] == 0
+    assert run(capsys, "verify", "out.parquet", "--certificate", "out.cert.json")[0] == 0
+    assert run(capsys, "check", "out.parquet", *RELEASE, "--policy", "policy.toml")[0] == 0
+
+
+# ---------------------------------------------------------------------------------- find
+def test_find_text_json_and_points_file(work, capsys):
+    code, out, err = run(capsys, "find", "released.csv", *RELEASE, "--confidence", "0.9",
+                         "--values", "Sales,Exec-managerial,Tech-support", "--top", "1",
+                         "--output", "points.csv")
+    assert code == 0
+    assert err == "skyprivacy find: wrote points.csv\n"
+    lines = out.splitlines()
+    assert lines[0] == "Knowledge skylines at confidence c = 0.9, most exposed value first."
+    assert lines[3].split()[:3] == ["rank", "value", "exposure"]
+    assert sum(line.startswith("- '") for line in lines) == 1
+    points = pd.read_csv(work / "points.csv")
+    assert list(points.columns) == ["value", "rank", "exposure", "breach_probability_000", "l",
+                                    "k", "m", "c"]
+    assert set(points["value"]) == {"Sales", "Exec-managerial", "Tech-support"}
+
+    code, out, _ = run(capsys, "find", "released.csv", *RELEASE, "-c", "2/3", "--values",
+                       "Sales", "--format", "json")
+    result = json.loads(out)
+    assert result["schema_version"] == 1 and result["confidence"] == "2/3"
+    (sales,) = result["skylines"]
+    assert sales["value"] == "Sales" and sales["rank"] == 1
+    assert set(sales) >= {"points", "bounds", "minimal_unsafe", "exposure",
+                          "least_breaching_knowledge", "worst_case"}
+
+
+def test_find_rejects_an_unknown_value(work, capsys):
+    assert_input_error(capsys, ["find", "released.csv", *RELEASE, "-c", "0.9", "--values",
+                                "Sales,Salse"],
+                       r"^skyprivacy find: error: Value 'Salse' does not occur in column "
+                       r"'occupation'\. Did you mean 'Sales'\?")
+
+
+# ------------------------------------------------------------------------------- compare
+def test_compare_k_anonymity(work, capsys):
+    code, out, err = run(capsys, "compare", "adult.csv", *RELEASE, "--k-anonymity", "5",
+                         "--output", "k5.csv")
+    assert code == 0 and err == "skyprivacy compare: wrote k5.csv\n"
+    assert out.startswith("The release is 5-anonymous (smallest QI-group ")
+    assert "Knowledge skylines at confidence c = 0.9, most exposed value first:" in out
+    sizes = pd.read_csv(work / "k5.csv").groupby(["age", "workclass", "sex"]).size()
+    assert sizes.min() >= 5
+
+
+def test_compare_l_diversity_json(work, capsys):
+    code, out, _ = run(capsys, "compare", "adult.csv", *RELEASE, "--l-diversity", "3",
+                       "--diversity-c", "2", "--confidence", "0.8", "--hierarchy",
+                       "age=bundled:adult", "--format", "json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["schema_version"] == 1 and result["command"] == "compare"
+    assert result["baseline"] == {"kind": "l-diversity", "c": "2", "l": 3, "satisfied": True}
+    assert result["confidence"] == "4/5"
+    occupations = set(pd.read_csv(work / "adult.csv")["occupation"])
+    assert {s["value"] for s in result["skylines"]} == occupations
+    assert [s["rank"] for s in result["skylines"]] == list(range(1, len(occupations) + 1))
+
+
+def test_compare_needs_one_baseline(work, capsys):
+    code, _, err = run(capsys, "compare", "adult.csv", *RELEASE)
+    assert code == 2
+    assert "one of the arguments --k-anonymity --l-diversity is required" in err
+    code, _, err = run(capsys, "compare", "adult.csv", *RELEASE, "--k-anonymity", "1")
+    assert code == 2 and "argument --k-anonymity: must be at least 2, got 1" in err
+
+
+# -------------------------------------------------------------------------------- verify
+def test_verify_fails_on_a_changed_cell(work, capsys):
+    text = (work / "released.csv").read_text().split("\n")
+    text[5] = text[5].replace("Male", "Female", 1)
+    (work / "tampered.csv").write_text("\n".join(text))
+    code, out, err = run(capsys, "verify", "tampered.csv", "--certificate",
+                         "released.cert.json")
+    assert code == 1
+    assert err.startswith("skyprivacy verify: FAILED: The table does not match the "
+                          "certificate: its SHA-256 is ")
+    assert len(err.splitlines()) == 1
+    assert out.startswith("NOT VERIFIED: tampered.csv does not match released.cert.json:\n- ")
+
+
+def test_verify_fails_on_an_edited_certificate(work, capsys):
+    certificate = json.loads((work / "released.cert.json").read_text())
+    certificate["checks"][2]["breach_probability_exact"] = "1/1000"
+    certificate["checks"][2]["breach_probability"] = 0.001
+    (work / "edited.json").write_text(json.dumps(certificate))
+    code, out, err = run(capsys, "verify", "released.csv", "--certificate", "edited.json",
+                         "--format", "json")
+    assert code == 1
+    result = json.loads(out)
+    assert result["schema_version"] == 1 and result["verified"] is False
+    (difference,) = result["differences"]
+    assert difference.startswith(f"Breach probability of {certificate['checks'][2]['value']!r}")
+    assert err == f"skyprivacy verify: FAILED: {difference}\n"
+
+
+def test_verify_notes_another_library_version(work, capsys):
+    certificate = json.loads((work / "released.cert.json").read_text())
+    certificate["library"]["version"] = "0.0.1"
+    (work / "old.json").write_text(json.dumps(certificate))
+    code, _, err = run(capsys, "verify", "released.csv", "--certificate", "old.json")
+    assert code == 0
+    assert err == (f"skyprivacy verify: the certificate was made by skyprivacy 0.0.1; "
+                   f"recomputed with {__version__}\n")
+
+
+def test_verify_input_errors(work, capsys):
+    (work / "bad.json").write_text("{not json")
+    assert_input_error(capsys, ["verify", "released.csv", "--certificate", "bad.json"],
+                       r"^skyprivacy verify: error: Certificate 'bad.json' is not valid JSON: ")
+    (work / "odd.json").write_text('{"schema_version": 1}')
+    assert_input_error(capsys, ["verify", "released.csv", "--certificate", "odd.json"],
+                       r"^skyprivacy verify: error: Certificate 'odd.json': The certificate is "
+                       r"malformed: missing field\(s\) \['checks', ")
+    assert_input_error(capsys, ["verify", "gone.csv", "--certificate", "released.cert.json"],
+                       r"^skyprivacy verify: error: Cannot read table 'gone.csv': No such file")
+
+
+# -------------------------------------------------------------------------- transparency
+DECISIONS = """\
+gender,income,population,d
+F,<100k,12,0
+F,100k-200k,5,0
+F,>200k,3,1
+M,<100k,9,0
+M,100k-200k,7,0.5
+M,>200k,4,1
+"""
+DECISION = ["--public", "gender", "--sensitive", "income", "--weight", "population",
+            "--decision", "d"]
+
+
+def test_transparency_check_and_optimize(work, capsys):
+    (work / "dec.csv").write_text(DECISIONS)
+    code, out, _ = run(capsys, "transparency", "check", "dec.csv", *DECISION, "--beta", "0.7")
+    assert code == 1
+    assert out.startswith("UNSAFE: the true rule is not beta-private at beta = 0.7.\n"
+                          "Maximum confidence 1 (group ('F',), outcome 1, inferring >200k).")
+    assert "3 violating channel(s):" in out
+
+    code, out, err = run(capsys, "transparency", "optimize", "dec.csv", *DECISION, "--delta",
+                         "0.9", "--output", "announced.csv")
+    assert code == 0 and err == "skyprivacy transparency optimize: wrote announced.csv\n"
+    assert out.startswith("Optimal beta* = 0.675 under Delta(delta=0.9), attained by the "
+                          "group ('F',)")
+    announced = pd.read_csv(work / "announced.csv", dtype=str)
+    assert list(announced.columns) == ["gender", "income", "population", "d", "d_tilde"]
+    assert announced["population"].tolist() == ["12", "5", "3", "9", "7", "4"]
+
+    code, out, _ = run(capsys, "transparency", "check", "announced.csv", *DECISION,
+                       "--announced", "d_tilde", "--beta", "0.675", "--format", "json")
+    result = json.loads(out)
+    assert code == 0 and result["schema_version"] == 1 and result["satisfied"] is True
+    assert result["command"] == "transparency check"
+
+    code, out, _ = run(capsys, "transparency", "optimize", "dec.csv", *DECISION, "--alpha",
+                       "0.9", "--format", "json", "--exact")
+    result = json.loads(out)
+    assert code == 0 and result["command"] == "transparency optimize"
+    assert result["beta_star"] == 1.0 and result["exact"] is True
+
+
+def test_transparency_input_errors(work, capsys):
+    (work / "dec.csv").write_text(DECISIONS.replace("0.5", "half"))
+    assert_input_error(capsys, ["transparency", "check", "dec.csv", *DECISION, "--gamma", "0.1"],
+                       r"^skyprivacy transparency check: error: Column 'd' must hold numbers; "
+                       r"it holds 'half'\.$")
+    (work / "dec.csv").write_text(DECISIONS.replace("0.5", ""))
+    assert_input_error(capsys, ["transparency", "optimize", "dec.csv", *DECISION, "--delta",
+                                "0.9", "--output", "a.csv"],
+                       r"Column 'd' has 1 missing cell\(s\), the first on data row 5", "a.csv")
+    code, _, err = run(capsys, "transparency", "check", "dec.csv", *DECISION)
+    assert code == 2 and "one of the arguments --beta --gamma is required" in err
+
+
+# ---------------------------------------------------------------------------------- data
+def test_data_exports(work, capsys):
+    code, _, err = run(capsys, "data", "adult", "--sample", "10", "--output", "a10.csv")
+    assert code == 0 and err == "skyprivacy data: wrote a10.csv\n"
+    sample = pd.read_csv(work / "a10.csv")
+    assert len(sample) == 10 and list(sample.columns)[:2] == ["age", "workclass"]
+    code, out, _ = run(capsys, "data", "adult-hierarchy", "sex")
+    assert code == 0 and out.splitlines()[0] == "Male;*"
+    code, _, err = run(capsys, "data", "adult-hierarchy", "zip")
+    assert code == 2 and "'data adult-hierarchy' needs one of age, " in err
+
+
+# ------------------------------------------------------------------------- input errors
+def test_a_missing_column(work, capsys):
+    assert_input_error(capsys, ["check", "released.csv", "--qi", "age,zip", "--sensitive",
+                                "occupation", "--policy", "policy.toml", "--certificate",
+                                "c.json", "--report", "r.html"],
+                       r"^skyprivacy check: error: Column 'zip' is not in the table; columns "
+                       r"are \['age', 'workclass', ", "c.json", "r.html")
+
+
+def test_an_unknown_policy_value(work, capsys):
+    (work / "typo.toml").write_text('[values."Exec-manager"]\nskyline = [[1, 5, 1, 0.9]]\n')
+    for command in (["check", "released.csv"], ["anonymize", "adult.csv", "--output",
+                                                "o.csv"]):
+        assert_input_error(capsys, [*command, *RELEASE, "--policy", "typo.toml"],
+                           r"error: Policy value 'Exec-manager' does not occur in column "
+                           r"'occupation'\. Did you mean 'Exec-managerial'\? Values there: "
+                           r"\['Adm-clerical', ", "o.csv", "o.cert.json")
+
+
+def test_a_malformed_hierarchy(work, capsys):
+    (work / "age.csv").write_text("17;10-19;*\n18;*\n")
+    assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                                "--output", "o.csv", "--hierarchy", "age=age.csv"],
+                       r"^skyprivacy anonymize: error: Hierarchy file 'age.csv' for column "
+                       r"'age': Hierarchy 'age': levels of unequal depth", "o.csv",
+                       "o.cert.json")
+
+
+def test_a_hierarchy_that_misses_values(work, capsys):
+    (work / "sex.csv").write_text("Male;*\n")
+    assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                                "--output", "o.csv", "--hierarchy", "sex=sex.csv"],
+                       r"^skyprivacy anonymize: error: Hierarchy for column 'sex': .*'Female'",
+                       "o.csv", "o.cert.json")
+
+
+@pytest.mark.parametrize("cell", ["", "NaN", "NA"])
+def test_a_missing_value(work, capsys, cell):
+    text = (work / "adult.csv").read_text().split("\n")
+    fields = text[3].split(",")
+    fields[0] = cell
+    text[3] = ",".join(fields)
+    (work / "holes.csv").write_text("\n".join(text))
+    for command in (["anonymize", "holes.csv", "--output", "o.csv", "--report", "o.html"],
+                    ["check", "holes.csv", "--certificate", "o.json"]):
+        assert_input_error(capsys, [*command, *RELEASE, "--policy", "policy.toml"],
+                           rf"error: Column 'age' has 1 missing cell\(s\), the first on data "
+                           rf"row 3 \('{cell}'\); skyprivacy never drops rows silently",
+                           "o.csv", "o.cert.json", "o.html", "o.json")
+
+
+def test_na_values_can_be_read_as_values(work, capsys):
+    table = pd.DataFrame({"region": ["NA", "NA", "EU", "EU"], "x": ["a", "b", "a", "b"]})
+    write_table(table, work / "regions.csv")
+    (work / "p.toml").write_text("[default]\nskyline = [[0, 0, 0, 0.9]]\n")
+    argv = ["check", "regions.csv", "--qi", "region", "--sensitive", "x", "--policy", "p.toml"]
+    assert run(capsys, *argv)[0] == 3
+    assert run(capsys, *argv, "--na-values", "")[0] == 0
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"\xff\xfeage\n", r"Table 'bad.csv' is not UTF-8 text; save it as UTF-8 CSV\.$"),
+    (b"", r"Table 'bad.csv' is empty: a CSV table needs a header line\.$"),
+    (b"a,b\n1,2,3\n", r"Table 'bad.csv' is not valid CSV: a data row has more fields than "
+                      r"the header\.$"),
+    (b"a,b\n1,2\n1,2,3\n", r"Table 'bad.csv' is not valid CSV: Error tokenizing data\. C "
+                            r"error: Expected 2 fields in line 3, saw 3\.$"),
+])
+def test_an_unreadable_table(work, capsys, content, message):
+    (work / "bad.csv").write_bytes(content)
+    assert_input_error(capsys, ["check", "bad.csv", *RELEASE, "--policy", "policy.toml",
+                                "--certificate", "c.json"], r"^skyprivacy check: error: " +
+                       message, "c.json")
+
+
+def test_unreadable_policy_files(work, capsys):
+    assert_input_error(capsys, ["check", "released.csv", *RELEASE, "--policy", "none.toml"],
+                       r"^skyprivacy check: error: Cannot read policy file 'none.toml': No such "
+                       r"file or directory\.$")
+    (work / "broken.toml").write_text("[default\n")
+    assert_input_error(capsys, ["check", "released.csv", *RELEASE, "--policy", "broken.toml"],
+                       r"^skyprivacy check: error: Policy file 'broken.toml' is not valid TOML")
+    (work / "wide.toml").write_text("[default]\nskyline = [[1, 5, 1, 0]]\n")
+    assert_input_error(capsys, ["check", "released.csv", *RELEASE, "--policy", "wide.toml"],
+                       r"^skyprivacy check: error: Policy file 'wide.toml': The 'c' parameter "
+                       r"of SkylinePoint must be in \(0, 1\]\. Got 0 instead\.$")
+
+
+def test_an_output_folder_that_does_not_exist(work, capsys):
+    assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                                "--output", "out.csv", "--certificate", "nowhere/cert.json"],
+                       r"^skyprivacy anonymize: error: Cannot write 'nowhere/cert.json': the "
+                       r"folder '.*nowhere' does not exist\.$", "out.csv")
+
+
+# ------------------------------------------------------------------------- usage errors
+@pytest.mark.parametrize("argv, message", [
+    ([], r"skyprivacy: error: choose a command \(see --help\)"),
+    (["transparency"], r"skyprivacy transparency: error: choose a command"),
+    (["check", "released.csv", "--qi", "age", "--sensitive", "occupation"],
+     "the following arguments are required: --policy"),
+    (["check", "released.csv", "--qi", "age", "--group", "g", "--sensitive", "occupation",
+      "--policy", "policy.toml"], "argument --group: not allowed with argument --qi"),
+    (["find", "released.csv", "--qi", "age", "--sensitive", "occupation", "-c", "1.5"],
+     r"argument -c/--confidence: must be in \(0, 1\], got '1.5'"),
+    (["find", "released.csv", "--qi", "age,,sex", "--sensitive", "occupation", "-c", "0.5"],
+     "argument --qi: expected comma-separated column names"),
+    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
+      "--hierarchy", "zip=bundled:adult"],
+     r"--hierarchy is given for 'zip', which is not in --qi age,workclass,sex"),
+    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
+      "--hierarchy", "age"], "argument --hierarchy: expected COLUMN=SOURCE"),
+    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "adult.csv"],
+     "--output adult.csv would overwrite the input table"),
+    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
+      "--certificate", "o.csv"], "--output and --certificate name the same file o.csv"),
+    (["check", "released.csv", "--qi", "age", "--sensitive", "age", "--policy",
+      "policy.toml"], "the grouping columns, --sensitive and --individual must be distinct"),
+    (["check", "released.csv", *RELEASE, "--policy", "policy.toml", "--semantics", "mvpi"],
+     "argument --semantics: invalid choice: 'mvpi'"),
+])
+def test_usage_errors_exit_2(work, capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert re.search(message, err), err
+    assert not os.path.exists("o.csv")
