@@ -5,11 +5,22 @@ the sensitive attribute are checked against the value-centric policy of Table 3 
 and Ramakrishnan (2009): a fine one (age in decades, sex and race kept) and a coarse one (age in
 20-year bands, sex and race suppressed).  For each, the per-value table and the worst cases of the
 failing checks are printed.
+
+Then the command-line path (:func:`cli_demo`): Adult is exported to a temporary folder, anonymized
+by ``skyprivacy anonymize`` with a certificate and an HTML report, re-checked with ``skyprivacy
+check --format json`` and verified with ``skyprivacy verify`` (once as released, once after one
+cell was changed).  The commands run in-process and are printed as a shell user would type them.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import json
+import os
+import shlex
 import sys
+import tempfile
 
 import pandas as pd
 
@@ -44,8 +55,92 @@ def build_releases(adult: pd.DataFrame) -> dict[str, tuple[pd.DataFrame, list[st
                                                                       ["age", "sex", "race"])}
 
 
+#: The policy file of the command-line part (the issue's example policy).
+POLICY_TOML = """\
+[default]
+skyline = [[1, 5, 1, 0.9]]            # (l, k, m, c) points for every value not listed
+
+[values."Exec-managerial"]
+skyline = [[4, 10, 4, 0.9], [1, 20, 1, 0.9]]
+"""
+
+
+def _run_cli(arguments: list[str], folder: str, out) -> tuple[int, str]:
+    """Run ``skyprivacy ARGUMENTS`` in-process; print the command (paths relative to the
+    folder), its stdout and stderr; return the exit code and stdout."""
+    from .cli import main as cli_main
+
+    shown = [os.path.relpath(a, folder) if a.startswith(folder) else a for a in arguments]
+    print(f"$ {shlex.join(['skyprivacy', *shown])}", file=out)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        code = cli_main(arguments)
+    return (code, stdout.getvalue().replace(folder + os.sep, ""),
+            stderr.getvalue().replace(folder + os.sep, ""))
+
+
+def cli_demo(out=None) -> int:
+    """The command-line path on the bundled Adult data; returns 0 when every step behaved."""
+    out = out or sys.stdout
+    print("=== The command line: anonymize, check, verify", file=out)
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="skyprivacy-demo-") as folder:
+        path = lambda name: os.path.join(folder, name)  # noqa: E731
+        with open(path("policy.toml"), "w", encoding="utf-8") as stream:
+            stream.write(POLICY_TOML)
+        print(f"$ cat policy.toml\n{POLICY_TOML}", file=out)
+        release = ["--qi", "age,workclass,sex", "--sensitive", "occupation"]
+        steps = [
+            (["data", "adult", "--output", path("adult.csv")], 0),
+            (["anonymize", path("adult.csv"), *release, "--policy", path("policy.toml"),
+              "--hierarchy", "workclass=bundled:adult", "--output", path("out.csv"),
+              "--certificate", path("cert.json"), "--report", path("report.html")], 0),
+        ]
+        for arguments, expected in steps:
+            code, stdout, stderr = _run_cli(arguments, folder, out)
+            print(stdout + stderr + f"(exit code {code})\n", file=out)
+            ok &= code == expected
+        code, stdout, _ = _run_cli(["check", path("out.csv"), *release, "--policy",
+                                    path("policy.toml"), "--format", "json"], folder, out)
+        result = json.loads(stdout)
+        worst = max(result["rows"], key=lambda r: r["breach_probability"])
+        print(f"  (summary of the JSON) schema_version {result['schema_version']}, verdict "
+              f"{result['verdict']}, {result['n_checks']} checks, table sha256 "
+              f"{result['table']['sha256'][:16]}..., highest breach probability "
+              f"{worst['breach_probability_exact']} for {worst['value']!r}\n(exit code {code})\n",
+              file=out)
+        ok &= code == 0
+        code, stdout, stderr = _run_cli(["verify", path("out.csv"), "--certificate",
+                                         path("cert.json")], folder, out)
+        print(stdout + stderr + f"(exit code {code})\n", file=out)
+        ok &= code == 0
+        with open(path("out.csv"), encoding="utf-8") as stream:
+            lines = stream.read().split("\n")
+        lines[1] = lines[1].replace("Adm-clerical", "Exec-managerial", 1)
+        with open(path("tampered.csv"), "w", encoding="utf-8") as stream:
+            stream.write("\n".join(lines))
+        print("One cell of the release changed (tampered.csv); verify must fail:", file=out)
+        code, stdout, stderr = _run_cli(["verify", path("tampered.csv"), "--certificate",
+                                         path("cert.json")], folder, out)
+        print(stdout + f"(exit code {code})\n", file=out)
+        ok &= code == 1
+        with open(path("cert.json"), encoding="utf-8") as stream:
+            certificate = json.load(stream)
+        certificate["checks"][0]["breach_probability_exact"] = "1/100"
+        certificate["checks"][0]["breach_probability"] = 0.01
+        with open(path("edited.cert.json"), "w", encoding="utf-8") as stream:
+            json.dump(certificate, stream)
+        print("One breach probability of the certificate lowered (edited.cert.json); verify "
+              "recomputes it:", file=out)
+        code, stdout, stderr = _run_cli(["verify", path("out.csv"), "--certificate",
+                                         path("edited.cert.json")], folder, out)
+        print(stdout + f"(exit code {code})", file=out)
+        ok &= code == 1
+    return 0 if ok else 1
+
+
 def main(out=None) -> int:
-    """Print the certification of both releases; returns 0."""
+    """Print the certification of both releases, then run the command-line path; returns 0."""
     out = out or sys.stdout
     adult = load_adult()
     print(f"UCI Adult: {len(adult):,} records; sensitive attribute: occupation "
@@ -68,7 +163,7 @@ def main(out=None) -> int:
             for row in result.violations:
                 print(f"- {row.value} at {row.point}: {row.worst_case.description}", file=out)
         print(file=out)
-    return 0
+    return cli_demo(out)
 
 
 if __name__ == "__main__":

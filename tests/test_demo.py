@@ -1,4 +1,5 @@
-"""The main job on the bundled data runs and reports both verdicts with worst cases."""
+"""The main job on the bundled data runs and reports both verdicts with worst cases, then the
+command-line path (anonymize, check, verify) on Adult."""
 import io
 import subprocess
 import sys
@@ -6,7 +7,7 @@ import sys
 from skyprivacy import demo
 
 
-def test_demo_prints_verdicts_and_worst_cases():
+def test_demo_prints_verdicts_worst_cases_and_the_command_line_path():
     out = io.StringIO()
     assert demo.main(out) == 0
     text = out.getvalue()
@@ -14,6 +15,16 @@ def test_demo_prints_verdicts_and_worst_cases():
     assert "Verdict: UNSAFE" in text and "Verdict: SAFE" in text
     assert "Worst cases of the failing checks:" in text
     assert "Exec-managerial" in text and "pinned down" in text
+    # then the command line, run in-process on Adult
+    assert "$ skyprivacy data adult --output adult.csv" in text
+    assert ("$ skyprivacy anonymize adult.csv --qi age,workclass,sex --sensitive occupation "
+            "--policy policy.toml") in text
+    assert "skyprivacy anonymize: wrote out.csv, cert.json, report.html" in text
+    assert "--format json\n  (summary of the JSON) schema_version 1, verdict safe" in text
+    assert "VERIFIED: out.csv matches cert.json" in text
+    assert "NOT VERIFIED: tampered.csv does not match cert.json" in text
+    assert "differs: the certificate records 1/100, the table gives" in text
+    assert "/tmp" not in text and "skyprivacy-demo-" not in text
 
 
 def test_demo_runs_as_a_module():
@@ -21,3 +32,4 @@ def test_demo_runs_as_a_module():
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "=== Release coarse" in done.stdout
+    assert "=== The command line: anonymize, check, verify" in done.stdout

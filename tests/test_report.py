@@ -201,3 +201,14 @@ def test_the_report_renders_in_headless_chromium(unsafe_release, tmp_path):
     assert dom.returncode == 0, dom.stderr[-2000:]
     assert re.search(r'<div class="verdict unsafe" id="verdict">Verdict: UNSAFE', dom.stdout)
     assert "<script" not in dom.stdout
+
+
+def test_a_missing_chromium_skips_locally_but_fails_when_required(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.delenv("SKYPRIVACY_REQUIRE_CHROMIUM", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="chromium is not installed"):
+        _chromium()
+    monkeypatch.setenv("SKYPRIVACY_REQUIRE_CHROMIUM", "1")
+    with pytest.raises(pytest.fail.Exception, match="SKYPRIVACY_REQUIRE_CHROMIUM=1 but no "
+                                                    "chromium on PATH"):
+        _chromium()
