@@ -167,8 +167,8 @@ def global_sensitivity_sp(n, /, *, m=1, exact=False):
     owner = "global_sensitivity_sp"
     n = check_int(n, name="n", owner=owner, minimum=3,
                   requirement="be an integer >= 3 (the sensitivity bounds assume n >= 3)")
-    value = _m(m, owner) * _gs_sp_fraction(n)
-    return value if exact else float(value)
+    m = _m(m, owner)
+    return m * _gs_sp_fraction(n) if exact else m * (0.5 + 1.0 / (n - 1))
 
 
 def smooth_sensitivity_sp(n, n0, /, *, beta, m=1):
