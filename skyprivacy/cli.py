@@ -10,7 +10,7 @@ staged and put in place only when the whole run succeeded.
 Exit codes: 0 safe / done, 1 unsafe or infeasible (or a certificate that does not verify),
 2 usage error, 3 input error (missing or unreadable file, missing column, missing value,
 malformed policy, hierarchy or certificate, unknown policy value), 4 internal error (a bug:
-please report it with the traceback).  The reference is ``docs/cli.md``.
+please report it with the traceback), 141 when stdout is closed early (``| head``).  The reference is ``docs/cli.md``.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ __all__ = ["main", "build_parser", "SCHEMA_VERSION", "EXIT_OK", "EXIT_UNSAFE", "
 #: Version of the JSON printed by ``--format json`` (every command's object carries it).
 SCHEMA_VERSION = 1
 EXIT_OK, EXIT_UNSAFE, EXIT_USAGE, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3, 4
+EXIT_BROKEN_PIPE = 141  # as a shell reports a process ended by SIGPIPE
 
 EXIT_CODES = """\
 exit codes:
@@ -74,6 +75,7 @@ exit codes:
   3  input error (unreadable file, missing column, missing value, malformed policy,
      hierarchy or certificate, a policy value the data does not contain)
   4  internal error (a bug in skyprivacy; please report it with the traceback)
+  141  stdout was closed early (e.g. piped into head)
 """
 
 
@@ -429,6 +431,8 @@ class _Progress:
 
 
 class _Context:
+    """One run: the parsed arguments, the streams, the command's name, notes and progress."""
+
     def __init__(self, args):
         self.args = args
         self.stdout, self.stderr = sys.stdout, sys.stderr
@@ -967,6 +971,7 @@ def _cmd_data(ctx: _Context) -> int:
     from .datasets import ADULT_HIERARCHIES, adult_hierarchy_path, load_adult
 
     args = ctx.args
+    _check_outputs(args, {"--output": args.output}, {})
     if args.dataset == "adult":
         if args.attribute:
             raise UsageError("'data adult' takes no attribute")
@@ -981,7 +986,6 @@ def _cmd_data(ctx: _Context) -> int:
             raise UsageError(f"'data adult-hierarchy' needs one of {', '.join(choices)}")
         data = adult_hierarchy_path(args.attribute).read_bytes()
     if args.output:
-        _check_outputs(args, {"--output": args.output}, {})
         with OutputFiles() as out:
             out.add(args.output, data)
             ctx.note(f"wrote {', '.join(out.commit())}")
@@ -1009,8 +1013,9 @@ def main(argv: list[str] | None = None) -> int:
 
     Examples
     --------
-    >>> main(["--version"])
-    skyprivacy 0.1.0
+    >>> main(["data", "adult-hierarchy", "sex"])
+    Male;*
+    Female;*
     0
     """
     parser = build_parser()
@@ -1029,6 +1034,16 @@ def main(argv: list[str] | None = None) -> int:
         warnings.simplefilter("ignore", UnusedPolicyValueWarning)  # an input error here
         try:
             code = args.handler(ctx)
+            sys.stdout.flush()  # surface a closed pipe here, not at interpreter exit
+        except BrokenPipeError:  # e.g. `skyprivacy data adult | head`: the reader has gone
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, sys.stdout.fileno())
+            except (OSError, ValueError):  # stdout without a file descriptor (tests)
+                pass
+            finally:
+                os.close(devnull)
+            code = EXIT_BROKEN_PIPE
         except UsageError as exc:
             print(f"{ctx.name}: error: {_one_line(exc)} (see {ctx.name} --help)",
                   file=sys.stderr)

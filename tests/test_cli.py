@@ -555,3 +555,52 @@ def test_usage_errors_exit_2(work, capsys, argv, message):
     assert code == 2 and out == ""
     assert re.search(message, err), err
     assert not os.path.exists("o.csv")
+
+
+# ------------------------------------------------------------------ warnings, bugs, mvpi
+def test_library_warnings_become_one_line_each(work, capsys):
+    (work / "dec.csv").write_text(DECISIONS + "X,<100k,1,0\n")
+    code, _, err = run(capsys, "transparency", "check", "dec.csv", *DECISION, "--beta", "1")
+    assert code == 0
+    warning = [line for line in err.splitlines() if "warning:" in line]
+    assert len(warning) == 1
+    assert warning[0].startswith("skyprivacy transparency check: warning: ")
+
+
+def test_an_internal_error_exits_4_with_the_traceback(work, capsys, monkeypatch):
+    import skyprivacy.cli as cli
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli, "skyline_check", broken)
+    code, out, err = run(capsys, "check", "released.csv", *RELEASE, "--policy", "policy.toml",
+                         "--certificate", "c.json")
+    assert code == 4 and out == ""
+    assert "Traceback" in err and "RuntimeError: boom" in err
+    assert err.endswith("skyprivacy check: internal error; please report it with the traceback "
+                        "above\n")
+    assert not os.path.exists("c.json")
+
+
+def test_mvpi_rows_per_individual(work, capsys):
+    table = pd.DataFrame({
+        "person": ["p1", "p1", "p2", "p3", "p3", "p4", "p5", "p6"],
+        "zip": ["130**"] * 5 + ["148**"] * 3,
+        "diagnosis": ["flu", "diabetes", "flu", "cold", "diabetes", "cold", "flu", "cold"],
+    })
+    write_table(table, work / "visits.csv")
+    (work / "p.toml").write_text("[default]\nskyline = [[0, 1, 0, 0.95]]\n")
+    argv = ["check", "visits.csv", "--qi", "zip", "--sensitive", "diagnosis", "--individual",
+            "person", "--semantics", "mvpi-set", "--policy", "p.toml", "--certificate",
+            "v.json", "--format", "json"]
+    code, out, _ = run(capsys, *argv)
+    result = json.loads(out)
+    assert result["certificate"]["parameters"]["individual"] == "person"
+    assert result["certificate"]["parameters"]["semantics"] == "mvpi-set"
+    assert result["release"]["n_individuals"] == 6
+    assert code == (0 if result["safe"] else 1)
+    assert run(capsys, "verify", "visits.csv", "--certificate", "v.json")[0] == 0
+    code, _, err = run(capsys, *argv[:-2], "--semantics", "svpi")
+    assert code == 3 and "Individual 'p1' appears in 2 rows; svpi allows one row per " \
+                         "individual." in err

@@ -104,3 +104,12 @@ def test_python_dash_m(folder):
     done = subprocess.run([sys.executable, "-m", "skyprivacy", "--help"], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.startswith("usage: skyprivacy ")
+
+
+def test_a_closed_stdout_ends_quietly_with_141():
+    process = subprocess.Popen([SCRIPT, "data", "adult"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    process.stdout.close()  # the reader has gone before the first byte (like `| head -0`)
+    stderr = process.stderr.read()
+    assert process.wait(timeout=120) == 141
+    assert stderr == b""
