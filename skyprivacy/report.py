@@ -415,12 +415,12 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
     grouping = (f"quasi-identifiers {', '.join(parameters['qi'])}" if parameters.get("qi")
                 else f"bucket column {parameters.get('group')}")
     rows = [
-        ("Table", f"{source or '(in memory)'}: {table.get('n_rows', len(sizes))} rows, "
+        ("Table", f"{source or '(in memory)'}: {int(table.get('n_rows', 0)):,} rows, "
                   f"{len(table.get('columns', []))} columns"),
         ("SHA-256", table.get("sha256", "")),
-        ("Groups", f"{release.n_groups} QI-groups of {int(sizes.min())} to {int(sizes.max())} "
-                   f"people (average {release.n_individuals / release.n_groups:.1f}), by "
-                   f"{grouping}"),
+        ("Groups", f"{release.n_groups:,} QI-groups of {int(sizes.min()):,} to "
+                   f"{int(sizes.max()):,} people (average "
+                   f"{release.n_individuals / release.n_groups:,.1f}), by {grouping}"),
         ("Sensitive column", parameters.get("sensitive", "")),
         ("Semantics", parameters.get("semantics", "")),
     ]
