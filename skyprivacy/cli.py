@@ -10,7 +10,8 @@ staged and put in place only when the whole run succeeded.
 Exit codes: 0 safe / done, 1 unsafe or infeasible (or a certificate that does not verify),
 2 usage error, 3 input error (missing or unreadable file, missing column, missing value,
 malformed policy, hierarchy or certificate, unknown policy value), 4 internal error (a bug:
-please report it with the traceback), 141 when stdout is closed early (``| head``).  The reference is ``docs/cli.md``.
+please report it with the traceback), 141 when stdout is closed early (``| head``).  The
+reference is ``docs/cli.md``.
 """
 
 from __future__ import annotations
@@ -850,8 +851,9 @@ def _cmd_compare(ctx: _Context) -> int:
                        "confidence": str(skylines.c), "skylines": _skyline_rows(skylines)})
     else:
         ctx.emit("\n".join([head, "Released " + _release_line(release, "table", len(released)),
-                            f"Knowledge skylines at confidence c = {confidence_text(skylines.c)}, most "
-                            f"exposed value first:", ""] + _skylines_text(skylines, 3)))
+                            f"Knowledge skylines at confidence c = "
+                            f"{confidence_text(skylines.c)}, most exposed value first:", ""]
+                           + _skylines_text(skylines, 3)))
     return EXIT_OK
 
 
