@@ -2,7 +2,7 @@
 
 Prints Markdown (the tables of docs/fairness_queries.md come from this script):
 
-    python examples/fairness_query_reproduce.py            # full: about 5 minutes
+    python examples/fairness_query_reproduce.py            # full: about 12 minutes
     python examples/fairness_query_reproduce.py --quick    # smoke run: a few seconds
 """
 
