@@ -955,8 +955,8 @@ def cs_reveal(H, sp, /, *, n1=None, n0=None, minority=0, decoder="bp", threshold
     >>> sp = H @ np.where(a == 1, 1 / 196, -1 / 4)
     >>> cs_reveal(H, sp, n0=4).recovered_all(a)
     True
-    >>> cs_reveal(H, sp, n0=4, sign="paper").a_hat.min()  # everyone labelled 1
-    np.int8(1)
+    >>> int(cs_reveal(H, sp, n0=4, sign="paper").a_hat.min())  # everyone labelled 1
+    1
     """
     owner = "cs_reveal"
     H, answers = _check_matrix_answers(H, sp, owner)

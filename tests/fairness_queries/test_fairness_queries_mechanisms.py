@@ -15,7 +15,7 @@ from skyprivacy.fairness_queries import (AttributeConceal, BudgetAccountant, Com
                                          LaplaceBiasQuery, attribute_conceal_beta, cs_reveal,
                                          crossover_epsilon, expected_median_abs_error,
                                          global_sensitivity_abs_sp, global_sensitivity_sp,
-                                         leakage_score, smooth_sensitivity_sp,
+                                         smooth_sensitivity_sp,
                                          statistical_parity_gap, uniform_perturbation_design)
 
 A100 = np.array([1] * 90 + [0] * 10)
