@@ -541,15 +541,12 @@ def flip_design_slogdet(h0, /, *, tol=1e-12) -> tuple[float, float]:
 
 def _flip_singularity(h0: np.ndarray, tol: float) -> str | None:
     """Why the flip design of h0 is singular, or None."""
-    diag = 1.0 - 2.0 * h0
-    half = np.abs(diag) <= tol
-    if half.sum() >= 2:
-        return f"{int(half.sum())} predictions equal 1/2, which makes rows of H equal"
-    if half.sum() == 0:
-        factor = 1.0 + float(np.sum(h0 / diag))
-        if abs(factor) <= 1e-9 * (1.0 + float(np.sum(np.abs(h0 / diag)))):
-            return "1 + sum_j h0_j / (1 - 2 h0_j) = 0 (for a binary h0: it accepts exactly " \
-                   "one individual)"
+    halves = int((np.abs(1.0 - 2.0 * h0) <= tol).sum())
+    if halves >= 2:
+        return f"{halves} predictions equal 1/2, which makes rows of H equal"
+    if flip_design_slogdet(h0, tol=tol)[0] == 0.0:
+        return "1 + sum_j h0_j / (1 - 2 h0_j) = 0 (for a binary h0: it accepts exactly " \
+               "one individual)"
     return None
 
 

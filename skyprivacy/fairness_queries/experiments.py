@@ -24,7 +24,7 @@ from ..errors import PrivacyRiskWarning
 from ._validation import check_choice, check_int, check_random_state, readonly
 from .attacks import bernoulli_design, cs_reveal, uniform_perturbation_design
 from .mechanisms import AttributeConceal, LaplaceBiasQuery, expected_median_abs_error
-from .metrics import leakage_score, statistical_parity_gap
+from .metrics import leakage_score
 
 __all__ = [
     "AdultRaceTask",
@@ -278,8 +278,8 @@ def run_trial(h0, a, m, /, *, mechanism="none", epsilon=math.inf, design="pertur
         H = uniform_perturbation_design(h0, m, random_state=rng)
     else:
         H = bernoulli_design(m, n, random_state=rng)
-    exact = statistical_parity_gap(H, a)
-    released = np.asarray(_mechanism(mechanism, epsilon, rng).answer(H, a).values)
+    release = _mechanism(mechanism, epsilon, rng).answer(H, a)
+    released, exact = np.asarray(release.values), release.audit.true_values
     result = cs_reveal(H, released, n0=n0, n1=n - n0, decoder=decoder)
     err = np.abs(released - exact)
     accuracy = None

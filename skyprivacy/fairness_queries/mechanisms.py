@@ -33,8 +33,9 @@ from ..errors import BudgetError, PrivacyRiskWarning, UnsafeConstantWarning, par
 from ._validation import (check_binary_vector, check_choice, check_group_sizes, check_int,
                           check_predictions, check_random_state, check_real, check_sizes,
                           readonly)
-from .sensitivity import (_smooth_sp_float, attribute_conceal_beta, global_sensitivity_abs_sp,
-                          global_sensitivity_sp)
+from .metrics import _gap
+from .sensitivity import (_smooth_abs_sp_paper, _smooth_sp_float, attribute_conceal_beta,
+                          global_sensitivity_abs_sp, global_sensitivity_sp)
 
 __all__ = [
     "BudgetAccountant",
@@ -399,17 +400,16 @@ class _BiasQueryMechanism:
                 raise param_error("a", owner, f"have at least 3 individuals{where} (the "
                                   "sensitivity bounds assume n >= 3)",
                                   f"{n0 + n1} individuals")
-            slices.append((keep, slice_name, n0, n1))
+            slices.append((keep, label, slice_name, n0, n1))
 
         if m > 0 and self.accountant is not None:
             self.accountant.spend(self.epsilon, self.delta)
         columns = []
         true_columns = []
         audits = []
-        for keep, slice_name, n0, n1 in slices:
-            hk = h[:, keep]
-            in1 = a[keep] == 1
-            exact = hk[:, in1].sum(axis=1) / n1 - hk[:, ~in1].sum(axis=1) / n0
+        for keep, label, slice_name, n0, n1 in slices:
+            exact = _gap(h[:, keep], a[keep], metric=_METRIC_NAMES[self.metric],
+                         slice_label=label)
             true_columns.append(np.abs(exact) if self.metric == "abs_sp" else exact)
             if m == 0:
                 columns.append(true_columns[-1])
@@ -556,7 +556,7 @@ class AttributeConceal(_BiasQueryMechanism):
         beta = attribute_conceal_beta(self.epsilon, m, noise=self.noise,
                                       delta=self.delta if self.noise == "laplace" else None)
         if self.metric == "abs_sp" and self.abs_mode == "paper":
-            sens = m * max(1.0 / n0, math.exp(-(n0 - 2) * beta) / 2.0)
+            sens = _smooth_abs_sp_paper(n0, beta, m)
         else:
             sens = _smooth_sp_float(n, n0, beta, m)
         factor = 6.0 if self.noise == "cauchy" else 2.0

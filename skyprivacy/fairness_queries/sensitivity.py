@@ -223,6 +223,11 @@ def smooth_sensitivity_sp(n, n0, /, *, beta, m=1):
     return _smooth_sp_float(n, n0, _beta(beta, owner), _m(m, owner))
 
 
+def _smooth_abs_sp_paper(n0: int, beta: float, m: int) -> float:
+    """A.6's smooth sensitivity of |SP| as printed (too small; spec §7.4)."""
+    return m * max(1.0 / n0, math.exp(-(n0 - 2) * beta) / 2.0)
+
+
 def _abs_variant(variant, owner, choices):
     check_choice(variant, choices, name="variant", owner=owner)
     if variant == "paper":
@@ -361,7 +366,7 @@ def smooth_sensitivity_abs_sp(n, n0, /, *, beta, m=1, variant="bound"):
     m = _m(m, owner)
     _abs_variant(variant, owner, ("bound", "paper"))
     if variant == "paper":
-        return m * max(1.0 / n0, math.exp(-(n0 - 2) * beta) / 2.0)
+        return _smooth_abs_sp_paper(n0, beta, m)
     return _smooth_sp_float(n, n0, beta, m)
 
 
