@@ -75,9 +75,12 @@ class _ValueStats:
         self.s_f = self.s.astype(float)
 
     # ----------------------------------------------------------------- float log terms
-    def _log_T(self, l: int, k: int) -> np.ndarray:
-        n, s = self.n_f, self.s_f
-        h = self.h[:, min(l, self.h.shape[1] - 1)]
+    # Every term is evaluated for P amounts at once (rows) over the B groups holding the value
+    # (columns), so a whole staircase can be searched in a few vectorized rounds.
+    def _log_T(self, l: int, k: np.ndarray) -> np.ndarray:
+        n, s = self.n_f[None, :], self.s_f[None, :]
+        k = k[:, None].astype(float)
+        h = self.h[:, min(l, self.h.shape[1] - 1)][None, :]
         with np.errstate(divide="ignore", invalid="ignore"):
             if self.semantics == "svpi":
                 num = n - s - h - k
@@ -85,7 +88,7 @@ class _ValueStats:
             if self.semantics == "mvpi-set":
                 num = n - s - k
                 base = np.where(num > 0, np.log(np.maximum(num, 1e-300)) - np.log(s), -INF)
-                return base + self.set_prefix[:, min(l, self.set_prefix.shape[1] - 1)]
+                return base + self.set_prefix[:, min(l, self.set_prefix.shape[1] - 1)][None, :]
             rest = n - k
             log_q = np.where(rest > 1, s * np.log1p(-1.0 / np.maximum(rest, 2)), -INF)
             log_not_q = np.log(-np.expm1(log_q))
@@ -93,32 +96,43 @@ class _ValueStats:
             out = log_q - log_not_q + ruled
             return np.where(np.isnan(out), -INF, out)
 
-    def _log_V(self, m: int, k: int) -> np.ndarray:
-        if m == 0:
-            return np.zeros(len(self.n))
-        n, s = self.n, self.s
+    def _log_V(self, m: np.ndarray, k: np.ndarray) -> np.ndarray:
+        n, s = self.n[None, :], self.s[None, :]
+        m, k = m[:, None], k[:, None]
         if self.semantics == "mvpi-multiset":
             rest = (n - k).astype(float)
-            with np.errstate(divide="ignore"):
-                return np.where(rest > m, self.s_f * np.log1p(-m / rest), -INF)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                out = np.where(rest > m, self.s_f[None, :] * np.log1p(-m / rest), -INF)
+            return np.where(m == 0, 0.0, out)
         a = n - s - k
         b = n - k
         ok = a >= m
         lg = self.lgamma
-        out = np.full(len(n), -INF)
-        out[ok] = (lg[a[ok]] - lg[a[ok] - m]) - (lg[b[ok]] - lg[b[ok] - m])
-        return out
+        a_c, b_c = np.clip(a, 0, None), np.clip(b, 0, None)
+        out = (lg[a_c] - lg[np.clip(a_c - m, 0, None)]) - (lg[b_c] - lg[np.clip(b_c - m, 0, None)])
+        return np.where(m == 0, 0.0, np.where(ok, out, -INF))
 
-    def log_nr(self, l: int, k: int, m: int) -> float:
-        """log of the minimum negated ratio; -inf when the target is pinned (BP = 1)."""
-        if self.min_n <= k + m:
-            return -INF
-        t0 = self._log_T(l, 0)
-        tk = t0 if k == 0 else self._log_T(l, k)
-        v0 = self._log_V(m, 0)
-        vk = v0 if k == 0 else self._log_V(m, k)
-        vk1 = self._log_V(m, k + 1)
-        return float(min((tk + vk1).min(), t0.min() + vk.min(), tk.min() + v0.min()))
+    def log_nr(self, l: int, k, m) -> np.ndarray:
+        """log of the minimum negated ratio for arrays of (k, m); -inf when pinned (BP = 1)."""
+        k = np.atleast_1d(np.asarray(k, dtype=np.int64))
+        m = np.atleast_1d(np.asarray(m, dtype=np.int64))
+        out = np.empty(len(k))
+        step = max(1, 2_000_000 // max(len(self.n), 1))
+        for i in range(0, len(k), step):
+            kk, mm = k[i:i + step], m[i:i + step]
+            zero = np.zeros_like(kk)
+            t0 = self._log_T(l, zero[:1])[0]
+            tk = self._log_T(l, kk)
+            v0 = self._log_V(mm, zero)
+            vk = self._log_V(mm, kk)
+            vk1 = self._log_V(mm, kk + 1)
+            with np.errstate(invalid="ignore"):
+                same = (tk + vk1).min(axis=1)
+                first = t0.min() + vk.min(axis=1)
+                second = tk.min(axis=1) + v0.min(axis=1)
+            nr = np.minimum(same, np.minimum(first, second))
+            out[i:i + step] = np.where(self.min_n <= kk + mm, -INF, nr)
+        return out
 
 
 class _SafetyOracle:
@@ -133,30 +147,31 @@ class _SafetyOracle:
         self.exact_evaluations = 0
         self._memo: dict = {}
 
+    def safe_many(self, l: int, k: np.ndarray, m: np.ndarray) -> np.ndarray:
+        """Verdicts for arrays of amounts at one l."""
+        k = np.asarray(k, dtype=np.int64)
+        m = np.asarray(m, dtype=np.int64)
+        self.evaluations += len(k)
+        if self.stats.absent:
+            return np.ones(len(k), dtype=bool)
+        log_nr = self.stats.log_nr(l, k, m)
+        if self.log_theta == -INF:
+            return log_nr > -INF
+        margin = log_nr - self.log_theta
+        verdict = margin > 0
+        close = np.isfinite(log_nr) & (np.abs(margin) <= _LOG_TOL * (1.0 + abs(self.log_theta)))
+        for i in np.flatnonzero(close):
+            self.exact_evaluations += 1
+            bp = breach_probability(self.stats.release, self.stats.sigma, l=l, k=int(k[i]),
+                                    m=int(m[i]), exact=True)
+            verdict[i] = bp < self.c
+        return verdict
+
     def safe(self, l: int, k: int, m: int) -> bool:
         key = (l, k, m)
-        if key in self._memo:
-            return self._memo[key]
-        self.evaluations += 1
-        if self.stats.absent:
-            verdict = True
-        else:
-            log_nr = self.stats.log_nr(l, k, m)
-            if self.log_theta == -INF:
-                verdict = log_nr > -INF
-            elif log_nr == -INF:
-                verdict = False
-            else:
-                margin = log_nr - self.log_theta
-                if abs(margin) <= _LOG_TOL * (1.0 + abs(self.log_theta)):
-                    self.exact_evaluations += 1
-                    bp = breach_probability(self.stats.release, self.stats.sigma, l=l, k=k, m=m,
-                                            exact=True)
-                    verdict = bp < self.c
-                else:
-                    verdict = margin > 0
-        self._memo[key] = verdict
-        return verdict
+        if key not in self._memo:
+            self._memo[key] = bool(self.safe_many(l, np.array([k]), np.array([m]))[0])
+        return self._memo[key]
 
 
 def _largest(predicate, lo: int, hi: int) -> int:
@@ -313,68 +328,86 @@ def _find(stats: _ValueStats, c_exact: Fraction) -> KnowledgeSkyline:
     m_cap = min(m_max, reach)
 
     staircases: dict = {}
-    upper = None  # K_{l-1} bounds K_l pointwise
+    upper = None  # K_{l-1}(m) bounds K_l(m)
     for l in range(l_max + 1):
-        runs = []  # the staircase K_l as runs (m_from, m_to, k) with K_l(m) = k >= 0
-        m = 0
-        while m <= m_cap:
-            k_hi = min(k_max, reach - m)
-            if upper is not None:
-                k_hi = min(k_hi, _lookup(upper, m))
-            k_here = _largest(lambda k: oracle.safe(l, k, m), 0, k_hi)
-            if k_here < 0:
-                break
-            # how far does this step extend in m?
-            m_end = _largest(lambda mm: oracle.safe(l, k_here, mm), m, m_cap)
-            runs.append((m, m_end, k_here))
-            m = m_end + 1
-        staircases[l] = runs
-        upper = runs
-        if not runs:
+        if not oracle.safe(l, 0, 0):
+            staircases[l] = np.zeros(0, dtype=np.int64)
             break
+        # the staircase spans m = 0 .. m_end (the last m still safe with k = 0) ...
+        m_end = _largest(lambda mm: oracle.safe(l, 0, mm), 0, m_cap)
+        if upper is not None:
+            m_end = min(m_end, len(upper) - 1)
+        ms = np.arange(m_end + 1, dtype=np.int64)
+        # ... and K_l(m) is found for every m at once by a vectorized bisection
+        lo = np.zeros(len(ms), dtype=np.int64)
+        hi = np.minimum(k_max, reach - ms)
+        if upper is not None:
+            hi = np.minimum(hi, upper[:len(ms)])
+        while True:
+            active = np.flatnonzero(lo < hi)
+            if not len(active):
+                break
+            mid = (lo[active] + hi[active] + 1) // 2
+            ok = oracle.safe_many(l, mid, ms[active])
+            lo[active] = np.where(ok, mid, lo[active])
+            hi[active] = np.where(ok, hi[active], mid - 1)
+        upper = lo
+        staircases[l] = lo
 
     points = []
-    for l, runs in staircases.items():
-        next_runs = staircases.get(l + 1, [])
-        for (m_from, m_to, k_val) in runs:
-            # K_l(m_to + 1) < k_val holds by construction; maximal if K_{l+1}(m_to) < k_val
-            if l < l_max and _lookup(next_runs, m_to) >= k_val:
-                continue
-            points.append((l, k_val, m_to))
+    for l, heights in staircases.items():
+        if not len(heights):
+            continue
+        # run ends: the last m of each step (where K drops next, or the end)
+        ends = np.flatnonzero(np.diff(np.append(heights, -1)) != 0)
+        keep = heights[ends] >= 0
+        if l < l_max:  # maximal only if one more ruled-out value breaks it
+            keep &= _height(staircases.get(l + 1), ends) < heights[ends]
+        points += [(l, int(heights[m]), int(m)) for m in ends[keep]]
     minimal_unsafe = _minimal_unsafe(staircases, l_max, k_max, m_max)
     return KnowledgeSkyline(stats.sigma, c_exact, tuple(sorted(points)), bounds,
                             tuple(sorted(minimal_unsafe)), oracle.evaluations,
                             oracle.exact_evaluations, staircases)
 
 
-def _lookup(runs, m: int) -> int:
-    """K(m) from a staircase given as runs; -1 outside the safe region."""
-    for m_from, m_to, k_val in runs:
-        if m_from <= m <= m_to:
-            return k_val
-    return -1
+def _runs(heights: np.ndarray) -> list:
+    """Staircase K(0..M) as runs (m_from, m_to, k) of equal heights."""
+    if heights is None or not len(heights):
+        return []
+    change = np.flatnonzero(np.diff(heights)) + 1
+    begins = np.concatenate([[0], change])
+    ends = np.concatenate([change - 1, [len(heights) - 1]])
+    return [(int(b), int(e), int(heights[b])) for b, e in zip(begins, ends)]
+
+
+def _height(heights, m: np.ndarray) -> np.ndarray:
+    """K(m) from a staircase array; -1 (nothing safe) beyond its end or if absent."""
+    m = np.asarray(m, dtype=np.int64)
+    if heights is None or not len(heights):
+        return np.full(m.shape, -1, dtype=np.int64)
+    inside = m < len(heights)
+    return np.where(inside, heights[np.minimum(m, len(heights) - 1)], -1)
 
 
 def _minimal_unsafe(staircases, l_max, k_max, m_max):
     """Minimal unsafe points: unsafe, and one step down in any dimension is safe.
 
     At a fixed l the unsafe k's are those above K_l(m); the lowest, K_l(m) + 1, can only be
-    minimal where the staircase drops (the start of a run, or the first m with no safe k),
+    minimal where the staircase drops (the start of a step, or the first m with no safe k),
     and only if K_{l-1}(m) reaches it."""
     out = set()
     for l in range(l_max + 1):
-        runs = staircases.get(l, [])
-        below = staircases.get(l - 1)
-        candidates = [(m_from, k_val + 1) for m_from, _, k_val in runs]
-        first_unsafe_m = runs[-1][1] + 1 if runs else 0
-        candidates.append((first_unsafe_m, 0))
-        for m, k in candidates:
-            if k > k_max or m > m_max:
-                continue
-            if below is not None and _lookup(below, m) < k:
-                continue  # (l - 1, k, m) is unsafe too
-            out.add((l, k, m))
-        if not runs:
+        heights = staircases.get(l)
+        if heights is None:
+            break
+        starts = np.flatnonzero(np.diff(np.concatenate([[-2], heights])) != 0)
+        m_cand = np.append(starts, len(heights)).astype(np.int64)
+        k_cand = np.append(heights[starts] + 1, 0).astype(np.int64)
+        ok = (k_cand <= k_max) & (m_cand <= m_max)
+        if l > 0:
+            ok &= _height(staircases.get(l - 1), m_cand) >= k_cand
+        out.update((l, int(k), int(m)) for k, m in zip(k_cand[ok], m_cand[ok]))
+        if not len(heights):
             break
     return out
 
@@ -502,12 +535,20 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
 
 
 # --------------------------------------------------------------------------- references
-def skyline_find_paper(release: ReleaseCandidate, sigma: object, *, c) -> tuple:
+def skyline_find_paper(release: ReleaseCandidate, sigma: object, *, c,
+                       cached: bool = False) -> tuple:
     """The paper's SkylineFind (Fig. 5), kept as a reference and benchmark competitor.
 
-    For every l and m while BP(l, 0, m) < c, a fresh binary search over k calls the full
+    For every l and m while BP(l, 0, m) < c, a fresh binary search over k evaluates the
     breach probability; dominated points are dropped at the end. Same result as
     :func:`skyline_find`, many more evaluations.
+
+    Parameters
+    ----------
+    cached : bool, default False
+        False: every evaluation is a full :func:`skyprivacy.breach_probability` call, as in
+        the paper. True: evaluations use the per-value statistics that :func:`skyline_find`
+        builds once, which isolates the gain of the search strategy itself.
 
     Returns
     -------
@@ -516,12 +557,16 @@ def skyline_find_paper(release: ReleaseCandidate, sigma: object, *, c) -> tuple:
     _check_release(release, "skyline_find_paper")
     c_exact = exact_confidence(c, "skyline_find_paper")
     stats = _ValueStats(release, sigma)
-    l_max = stats.n_other_values
-    k_max = m_max = max(release.n_individuals - 1, 0)
+    if cached:
+        safe = _SafetyOracle(stats, c_exact).safe
+    else:
+        def safe(l, k, m):
+            return breach_probability(release, sigma, l=l, k=k, m=m, exact=True) < c_exact
+    return _paper_loop(safe, stats.n_other_values, max(release.n_individuals - 1, 0))
 
-    def safe(l, k, m):
-        return breach_probability(release, sigma, l=l, k=k, m=m, exact=True) < c_exact
 
+def _paper_loop(safe, l_max: int, k_max: int) -> tuple:
+    m_max = k_max
     found = []
     for l in range(l_max + 1):
         if not safe(l, 0, 0):
@@ -624,7 +669,7 @@ def plot_skyline_slices(skyline: KnowledgeSkyline, *, axes=None):
     else:
         fig = axes[0].figure
     for ax, l in zip(axes, levels):
-        runs = skyline._staircase.get(l, [])
+        runs = _runs(skyline._staircase.get(l))
         xs, ys = [], []
         for m_from, m_to, k_val in runs:
             xs += [m_from, m_to + 1]
