@@ -7,7 +7,7 @@ multidimensional adversarial knowledge" / "Adversarial-knowledge dimensions in d
 probability.
 """
 
-from . import baselines, datasets, errors, transparency, utility
+from . import baselines, datasets, errors, fairness_queries, transparency, utility
 from .anonymize import (
     AnonymizationResult,
     KAnonymizationResult,
@@ -45,7 +45,11 @@ from .utility import (
     utility_report,
 )
 from .errors import (
+    BudgetError,
+    DegenerateGroupError,
     HierarchyError,
+    QueryDesignWarning,
+    UnsafeConstantWarning,
     InfeasibleError,
     InvalidParameterError,
     PrivacyRiskWarning,
@@ -102,10 +106,15 @@ __all__ = [
     "utility_report",
     "UtilityReport",
     "baselines",
+    "fairness_queries",
     "transparency",
     "utility",
     "datasets",
     "errors",
+    "BudgetError",
+    "DegenerateGroupError",
+    "QueryDesignWarning",
+    "UnsafeConstantWarning",
     "HierarchyError",
     "InfeasibleError",
     "InvalidParameterError",
