@@ -36,7 +36,7 @@ from .errors import (
 )
 from .formulas import exact_terms, group_terms, top_other_counts
 from .knowledge import Policy
-from .release import SEMANTICS, ReleaseCandidate, _factorize, check_semantics
+from .release import ReleaseCandidate, _factorize, check_semantics, list_like_cells
 
 __all__ = ["skyline_anonymize", "AnonymizationResult", "k_anonymize", "KAnonymizationResult",
            "splittable_groups"]
@@ -125,6 +125,30 @@ class _NumericQI:
         return str(a) if lo == hi else f"[{a}, {b}]"
 
 
+class _SetQI(_NumericQI):
+    """A categorical quasi-identifier without a hierarchy: its distinct values in sorted order
+    are split at the median like a numeric range (any contiguous run of values can form a
+    group), and a group is labelled with the set of values its range spans."""
+
+    kind = "set"
+
+    def __init__(self, name: str, column: pd.Series):
+        self.name = name
+        codes, uniques = _factorize(column)
+        self.codes = codes
+        self.labels_ = [str(u) for u in uniques]
+        self.uniques = np.arange(len(uniques))
+        self.span = float(len(uniques) - 1)
+
+    def label(self, lo: int, hi: int) -> str:
+        values = self.labels_[lo:hi + 1]
+        if len(values) == 1:
+            return values[0]
+        if len(values) <= 4:
+            return "{" + ", ".join(values) + "}"
+        return f"{{{values[0]}, ..., {values[-1]}}} ({len(values)} values)"
+
+
 class _TreeQI:
     """A hierarchical quasi-identifier: leaves numbered in depth-first order, so every node
     covers a contiguous range of leaf codes and a group's label is the lowest common ancestor
@@ -192,13 +216,14 @@ class _TreeQI:
         self.depth = np.array(depth, dtype=np.int64)
         self.leaf_labels = leaf_labels
         self.leaf_node = np.array(leaf_node, dtype=np.int64)
+        # look up each distinct value once, then broadcast through the column's codes
+        value_codes, uniques = _factorize(column)
         try:
-            leaves = hierarchy.generalize(column, 0)
+            leaves = hierarchy.generalize(list(uniques), 0)
         except HierarchyError as exc:
             raise HierarchyError(f"Hierarchy for column {self.name!r}: {exc}") from None
         position = {label: i for i, label in enumerate(leaf_labels)}
-        self.codes = pd.Series(np.asarray(leaves, dtype=object)).map(position).to_numpy(
-            dtype=np.int64)
+        self.codes = np.array([position[leaf] for leaf in leaves], dtype=np.int64)[value_codes]
 
     def lca(self, lo: int, hi: int) -> int:
         a, b = int(self.leaf_node[lo]), int(self.leaf_node[hi])
@@ -407,7 +432,7 @@ class _Mondrian:
         self.n_rows = len(table)
         cells = table[sensitive]
         if semantics == "svpi":
-            if cells.dtype == object and cells.map(lambda v: isinstance(v, _LIST_LIKE)).any():
+            if list_like_cells(cells).any():
                 raise SchemaError(
                     f"Column {sensitive!r} holds list-like cells; svpi allows exactly one "
                     f"sensitive value per individual (use semantics='mvpi-set' or "
@@ -446,7 +471,7 @@ class _Mondrian:
             elif pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
                 self.attrs.append(_NumericQI(name, column))
             else:
-                self.attrs.append(_TreeQI(name, column, None))
+                self.attrs.append(_SetQI(name, column))
         self.code_matrix = np.column_stack([attr.codes for attr in self.attrs])
         self.plan = _Plan.build(policy, values)
         self.row_child = np.zeros(self.n_rows, dtype=np.int64)
@@ -867,9 +892,11 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         The original data, one row per individual (for mvpi, list-like sensitive cells hold an
         individual's values). Never modified.
     qi : str or list of str
-        Quasi-identifier columns to partition on. Numeric columns without a hierarchy are split
-        at median value boundaries; other columns along their hierarchy (a flat one, every value
-        under '*', when none is given).
+        Quasi-identifier columns to partition on. Columns with a hierarchy are split into the
+        children of their lowest covering node and labelled with it. Without a hierarchy,
+        numeric columns are split at the median value boundary (labels "[lo, hi]") and other
+        columns at the median of their sorted distinct values (labels "{a, b, c}"); pass a
+        one-level hierarchy to get all-or-nothing suppression ('*') instead.
     sensitive : str
         The sensitive column.
     policy : Policy

@@ -382,7 +382,8 @@ def _exact_min(log_values: np.ndarray, keys: np.ndarray, exact_of) -> Statistic:
     if lowest == INF:
         return Statistic(INF, None)
     if lowest == -INF:
-        candidates = np.flatnonzero(log_values == -INF)
+        # -inf only ever encodes an exact 0 (a non-positive numerator), never an underflow
+        return Statistic(Fraction(0), int(np.flatnonzero(log_values == -INF)[0]))
     else:
         candidates = np.flatnonzero(log_values <= lowest + _LOG_TOL * (1.0 + abs(lowest)))
     _, first = np.unique(keys[candidates], axis=0, return_index=True)
@@ -392,6 +393,12 @@ def _exact_min(log_values: np.ndarray, keys: np.ndarray, exact_of) -> Statistic:
         if value < best_value:
             best_value, best_group = value, g
     return Statistic(best_value, best_group)
+
+
+def _first_finite(log_values: np.ndarray) -> Statistic:
+    """min of V(f, 0, k): 1 at the first group where k individuals fit, else +inf."""
+    feasible = np.flatnonzero(np.isfinite(log_values))
+    return Statistic(Fraction(1), int(feasible[0])) if len(feasible) else Statistic(INF, None)
 
 
 def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k: int, m: int,
@@ -447,13 +454,21 @@ def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k
         return INF if n_ < 1 + k + m else _exact_mul(exact_T(n_, s_, t_, k, semantics),
                                                      exact_V(n_, s_, m, k + 1, semantics))
 
-    ss1 = _exact_min(terms.log_minNR, t_keys, min_nr)
-    ss2 = _exact_min(terms.log_T0, t_keys, lambda g: exact_T(*shape(g), 0, semantics))
     ss3 = _exact_min(terms.log_Tk, t_keys, lambda g: exact_T(*shape(g), k, semantics))
-    ss4 = _exact_min(terms.log_V0, v_keys,
-                     lambda g: exact_V(int(n[g]), int(s[g]), m, 0, semantics))
-    ss5 = _exact_min(terms.log_Vk, v_keys,
-                     lambda g: exact_V(int(n[g]), int(s[g]), m, k, semantics))
+    ss2 = ss3 if k == 0 else _exact_min(terms.log_T0, t_keys,
+                                        lambda g: exact_T(*shape(g), 0, semantics))
+    if m == 0:
+        # V(f, 0, k) = 1 wherever k fits, so minNR(g) = T(g, l, k) and SS1 = SS3
+        ss1 = ss3
+        ss4 = _first_finite(terms.log_V0)
+        ss5 = ss4 if k == 0 else _first_finite(terms.log_Vk)
+    else:
+        ss1 = _exact_min(terms.log_minNR, t_keys, min_nr)
+        ss4 = _exact_min(terms.log_V0, v_keys,
+                         lambda g: exact_V(int(n[g]), int(s[g]), m, 0, semantics))
+        ss5 = ss4 if k == 0 else _exact_min(terms.log_Vk, v_keys,
+                                            lambda g: exact_V(int(n[g]), int(s[g]), m, k,
+                                                              semantics))
     return SufficientStatistics(l, k, m, semantics, ss1, ss2, ss3, ss4, ss5, pinned_group)
 
 

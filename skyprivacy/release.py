@@ -73,6 +73,16 @@ def _native(value: object) -> object:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def list_like_cells(cells: pd.Series) -> pd.Series:
+    """Boolean mask of list-like cells (only object columns can hold them; columns pandas
+    infers as all strings or all numbers are answered without a Python-level scan)."""
+    if cells.dtype != object or pd.api.types.infer_dtype(cells, skipna=True) in (
+            "string", "integer", "floating", "mixed-integer-float", "boolean", "decimal",
+            "empty"):
+        return pd.Series(False, index=cells.index)
+    return cells.map(lambda v: isinstance(v, _LIST_LIKE))
+
+
 class ReleaseCandidate:
     """A release candidate: QI-groups with their sizes and sensitive-value counts.
 
@@ -335,10 +345,7 @@ class ReleaseCandidate:
         group_codes, labels = _group_codes(df, keys)
         n_groups = len(labels)
         cells = df[sensitive]
-        if cells.dtype == object:
-            list_like = cells.map(lambda v: isinstance(v, _LIST_LIKE))
-        else:
-            list_like = pd.Series(False, index=cells.index)
+        list_like = list_like_cells(cells)
         if semantics == "svpi":
             if list_like.any():
                 row = df.index[int(np.flatnonzero(list_like.to_numpy())[0])]

@@ -187,12 +187,23 @@ def test_cl_diversity_policy_yields_a_cl_diverse_release():
     assert recursive_cl_diversity(result.candidate, 3, 3).satisfied
 
 
-def test_flat_hierarchy_for_categorical_without_one():
-    table = make_table(2, 120)
-    result = skyline_anonymize(table, qi=["zip", "sex"], sensitive="disease",
-                               policy=Policy.uniform([(0, 0, 0, 0.9)]))
-    assert set(result.table["zip"]) <= {"*", "47906", "47907", "47901", "47302", "47305",
-                                        "48001"}
+def test_categorical_without_hierarchy_splits_its_sorted_values():
+    table = make_table(2, 400)
+    result = skyline_anonymize(table, qi=["zip"], sensitive="disease",
+                               policy=Policy.uniform([(0, 1, 0, 0.9)]))
+    values = ["47302", "47305", "47901", "47906", "47907", "48001"]
+    for original, label in zip(table["zip"], result.table["zip"]):
+        members = label.strip("{}").split(", ") if label.startswith("{") else [label]
+        assert original in members and all(m in values for m in members)
+        # contiguous run of the sorted values
+        positions = [values.index(m) for m in members]
+        assert positions == list(range(positions[0], positions[-1] + 1))
+    assert result.candidate.n_groups > 1
+    flat = Hierarchy.from_mapping({v: ["*"] for v in values}, name="zip")
+    suppressed = skyline_anonymize(table, qi=["zip"], sensitive="disease",
+                                   policy=Policy.uniform([(0, 1, 0, 0.9)]),
+                                   hierarchies={"zip": flat})
+    assert set(suppressed.table["zip"]) <= set(values) | {"*"}
 
 
 def test_result_summaries():
