@@ -46,6 +46,23 @@ def write_json(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
+def _paper_within(release, value, c, budget: float):
+    """The paper's loop on cached statistics, stopped with TimeoutError after ``budget`` s."""
+    from fractions import Fraction
+
+    from skyprivacy.find import _paper_loop, _SafetyOracle, _ValueStats
+    from skyprivacy.knowledge import exact_confidence
+    stats = _ValueStats(release, value)
+    oracle = _SafetyOracle(stats, exact_confidence(c) if not isinstance(c, Fraction) else c)
+    deadline = time.perf_counter() + budget
+
+    def safe(l, k, m):
+        if time.perf_counter() > deadline:
+            raise TimeoutError
+        return oracle.safe(l, k, m)
+    return _paper_loop(safe, stats.n_other_values, max(release.n_individuals - 1, 0))
+
+
 def best_of(repeat: int, job):
     times, out = [], None
     for _ in range(repeat):
@@ -108,19 +125,29 @@ def main(argv=None) -> int:
     coarse = skyline_anonymize(adult, qi=QI, sensitive="occupation",
                                policy=Policy.uniform([(5, 10, 5, 0.7)]),
                                hierarchies=hierarchies).candidate
-    coarse_values = values[:4] if not args.quick else values[:1]
+    coarse_values = ["Armed-Forces", "Exec-managerial"][:1 if args.quick else 2]
     c_ours_time, c_ours = best_of(repeat, lambda: skyline_find_all(coarse, c=0.95,
                                                                    values=coarse_values))
-    c_cached_time, c_cached = best_of(1, lambda: {
-        v: skyline_find_paper(coarse, v, c=0.95, cached=True) for v in coarse_values})
-    coarse_mismatch = [v for v in coarse_values if c_ours[v].points != c_cached[v]]
+    budget = 20.0 if args.quick else 60.0
+    paper_runs = {}
+    for value in coarse_values:
+        start = time.perf_counter()
+        try:
+            points = _paper_within(coarse, value, 0.95, budget)
+            paper_runs[value] = {"seconds": time.perf_counter() - start, "finished": True,
+                                 "identical": points == c_ours[value].points}
+        except TimeoutError:
+            paper_runs[value] = {"seconds": budget, "finished": False, "identical": None}
+    c_cached_time = sum(r["seconds"] for r in paper_runs.values())
+    coarse_mismatch = [v for v, r in paper_runs.items() if r["identical"] is False]
     data["coarse_release"] = {
         "n_groups": coarse.n_groups, "values": coarse_values,
         "ours_seconds": c_ours_time,
-        "paper_loop_with_cached_statistics_seconds": c_cached_time,
-        "speedup_of_staircase_walk_alone": c_cached_time / c_ours_time,
-        "identical_results": not coarse_mismatch,
-        "skyline_sizes": {v: len(c_ours[v].points) for v in coarse_values}}
+        "skyline_sizes": {v: len(c_ours[v].points) for v in coarse_values},
+        "paper_loop_with_cached_statistics": paper_runs,
+        "paper_loop_budget_seconds_per_value": budget,
+        "speedup_of_search_alone_at_least": c_cached_time / c_ours_time,
+        "identical_results": not coarse_mismatch}
     mismatches += coarse_mismatch
     data["identical_results"] = not mismatches
     write_json(RESULT, data)
@@ -133,9 +160,12 @@ def main(argv=None) -> int:
     print(f"speedup: {ratio:.1f}x; identical skylines: {not mismatches}")
     print(f"Exec-managerial at 0.95: {exec_points}")
     print(f"paper's Table 2:          {PAPER_TABLE2}")
-    print(f"coarse release ({coarse.n_groups} groups), {len(coarse_values)} values: ours "
+    unfinished = [v for v, r in paper_runs.items() if not r["finished"]]
+    print(f"coarse release ({coarse.n_groups} groups), {coarse_values}: skylines of "
+          f"{[len(c_ours[v].points) for v in coarse_values]} points; ours "
           f"{c_ours_time * 1000:.0f} ms vs the paper's loop on the same cached statistics "
-          f"{c_cached_time * 1000:.0f} ms ({c_cached_time / c_ours_time:.0f}x)")
+          f"{c_cached_time:.1f} s{' (stopped at the budget for ' + str(unfinished) + ')' if unfinished else ''}"
+          f": at least {c_cached_time / c_ours_time:.0f}x")
     print(f"written {RESULT}")
     return 0 if not mismatches else 1
 
