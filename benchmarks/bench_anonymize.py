@@ -37,6 +37,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import write_json  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 RESULT = HERE / "results" / "anonymize.json"
 QI7 = ["age", "workclass", "education", "marital-status", "race", "sex", "native-country"]
@@ -114,14 +117,6 @@ if name.startswith("table3"):
                                          sensitive="occupation")
 print(json.dumps(out))
 ''' % {"qi7": QI7}
-
-
-def write_json(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as handle:
-        json.dump(data, handle, indent=2)
-    os.replace(tmp, path)
 
 
 def run_ours(name: str, repeat: int) -> dict:

@@ -21,13 +21,14 @@ Writes benchmarks/results/find.json (atomically).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
-import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import write_json  # noqa: E402
 
 from skyprivacy import cl_diversity_policy, load_adult_hierarchies, skyline_anonymize
 from skyprivacy.datasets import load_adult
@@ -36,14 +37,6 @@ from skyprivacy.find import skyline_find_all, skyline_find_paper
 QI = ["age", "workclass", "education", "marital-status", "race", "sex", "native-country"]
 PAPER_TABLE2 = [(0, 4, 0), (1, 3, 1), (2, 2, 2), (3, 1, 2), (2, 1, 3), (4, 0, 3), (3, 0, 4)]
 RESULT = Path(__file__).resolve().parent / "results" / "find.json"
-
-
-def write_json(path: Path, data: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as handle:
-        json.dump(data, handle, indent=2)
-    os.replace(tmp, path)
 
 
 def _paper_within(release, value, c, budget: float):

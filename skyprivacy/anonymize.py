@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -36,7 +35,14 @@ from .errors import (
 )
 from .formulas import exact_terms, group_terms, top_other_counts
 from .knowledge import Policy
-from .release import ReleaseCandidate, _factorize, check_semantics, list_like_cells
+from .release import (
+    ReleaseCandidate,
+    _factorize,
+    check_qi_and_sensitive,
+    check_semantics,
+    list_like_cells,
+    require_columns,
+)
 
 __all__ = ["skyline_anonymize", "AnonymizationResult", "k_anonymize", "KAnonymizationResult",
            "splittable_groups"]
@@ -838,14 +844,8 @@ def _check_inputs(table, qi, sensitive, policy, hierarchies, semantics, split, o
     if qi is None or not list(qi):
         raise param_error("qi", owner, "name at least one column", qi)
     qi = list(qi)
-    for column in [*qi, sensitive]:
-        if column not in table.columns:
-            raise SchemaError(f"Column {column!r} is not in the table; columns are "
-                              f"{list(map(str, table.columns))}.")
-    if sensitive in qi or len(set(qi)) != len(qi):
-        raise InvalidParameterError(
-            f"{owner} needs distinct quasi-identifier columns and a sensitive column that is "
-            f"not one of them. Got qi={qi!r} and sensitive={sensitive!r} instead.")
+    require_columns(table, [*qi, sensitive])
+    check_qi_and_sensitive(qi, sensitive, owner)
     if len(table) == 0:
         raise SchemaError("The table is empty: there is nothing to anonymize.")
     for column in [*qi, sensitive]:

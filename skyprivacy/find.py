@@ -20,7 +20,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .check import WorstCase, _explain
+from .check import _explain
 from .errors import InvalidParameterError, param_error
 from .formulas import breach_probability, check_amount, sufficient_statistics, top_other_counts
 from .knowledge import exact_confidence

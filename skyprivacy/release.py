@@ -73,6 +73,22 @@ def _native(value: object) -> object:
     return value.item() if isinstance(value, np.generic) else value
 
 
+def require_columns(table: pd.DataFrame, columns) -> None:
+    """Raise the house SchemaError for the first column the table lacks."""
+    for column in columns:
+        if column not in table.columns:
+            raise SchemaError(f"Column {column!r} is not in the table; "
+                              f"columns are {list(map(str, table.columns))}.")
+
+
+def check_qi_and_sensitive(qi: list, sensitive, owner: str) -> None:
+    """Quasi-identifiers must be distinct and must not include the sensitive column."""
+    if sensitive in qi or len(set(qi)) != len(qi):
+        raise InvalidParameterError(
+            f"{owner} needs distinct quasi-identifier columns and a sensitive column that is "
+            f"not one of them. Got qi={qi!r} and sensitive={sensitive!r} instead.")
+
+
 def list_like_cells(cells: pd.Series) -> pd.Series:
     """Boolean mask of list-like cells (only object columns can hold them; columns pandas
     infers as all strings or all numbers are answered without a Python-level scan)."""
@@ -324,10 +340,7 @@ class ReleaseCandidate:
         if not keys:
             raise param_error("qi", owner, "name at least one column", qi)
         used = [*keys, sensitive] + ([individual] if individual is not None else [])
-        for column in used:
-            if column not in df.columns:
-                raise SchemaError(f"Column {column!r} is not in the table; "
-                                  f"columns are {list(map(str, df.columns))}.")
+        require_columns(df, used)
         if len(set(used)) != len(used):
             raise InvalidParameterError(
                 f"{owner} needs distinct columns for the groups, the sensitive value and the "

@@ -21,7 +21,7 @@ import pandas as pd
 
 from .baselines._common import check_release
 from .errors import InvalidParameterError, SchemaError, param_error
-from .release import ReleaseCandidate
+from .release import ReleaseCandidate, check_qi_and_sensitive, require_columns
 
 __all__ = [
     "average_group_size",
@@ -189,14 +189,8 @@ def _check_kl_inputs(table: object, assignment: object, qi: object, sensitive: o
     if missing not in _MISSING:
         raise param_error("missing", owner, f"be one of {list(_MISSING)}", missing)
     columns = _column_list(qi, owner)
-    for column in [*columns, sensitive]:
-        if column not in table.columns:
-            raise SchemaError(f"Column {column!r} is not in the table; "
-                              f"columns are {list(map(str, table.columns))}.")
-    if sensitive in columns or len(set(columns)) != len(columns):
-        raise InvalidParameterError(
-            f"{owner} needs distinct quasi-identifier columns and a sensitive column that is "
-            f"not one of them. Got qi={qi!r} and sensitive={sensitive!r} instead.")
+    require_columns(table, [*columns, sensitive])
+    check_qi_and_sensitive(columns, sensitive, owner)
     if len(table) == 0:
         raise SchemaError("The table is empty: the KL-divergence needs at least one row.")
     if not isinstance(assignment, pd.Series):

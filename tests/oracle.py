@@ -77,7 +77,6 @@ def breach_grid(groups, sigma, semantics, l_max, k_max, m_max):
     values = sorted({v for _, vals in groups for v in vals} | {sigma})
     s = values.index(sigma)
     H, W, owner = reconstructions(groups, values, semantics)
-    n_people = H.shape[1]
     n_values = len(values)
     members = {g: np.flatnonzero(owner == g).tolist() for g in set(owner.tolist())}
     sizes = {g: len(p) for g, p in members.items()}

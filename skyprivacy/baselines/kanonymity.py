@@ -232,7 +232,6 @@ def identity_release(release_or_sizes: ReleaseCandidate | Sequence[int]) -> Rele
     0                  2  1  1  0
     1                  1  0  0  1
     """
-    owner = "identity_release"
     if isinstance(release_or_sizes, ReleaseCandidate):
         sizes = release_or_sizes.sizes_array
         labels = release_or_sizes.group_labels
