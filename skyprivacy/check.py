@@ -144,8 +144,9 @@ def _explain(release: ReleaseCandidate, value, stats: SufficientStatistics,
     if l:
         names = ", ".join(repr(v) for v in ruled_out) or "no other value (the group has none)"
         if mvpi:
-            parts.append(f"The attacker knows that {_plural(l, 'value')} co-occur with {value!r} "
-                         f"for the target ({names}: if the target has one, it has {value!r}).")
+            parts.append(f"The attacker knows that {_plural(l, 'value')} "
+                         f"{'co-occurs' if l == 1 else 'co-occur'} with {value!r} for the target "
+                         f"({names}: if the target has one, it has {value!r}).")
         else:
             parts.append(f"The attacker rules out {_plural(l, 'value')} for the target "
                          f"({names}, the most frequent others there)"
@@ -154,8 +155,8 @@ def _explain(release: ReleaseCandidate, value, stats: SufficientStatistics,
     if k and not settled:
         where = "the same group" if known_g == g else group_text(known_g)
         if mvpi:
-            parts.append(f"They know {_plural(k, 'other person', 'other people')} in {where} "
-                         f"do not have {value!r}.")
+            parts.append(f"They know that {_plural(k, 'other person', 'other people')} in "
+                         f"{where} {'does' if k == 1 else 'do'} not have {value!r}.")
         else:
             used = min(k, max(others_left, 0)) if known_g == g else k
             extra = " or a ruled-out value" if l and known_g == g else ""

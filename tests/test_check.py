@@ -138,7 +138,8 @@ def test_mvpi_wording():
                                            semantics="mvpi-set")
     result = skyline_check(release, Policy({"a": [(1, 1, 0, 0.99)]}))
     text = result.rows[0].worst_case.description
-    assert "co-occur with 'a' for the target" in text and "do not have 'a'" in text
+    assert "The attacker knows that 1 value co-occurs with 'a' for the target" in text
+    assert "They know that 1 other person in the same group does not have 'a'." in text
     assert result.to_dict()["semantics"] == "mvpi-set"
 
 
