@@ -14,6 +14,9 @@ def test_demo_prints_verdicts_worst_cases_and_the_command_line_path():
     assert "UCI Adult: 45,222 records" in text
     assert "Verdict: UNSAFE" in text and "Verdict: SAFE" in text
     assert "Worst cases of the failing checks:" in text
+    assert "=== SkylineAnonymize under the Table 3 policy" in text
+    assert "307 QI-groups (average 147.3); certificate: SAFE" in text
+    assert "Knowledge skylines at c = 0.95, the three most exposed values:" in text
     assert "Exec-managerial" in text and "pinned down" in text
     # then the command line, run in-process on Adult
     assert "$ skyprivacy data adult --output adult.csv" in text
