@@ -67,24 +67,6 @@ class _NumericQI:
         self.codes = codes.astype(np.int64).reshape(-1)
         self.span = float(uniques[-1] - uniques[0]) if len(uniques) > 1 else 0.0
 
-    def candidate(self, codes: np.ndarray, per_code_rows: np.ndarray, lo: int):
-        """Median split: (child index of every code offset, number of children) or None."""
-        if len(per_code_rows) < 2:
-            return None
-        cumulative = np.cumsum(per_code_rows)
-        total = cumulative[-1]
-        cut = int(np.searchsorted(cumulative, total / 2.0))  # last code of the left child
-        present = np.flatnonzero(per_code_rows)
-        if cut >= present[-1]:
-            cut = int(present[-2])
-        child = (np.arange(len(per_code_rows)) > cut).astype(np.int64)
-        return child, 2
-
-    def width(self, lo: int, hi: int) -> float:
-        if self.span == 0:
-            return 0.0
-        return float(self.uniques[hi] - self.uniques[lo]) / self.span
-
     def level_split(self, codes, part_of, starts, lo, hi):
         """Median split of every group of a level at once.
 
@@ -240,26 +222,6 @@ class _TreeQI:
         while a != b:
             a, b = int(self.parent[a]), int(self.parent[b])
         return a
-
-    def candidate(self, codes: np.ndarray, per_code_rows: np.ndarray, lo: int):
-        hi = lo + len(per_code_rows) - 1
-        if hi == lo:
-            return None
-        node = self.lca(lo, hi)
-        kids = self.children[node]
-        starts = np.array([self.node_lo[c] for c in kids], dtype=np.int64)
-        child = np.searchsorted(starts, np.arange(lo, hi + 1), side="right") - 1
-        rows_per_child = np.bincount(child, weights=per_code_rows, minlength=len(kids))
-        used = np.flatnonzero(rows_per_child > 0)  # children without rows are not groups
-        remap = np.zeros(len(kids), dtype=np.int64)  # codes without rows: any child
-        remap[used] = np.arange(len(used))
-        return remap[child], len(used)
-
-    def width(self, lo: int, hi: int) -> float:
-        if self.n_leaves <= 1:
-            return 0.0
-        node = self.lca(lo, hi)
-        return float(self.node_hi[node] - self.node_lo[node]) / (self.n_leaves - 1)
 
     def _ancestors(self) -> np.ndarray:
         """anc[d, leaf] = the leaf's ancestor at depth d (the leaf itself below its depth)."""
@@ -480,7 +442,6 @@ class _Mondrian:
                 self.attrs.append(_SetQI(name, column))
         self.code_matrix = np.column_stack([attr.codes for attr in self.attrs])
         self.plan = _Plan.build(policy, values)
-        self.row_child = np.zeros(self.n_rows, dtype=np.int64)
         self._exact_memo: dict = {}
         self.n_candidates = 0
 
