@@ -278,6 +278,22 @@ def as_numbers(column: pd.Series) -> pd.Series | None:
 
 
 # ------------------------------------------------------------------------------ policy etc.
+def _load_document(path, title: str, noun: str, syntax: str, load, decode_error):
+    """Parse a UTF-8 text file with ``load``; every failure becomes one InputError line."""
+    where = _name(path)
+    try:
+        with open(path, encoding="utf-8") as stream:
+            return load(stream)
+    except decode_error as exc:
+        raise InputError(f"{title} {where} is not valid {syntax}: {exc}.") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{title} {where} is not UTF-8 text.") from None
+    except IsADirectoryError:
+        raise InputError(f"Cannot read {noun} {where}: it is a directory.") from None
+    except OSError as exc:
+        raise InputError(f"Cannot read {noun} {where}: {_reason(exc)}.") from None
+
+
 def read_policy(path) -> Policy:
     """Read a value-centric policy from a TOML file (shape in the module docstring).
 
@@ -287,17 +303,8 @@ def read_policy(path) -> Policy:
         The file cannot be read, is not TOML, or does not describe a valid policy.
     """
     where = _name(path)
-    try:
-        with open(path, "rb") as stream:
-            data = tomllib.load(stream)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"Policy file {where} is not valid TOML: {exc}.") from None
-    except UnicodeDecodeError:
-        raise InputError(f"Policy file {where} is not UTF-8 text.") from None
-    except IsADirectoryError:
-        raise InputError(f"Cannot read policy file {where}: it is a directory.") from None
-    except OSError as exc:
-        raise InputError(f"Cannot read policy file {where}: {_reason(exc)}.") from None
+    data = _load_document(path, "Policy file", "policy file", "TOML",
+                          lambda stream: tomllib.loads(stream.read()), tomllib.TOMLDecodeError)
     try:
         return policy_from_json(data)
     except (InvalidParameterError, TypeError) as exc:
@@ -365,17 +372,8 @@ def read_certificate(path) -> dict:
         The file cannot be read or is not a JSON object.
     """
     where = _name(path)
-    try:
-        with open(path, encoding="utf-8") as stream:
-            data = json.load(stream)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"Certificate {where} is not valid JSON: {exc}.") from None
-    except UnicodeDecodeError:
-        raise InputError(f"Certificate {where} is not UTF-8 text.") from None
-    except IsADirectoryError:
-        raise InputError(f"Cannot read certificate {where}: it is a directory.") from None
-    except OSError as exc:
-        raise InputError(f"Cannot read certificate {where}: {_reason(exc)}.") from None
+    data = _load_document(path, "Certificate", "certificate", "JSON", json.load,
+                          json.JSONDecodeError)
     if not isinstance(data, dict):
         raise InputError(f"Certificate {where} is not a JSON object.")
     return data

@@ -53,6 +53,14 @@ def _distribution(z, name: str, owner: str) -> np.ndarray:
     return arr
 
 
+def _distribution_pair(z1, z2, owner: str):
+    """Two validated distributions over the same outcomes."""
+    a, b = _distribution(z1, "z1", owner), _distribution(z2, "z2", owner)
+    if a.shape != b.shape:
+        raise param_error("z2", owner, f"have {len(a)} outcomes like z1", len(b))
+    return a, b
+
+
 def d_tv(z1, z2) -> float:
     """Total variation distance with the paper's 1/|A| normaliser (eq. 26).
 
@@ -64,9 +72,7 @@ def d_tv(z1, z2) -> float:
     >>> round(d_tv([0.85, 0.15], [0.625, 0.375]), 6)
     0.225
     """
-    a, b = _distribution(z1, "z1", "d_tv"), _distribution(z2, "z2", "d_tv")
-    if a.shape != b.shape:
-        raise param_error("z2", "d_tv", f"have {len(a)} outcomes like z1", len(b))
+    a, b = _distribution_pair(z1, z2, "d_tv")
     return float(np.abs(a - b).sum() / len(a))
 
 
@@ -80,9 +86,7 @@ def d_inf(z1, z2) -> float:
     >>> round(d_inf([0.85, 0.15], [0.625, 0.375]), 4)
     0.9163
     """
-    a, b = _distribution(z1, "z1", "d_inf"), _distribution(z2, "z2", "d_inf")
-    if a.shape != b.shape:
-        raise param_error("z2", "d_inf", f"have {len(a)} outcomes like z1", len(b))
+    a, b = _distribution_pair(z1, z2, "d_inf")
     both = (a == 0) & (b == 0)
     one = (a == 0) ^ (b == 0)
     if one.any():
