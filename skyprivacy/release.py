@@ -276,6 +276,58 @@ class ReleaseCandidate:
         return cls(sizes, counts, values, labels, semantics)
 
     @classmethod
+    def from_nonzeros(cls, sizes, group, value, count, values, *, labels=None,
+                      semantics: str = "svpi") -> ReleaseCandidate:
+        """Build a release candidate from (group, value, count) nonzeros.
+
+        The sparse counterpart of :meth:`from_counts`, for engines that aggregate elsewhere
+        (a Dask cluster, a database): memory is O(groups + values + nonzeros).  Repeated
+        (group, value) pairs are summed; zero counts are dropped.
+
+        Parameters
+        ----------
+        sizes : array-like of int, shape (B,)
+            Individuals per group.
+        group, value, count : array-like of int, shape (N,)
+            Group position in 0..B-1, value position in 0..V-1, and a non-negative count.
+        values : sequence, length V
+        labels : sequence or pandas.Index, optional
+        semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+
+        Examples
+        --------
+        >>> r = ReleaseCandidate.from_nonzeros([2, 1], [0, 0, 1], [0, 1, 1], [1, 1, 1], ["x", "y"])
+        >>> r == ReleaseCandidate.from_counts([2, 1], [[1, 1], [0, 1]], ["x", "y"])
+        True
+        """
+        owner = "ReleaseCandidate.from_nonzeros"
+        sizes = np.asarray(sizes)
+        values = list(values)
+        arrays = {}
+        for name, arr in (("group", group), ("value", value), ("count", count)):
+            arr = np.asarray(arr)
+            if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
+                raise param_error(name, owner, "be a one-dimensional integer array", arr.dtype)
+            arrays[name] = arr.astype(np.int64, copy=False)
+        g, v, c = arrays["group"], arrays["value"], arrays["count"]
+        if not len(g) == len(v) == len(c):
+            raise param_error("count", owner, f"have as many entries as 'group' ({len(g)})",
+                              len(c))
+        if sizes.ndim != 1 or len(sizes) == 0:
+            raise param_error("sizes", owner, "be a non-empty one-dimensional array", sizes)
+        if len(g) and (g.min() < 0 or g.max() >= len(sizes)):
+            raise param_error("group", owner, f"hold positions in 0..{len(sizes) - 1}",
+                              int(g.min() if g.min() < 0 else g.max()))
+        if len(v) and (v.min() < 0 or v.max() >= len(values)):
+            raise param_error("value", owner, f"hold positions in 0..{len(values) - 1}",
+                              int(v.min() if v.min() < 0 else v.max()))
+        if len(c) and c.min() < 0:
+            raise param_error("count", owner, "be non-negative", int(c.min()))
+        counts = np.zeros((len(sizes), len(values)), dtype=np.int64)
+        np.add.at(counts, (g, v), c)
+        return cls.from_counts(sizes, counts, values, labels=labels, semantics=semantics)
+
+    @classmethod
     def from_table(cls, df: pd.DataFrame, *, sensitive: str, qi=None, group=None,
                    individual=None, semantics: str = "svpi",
                    missing: str = "error") -> ReleaseCandidate:
