@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -36,6 +37,7 @@ from .formulas import (
     SortedRows,
     cap_amounts,
     combine,
+    exact_min,
     exact_terms,
     holder_terms,
     log_threshold,
@@ -116,16 +118,62 @@ class _Groups:
     """Groups as sparse rows: sizes and (group, value, count) nonzeros sorted by group, then
     count descending, with the :class:`~skyprivacy.formulas.SortedRows` the closed forms read."""
 
-    def __init__(self, sizes, group, value, count):
-        order = np.lexsort((value, -count, group))
+    def __init__(self, sizes, group, value, count, *, presorted: bool = False):
         self.sizes = np.asarray(sizes, dtype=np.int64)
-        self.group, self.value, self.count = group[order], value[order], count[order]
+        if not presorted:
+            order = np.lexsort((value, -count, group))
+            group, value, count = group[order], value[order], count[order]
+        self.group, self.value, self.count = group, value, count
+
+    @cached_property
+    def rows(self) -> SortedRows:
         indptr = np.concatenate([[0], np.cumsum(np.bincount(self.group,
                                                             minlength=len(self.sizes)))])
-        self.rows = SortedRows(self.sizes, indptr.astype(np.int64), self.count)
+        return SortedRows(self.sizes, indptr.astype(np.int64), self.count)
 
-    def holders(self, j: int) -> np.ndarray:
-        return np.flatnonzero(self.value == j)
+    def holders(self, j: int, since: int = 0) -> np.ndarray:
+        """Entries of value ``j`` in groups numbered ``since`` or later, in group order."""
+        if not hasattr(self, "_by_value"):
+            order = np.argsort(self.value, kind="stable")  # within a value: group order
+            self._by_value = (order, self.value[order])
+        order, sorted_values = self._by_value
+        lo, hi = np.searchsorted(sorted_values, [j, j + 1])
+        idx = order[lo:hi]
+        if since > 0:
+            idx = idx[np.searchsorted(self.group[idx], since):]
+        return idx
+
+
+class _QStore:
+    """Every group queued so far (Q of Fig. 4: the root and every accepted child), kept for
+    the exact decisions near a threshold.  Groups are numbered in queue order; recent parts
+    are merged once there are many, so finding a value's holders stays cheap."""
+
+    def __init__(self, first: _Groups):
+        self.parts: list = []  # (offset, _Groups)
+        self.n_groups = 0
+        self.add(first)
+
+    def add(self, groups: _Groups) -> None:
+        self.parts.append((self.n_groups, groups))
+        self.n_groups += len(groups.sizes)
+        if len(self.parts) > 32:
+            self._merge()
+
+    def _merge(self) -> None:
+        merged = _Groups(np.concatenate([g.sizes for _, g in self.parts]),
+                         np.concatenate([g.group + o for o, g in self.parts]),
+                         np.concatenate([g.value for _, g in self.parts]),
+                         np.concatenate([g.count for _, g in self.parts]), presorted=True)
+        self.parts = [(0, merged)]
+
+    def holders_since(self, j: int, since: int):
+        """(groups, entries) of value ``j`` over the groups numbered ``since`` or later."""
+        for offset, groups in self.parts:
+            if offset + len(groups.sizes) > since:
+                idx = groups.holders(j, max(since - offset, 0))
+                if len(idx):
+                    yield groups, idx
 
 
 # --------------------------------------------------------------------------- result
@@ -395,8 +443,8 @@ class _Mondrian:
                                  semantics=self.semantics)
             self.ss = np.stack(terms.as_tuple())  # (5, N): minima over every group queued (Q)
             self.pinned = n <= plan.k + plan.m
-            self.q_parts = [(root.sizes, root.group, root.value, root.count)]
-            self.q_groups = root
+            self.queue = _QStore(root)
+            self.exact_ss: dict = {}  # cell -> (groups of Q covered, five exact minima)
         rows = all_rows
         starts = np.array([0, n], dtype=np.int64)
         splitting = (len(self.plan) > 0) or self.min_size is not None
@@ -542,10 +590,8 @@ class _Mondrian:
                 close = cells[unsure[lo:hi]]
                 if len(close):
                     self._flush_pending(kids)
-                    ok = not any(self._exact_unsafe(int(cell), kids, first[c], n_children[c],
-                                                    combos["mins"][:, lo + int(np.flatnonzero(
-                                                        cells == cell)[0])])
-                                 for cell in close)
+                    ok = not any(self._exact_unsafe(int(cell), kids, int(first[c]),
+                                                    int(n_children[c])) for cell in close)
             if ok:
                 chosen[p] = c
                 self._pending.append((int(first[c]), int(n_children[c])))
@@ -568,28 +614,15 @@ class _Mondrian:
         """Add the children accepted so far in this level to Q (for exact fallbacks)."""
         if not self._pending:
             return
-        child = np.concatenate([np.arange(f, f + n) for f, n in self._pending])
+        # Q's order does not matter for minima; ascending ids keep the rows sorted
+        child = np.sort(np.concatenate([np.arange(f, f + n) for f, n in self._pending]))
         self._pending = []
         new_id = np.full(len(kids.sizes), -1, dtype=np.int64)
         new_id[child] = np.arange(len(child))
         keep = new_id[kids.group] >= 0
-        self.q_parts.append((kids.sizes[child], new_id[kids.group[keep]], kids.value[keep],
-                             kids.count[keep]))
-        self.q_groups = None
-
-    def _q(self) -> _Groups:
-        """Every group queued so far (the root and every accepted child), as one _Groups."""
-        if self.q_groups is None:
-            sizes, group, value, count, offset = [], [], [], [], 0
-            for sz, g, v, c in self.q_parts:
-                sizes.append(sz)
-                group.append(g + offset)
-                value.append(v)
-                count.append(c)
-                offset += len(sz)
-            self.q_parts = [tuple(np.concatenate(x) for x in (sizes, group, value, count))]
-            self.q_groups = _Groups(*self.q_parts[0])
-        return self.q_groups
+        # a subset of sorted rows, renumbered in order, stays sorted
+        self.queue.add(_Groups(kids.sizes[child], new_id[kids.group[keep]], kids.value[keep],
+                               kids.count[keep], presorted=True))
 
     def group_candidates(self, rows: np.ndarray):
         """Candidate splits of one group: [(attribute, child sizes, (child, value, count))]."""
@@ -604,49 +637,54 @@ class _Mondrian:
         return out
 
     # -- exact arithmetic near the threshold
-    def _exact_stat(self, groups: _Groups, idx: np.ndarray, cell: int, stat: int, best: float):
-        """Exact minimum of statistic ``stat`` over the holder entries ``idx`` of ``groups``
-        whose float value is within the tolerance of ``best`` (memoised per group shape)."""
+    def _exact_minima(self, groups: _Groups, idx: np.ndarray, cell: int) -> list:
+        """The five exact minima of a cell's terms over the holder entries ``idx`` of
+        ``groups``: only entries within the tolerance of a float minimum are recomputed with
+        Fractions, once per distinct group shape."""
         plan = self.plan
         l, k, m = int(plan.l[cell]), int(plan.k[cell]), int(plan.m[cell])
         if not len(idx):
-            return INF
-        logs = holder_terms(groups.rows, idx, l=l, k=k, m=m,
-                            semantics=self.semantics).as_tuple()[stat]
-        out = INF
-        for e in idx[within_tolerance(logs, best)].tolist():
-            n = int(groups.sizes[groups.group[e]])
-            s = int(groups.count[e])
+            return [INF] * 5
+        terms = holder_terms(groups.rows, idx, l=l, k=k, m=m, semantics=self.semantics)
+
+        def shape(i):
+            e = int(idx[i])
             top = groups.rows.top_tuple(e, l)
-            key = (n, s, top if self.semantics == "mvpi-set" else sum(top), cell)
-            if key not in self._exact_memo:
-                self._exact_memo[key] = exact_terms(n, s, top, k, m, self.semantics)
-            out = min(out, self._exact_memo[key][stat])
+            return (int(groups.sizes[groups.group[e]]), int(groups.count[e]),
+                    top if self.semantics == "mvpi-set" else (sum(top),))
+
+        def exact_of(stat):
+            def f(i):
+                key = (shape(i), cell)
+                if key not in self._exact_memo:
+                    n, s, top = key[0]
+                    self._exact_memo[key] = exact_terms(n, s, top, k, m, self.semantics)
+                return self._exact_memo[key][stat]
+            return f
+
+        out = []
+        positions = np.arange(len(idx))
+        for stat, logs in enumerate(terms.as_tuple()):
+            if stat >= 3 and m == 0:  # V(f, 0, k) = 1 where k fits
+                out.append(Fraction(1) if np.isfinite(logs).any() else INF)
+            else:
+                out.append(exact_min(logs, positions, exact_of(stat), shape)[0])
         return out
 
-    def _exact_unsafe(self, cell: int, kids: _Groups, first: int, n_children: int,
-                      child_min: np.ndarray) -> bool:
+    def _exact_unsafe(self, cell: int, kids: _Groups, first: int, n_children: int) -> bool:
         """Exact verdict of one cell for Q plus a candidate's children.
 
-        Only holders whose float term is within the tolerance of the minimum can attain the
-        exact minimum; they are recomputed with Fractions, once per distinct shape."""
+        The exact minima over Q are kept per cell and only brought up to date with the
+        groups queued since; the children's are computed from their own nonzeros."""
         j = int(self.plan.value[cell])
-        q = self._q()
-        q_idx = q.holders(j)
-        kid_idx = np.flatnonzero((kids.value == j) & (kids.group >= first)
-                                 & (kids.group < first + n_children))
-        values = []
-        for stat in range(5):
-            best = min(self.ss[stat, cell], child_min[stat])
-            if not np.isfinite(best):
-                values.append(INF if best == INF else Fraction(0))
-                continue
-            if stat >= 3 and self.plan.m[cell] == 0:  # V(f, 0, k) = 1 when feasible
-                values.append(Fraction(1))
-                continue
-            values.append(min(self._exact_stat(q, q_idx, cell, stat, best),
-                              self._exact_stat(kids, kid_idx, cell, stat, best)))
-        ss1, ss2, ss3, ss4, ss5 = values
+        covered, values = self.exact_ss.get(cell, (0, [INF] * 5))
+        for groups, idx in self.queue.holders_since(j, covered):
+            values = [min(a, b) for a, b in zip(values, self._exact_minima(groups, idx, cell))]
+        self.exact_ss[cell] = (self.queue.n_groups, values)
+        lo, hi = kids.rows.indptr[first], kids.rows.indptr[first + n_children]
+        kid_idx = lo + np.flatnonzero(kids.value[lo:hi] == j)
+        ss1, ss2, ss3, ss4, ss5 = (min(a, b) for a, b in
+                                   zip(values, self._exact_minima(kids, kid_idx, cell)))
 
         def mul(a, b):
             return INF if a == INF or b == INF else a * b

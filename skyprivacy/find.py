@@ -59,7 +59,7 @@ class _ValueStats:
         self.sigma = sigma
         self.semantics = release.semantics
         j = release.value_index(sigma)
-        totals = release.value_counts.to_numpy()
+        totals = release.value_totals
         present = int((totals > 0).sum())
         self.n_other_values = present - (1 if j is not None and totals[j] > 0 else 0)
         self.n_individuals = release.n_individuals

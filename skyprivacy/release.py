@@ -571,14 +571,17 @@ class ReleaseCandidate:
         return pd.Series(self._sizes.copy(), index=self._labels, name="n_individuals")
 
     @cached_property
-    def _value_totals(self) -> np.ndarray:
-        return np.bincount(self._nz_value, weights=self._nz_count,
-                           minlength=len(self._values)).astype(np.int64)
+    def value_totals(self) -> np.ndarray:
+        """Total occurrences of every value, aligned with :attr:`values` (read-only array)."""
+        out = np.bincount(self._nz_value, weights=self._nz_count,
+                          minlength=len(self._values)).astype(np.int64)
+        out.setflags(write=False)
+        return out
 
     @property
     def value_counts(self) -> pd.Series:
         """Total occurrences of every sensitive value over all groups."""
-        return pd.Series(self._value_totals.copy(), index=pd.Index(self._values, name="value"),
+        return pd.Series(self.value_totals.copy(), index=pd.Index(self._values, name="value"),
                          name="count")
 
     # ------------------------------------------------------------------ sparse form
@@ -699,7 +702,7 @@ class ReleaseCandidate:
     def contains(self, value: object) -> bool:
         """Whether some group holds the sensitive value."""
         j = self.value_index(value)
-        return j is not None and bool(self._value_totals[j] > 0)
+        return j is not None and bool(self.value_totals[j] > 0)
 
     def group_counts(self, g: int) -> dict:
         """The nonzero counts of group ``g`` as ``{value: count}``, most frequent first."""
