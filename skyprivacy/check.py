@@ -382,7 +382,8 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
         raise InvalidParameterError(
             f"The 'policy' parameter of skyline_check must be a Policy. "
             f"Got {type(policy).__name__} instead.")
-    present = [v for v in release.values if release.contains(v)]
+    totals = release.value_totals
+    present = np.flatnonzero(totals > 0).tolist()
     unused = tuple(v for v in policy.values if not release.contains(v))
     if unused:
         warnings.warn(
@@ -395,13 +396,22 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
             explicit.add(v)
         except TypeError:
             pass
-    targets = [(v, policy.skyline_for(v), "value" if v in explicit else "default")
-               for v in present]
-    targets += [(v, policy.skyline_for(v), "value") for v in unused]
-    rows = [(value, point, source) for value, skyline, source in targets
-            if skyline is not None for point in skyline]
-    index = [release.value_index(value) for value, _, _ in rows]
-    value_pos = np.array([-1 if j is None else j for j in index], dtype=np.int64)
+    rows, positions = [], []
+    values = release.values
+    for j in present:
+        value = values[j]
+        skyline = policy.skyline_for(value)
+        if skyline is None:
+            continue
+        source = "value" if value in explicit else "default"
+        for point in skyline:
+            rows.append((value, point, source))
+            positions.append(j)
+    for value in unused:
+        for point in policy.skyline_for(value) or ():
+            rows.append((value, point, "value"))
+            positions.append(-1)
+    value_pos = np.array(positions, dtype=np.int64)
     known = value_pos >= 0
     safe = np.ones(len(rows), dtype=bool)
     log_nr = np.full(len(rows), np.inf)

@@ -729,8 +729,8 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, l, k, m, c: lis
     n_q = len(value)
     semantics = release.semantics
     n_values, n_people = len(release.values), release.n_individuals
-    amounts = [cap_amounts(n_values, n_people, int(a), int(b), int(d))
-               for a, b, d in zip(l, k, m)]
+    amounts = [(min(a, n_values), min(b, n_people), min(d, n_people))
+               for a, b, d in zip(l, k, m)]  # cap_amounts, inlined for speed
     safe = np.ones(n_q, dtype=bool)
     log_nr = np.full(n_q, INF)
     if not n_q:
@@ -765,7 +765,10 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, l, k, m, c: lis
             terms = holder_terms(rows, idx, l=lc, k=kc, m=mc, semantics=semantics)
             ss = [np.minimum.reduceat(t, starts) for t in terms.as_tuple()]
             log_nr[chunk] = combine(*ss)
-    thresholds = np.array([log_threshold(x) for x in c], dtype=float)
+    memo: dict = {}
+    thresholds = np.array([memo[id(x)] if id(x) in memo
+                           else memo.setdefault(id(x), log_threshold(x)) for x in c],
+                          dtype=float)  # keyed by identity: points share their c objects
     with np.errstate(invalid="ignore"):
         safe = log_nr > thresholds
     safe |= log_nr == INF
