@@ -57,6 +57,7 @@ from .errors import (
     SkyPrivacyError,
     SkyPrivacyWarning,
     UnusedPolicyValueWarning,
+    UnknownValueWarning,
 )
 from .formulas import breach_probability, sufficient_statistics
 from .knowledge import Policy, Skyline, SkylinePoint
@@ -123,5 +124,6 @@ __all__ = [
     "SkyPrivacyError",
     "SkyPrivacyWarning",
     "UnusedPolicyValueWarning",
+    "UnknownValueWarning",
     "__version__",
 ]

@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -32,12 +33,22 @@ from .errors import (
     UnusedPolicyValueWarning,
     param_error,
 )
-from .formulas import exact_terms, group_terms, top_other_counts
+from .formulas import (
+    SortedRows,
+    cap_amounts,
+    combine,
+    exact_min,
+    exact_terms,
+    holder_terms,
+    log_threshold,
+    within_tolerance,
+)
 from .knowledge import Policy
 from .qi import _NumericQI, _SetQI, _TreeQI
 from .release import (
     ReleaseCandidate,
     _factorize,
+    _pair_counts,
     check_qi_and_sensitive,
     check_semantics,
     list_like_cells,
@@ -50,7 +61,6 @@ __all__ = ["skyline_anonymize", "AnonymizationResult", "k_anonymize", "KAnonymiz
 _SPLITS = ("infogain", "widest")
 _OUTPUTS = ("generalized", "bucketized")
 _LIST_LIKE = (list, tuple, set, frozenset, np.ndarray)
-_LOG_TOL = 1e-7
 INF = math.inf
 
 
@@ -58,18 +68,20 @@ INF = math.inf
 @dataclass
 class _Plan:
     """The policy as flat *cells*: one per (sensitive value, knowledge (l, k, m)) it
-    constrains, with the strictest c of that value's skyline at that knowledge."""
+    constrains, with the strictest c of that value's skyline at that knowledge.  Cells are
+    sorted by value; the cells of value j are ``cell_ptr[j]:cell_ptr[j+1]``."""
 
-    value: np.ndarray  # column of the cell's value in the count matrix
-    l: np.ndarray
+    value: np.ndarray  # position of the cell's value in the engine's values
+    l: np.ndarray  # amounts capped as in formulas.cap_amounts
     k: np.ndarray
     m: np.ndarray
     c_exact: list  # Fraction per cell
     log_theta: np.ndarray  # safe iff log NR > log(1/c - 1); -inf when c = 1
     points: list  # the SkylinePoint of each cell
+    cell_ptr: np.ndarray
 
     @classmethod
-    def build(cls, policy: Policy | None, values: Sequence) -> _Plan:
+    def build(cls, policy: Policy | None, values: Sequence, n_individuals: int) -> _Plan:
         cells: dict = {}
         for j, value in enumerate(values if policy is not None else ()):
             skyline = policy.skyline_for(value)
@@ -81,43 +93,87 @@ class _Plan:
                     cells[key] = point
         keys = sorted(cells)
         points = [cells[key] for key in keys]
-        log_theta = np.array([-INF if p.c_exact == 1 else math.log(1 / p.c_exact - 1)
-                              for p in points], dtype=float)
+        capped = [cap_amounts(len(values), n_individuals, p.l, p.k, p.m) for p in points]
         as_int = lambda xs: np.array(xs, dtype=np.int64)  # noqa: E731
-        return cls(as_int([j for j, _ in keys]), as_int([p.l for p in points]),
-                   as_int([p.k for p in points]), as_int([p.m for p in points]),
-                   [p.c_exact for p in points], log_theta, points)
+        value = as_int([j for j, _ in keys])
+        cell_ptr = np.concatenate([[0], np.cumsum(np.bincount(value, minlength=len(values)))])
+        return cls(value, as_int([c[0] for c in capped]), as_int([c[1] for c in capped]),
+                   as_int([c[2] for c in capped]), [p.c_exact for p in points],
+                   np.array([log_threshold(p.c_exact) for p in points], dtype=float), points,
+                   cell_ptr.astype(np.int64))
 
     def __len__(self) -> int:
         return len(self.points)
 
 
-def _terms(plan: _Plan, sizes: np.ndarray, counts: np.ndarray, semantics: str):
-    """Per-group terms of every policy cell: (5, G, N) log array and pinned (G, N)."""
-    g, n_cells = len(sizes), len(plan)
-    n = np.repeat(sizes, n_cells)
-    s = counts[:, plan.value].reshape(-1)
-    sorted_rows = np.repeat(-np.sort(-counts, axis=1), n_cells, axis=0)
-    l_max = int(plan.l.max()) if n_cells else 0
-    top = top_other_counts(sorted_rows, s, l_max)
-    if l_max:
-        top = top * (np.arange(l_max)[None, :] < np.tile(plan.l, g)[:, None])
-    terms = group_terms(n, s, top, l=l_max, k=np.tile(plan.k, g), m=np.tile(plan.m, g),
-                        semantics=semantics)
-    out = np.stack(terms.as_tuple()).reshape(5, g, n_cells)
-    return out, terms.pinned.reshape(g, n_cells)
+def _expand(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenated ranges [starts[i], starts[i] + lengths[i]): (positions, owner i)."""
+    total = int(lengths.sum())
+    owner = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    offset = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    return starts[owner] + np.arange(total, dtype=np.int64) - offset[owner], owner
 
 
-def _log_nr(ss: np.ndarray) -> np.ndarray:
-    """log NR = min(SS1, SS2 + SS5, SS3 + SS4) in log space with +inf absorbing (rule 6);
-    ``ss`` has the five statistics on its first axis."""
-    with np.errstate(invalid="ignore"):
-        first = ss[1] + ss[4]
-        second = ss[2] + ss[3]
-    # logs are never nan, so a nan sum is +inf + -inf: +inf absorbs (rule 6)
-    first[np.isnan(first)] = INF
-    second[np.isnan(second)] = INF
-    return np.minimum(ss[0], np.minimum(first, second))
+class _Groups:
+    """Groups as sparse rows: sizes and (group, value, count) nonzeros sorted by group, then
+    count descending, with the :class:`~skyprivacy.formulas.SortedRows` the closed forms read."""
+
+    def __init__(self, sizes, group, value, count, *, presorted: bool = False):
+        self.sizes = np.asarray(sizes, dtype=np.int64)
+        if not presorted:
+            order = np.lexsort((value, -count, group))
+            group, value, count = group[order], value[order], count[order]
+        self.group, self.value, self.count = group, value, count
+
+    @cached_property
+    def rows(self) -> SortedRows:
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(self.group,
+                                                            minlength=len(self.sizes)))])
+        return SortedRows(self.sizes, indptr.astype(np.int64), self.count)
+
+    def holders(self, j: int, since: int = 0) -> np.ndarray:
+        """Entries of value ``j`` in groups numbered ``since`` or later, in group order."""
+        if not hasattr(self, "_by_value"):
+            order = np.argsort(self.value, kind="stable")  # within a value: group order
+            self._by_value = (order, self.value[order])
+        order, sorted_values = self._by_value
+        lo, hi = np.searchsorted(sorted_values, [j, j + 1])
+        idx = order[lo:hi]
+        if since > 0:
+            idx = idx[np.searchsorted(self.group[idx], since):]
+        return idx
+
+
+class _QStore:
+    """Every group queued so far (Q of Fig. 4: the root and every accepted child), kept for
+    the exact decisions near a threshold.  Groups are numbered in queue order; recent parts
+    are merged once there are many, so finding a value's holders stays cheap."""
+
+    def __init__(self, first: _Groups):
+        self.parts: list = []  # (offset, _Groups)
+        self.n_groups = 0
+        self.add(first)
+
+    def add(self, groups: _Groups) -> None:
+        self.parts.append((self.n_groups, groups))
+        self.n_groups += len(groups.sizes)
+        if len(self.parts) > 32:
+            self._merge()
+
+    def _merge(self) -> None:
+        merged = _Groups(np.concatenate([g.sizes for _, g in self.parts]),
+                         np.concatenate([g.group + o for o, g in self.parts]),
+                         np.concatenate([g.value for _, g in self.parts]),
+                         np.concatenate([g.count for _, g in self.parts]), presorted=True)
+        self.parts = [(0, merged)]
+
+    def holders_since(self, j: int, since: int):
+        """(groups, entries) of value ``j`` over the groups numbered ``since`` or later."""
+        for offset, groups in self.parts:
+            if offset + len(groups.sizes) > since:
+                idx = groups.holders(j, max(since - offset, 0))
+                if len(idx):
+                    yield groups, idx
 
 
 # --------------------------------------------------------------------------- result
@@ -232,23 +288,11 @@ class _Mondrian:
             else:
                 self.attrs.append(_SetQI(name, column))
         self.code_matrix = np.column_stack([attr.codes for attr in self.attrs])
-        self.plan = _Plan.build(policy, values)
+        self.plan = _Plan.build(policy, values, self.n_rows)
         self._exact_memo: dict = {}
         self.n_candidates = 0
 
     # -- aggregates
-    def elements_of(self, rows: np.ndarray) -> np.ndarray:
-        if self.semantics == "svpi":
-            return rows
-        starts = self.row_start[rows]
-        lengths = self.row_start[rows + 1] - starts
-        total = int(lengths.sum())
-        offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
-        return offsets + np.arange(total)
-
-    def counts_of(self, elems: np.ndarray) -> np.ndarray:
-        return np.bincount(self.elem_val[elems], minlength=self.n_values)
-
     def level_candidates(self, rows: np.ndarray, starts: np.ndarray, *,
                          need_counts: bool = True) -> dict:
         """Candidate splits of every group of a BFS level, from per-partition aggregates.
@@ -268,7 +312,8 @@ class _Mondrian:
             elem_mask = position[self.elem_row] >= 0
             elem_pos = position[self.elem_row[elem_mask]]
             elem_val = self.elem_val[elem_mask]
-        cand_part, cand_attr, cand_n, cand_width, sizes, counts = [], [], [], [], [], []
+        cand_part, cand_attr, cand_n, cand_width, sizes, nonzeros = [], [], [], [], [], []
+        n_before = 0
         row_child = np.full((len(self.attrs), len(rows)), -1, dtype=np.int64)
         for a, attr in enumerate(self.attrs):
             lo, hi = lows[:, a], highs[:, a]
@@ -284,16 +329,17 @@ class _Mondrian:
             keep = has[part_of]
             global_child = base[part_of[keep]] + child[keep]
             sizes.append(np.bincount(global_child, minlength=total))
-            if need_counts:
-                v = self.n_values
+            if need_counts:  # (child, value, count) nonzeros: O(rows), never O(children x V)
                 if self.semantics == "svpi":
-                    key = global_child * v + self.elem_val[rows[keep]]
+                    ec, ev = global_child, self.elem_val[rows[keep]]
                 else:
                     child_of_pos = np.full(len(rows), -1, dtype=np.int64)
                     child_of_pos[keep] = global_child
                     ec = child_of_pos[elem_pos]
-                    key = ec[ec >= 0] * v + elem_val[ec >= 0]
-                counts.append(np.bincount(key, minlength=total * v).reshape(total, v))
+                    ec, ev = ec[ec >= 0], elem_val[ec >= 0]
+                g, v, c = _pair_counts(ec, ev, total, self.n_values)
+                nonzeros.append((g + n_before, v, c))
+            n_before += total
             cand_part.append(splittable)
             cand_attr.append(np.full(len(splittable), a, dtype=np.int64))
             cand_n.append(n_children[splittable])
@@ -301,6 +347,10 @@ class _Mondrian:
         if not cand_part:
             return {"n": 0}
         cand_n = np.concatenate(cand_n)
+        sizes = np.concatenate(sizes)
+        children = None
+        if need_counts:
+            children = _Groups(sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
         return {
             "n": len(cand_n),
             "part": np.concatenate(cand_part),
@@ -308,8 +358,8 @@ class _Mondrian:
             "n_children": cand_n,
             "first_child": np.cumsum(cand_n) - cand_n,
             "width": np.concatenate(cand_width),
-            "sizes": np.concatenate(sizes),
-            "counts": np.vstack(counts) if need_counts else None,
+            "sizes": sizes,
+            "children": children,
             "row_child": row_child,
             "part_of": part_of,
         }
@@ -317,14 +367,22 @@ class _Mondrian:
     def _priority_keys(self, cands: dict) -> np.ndarray:
         """Smaller is better: minus the information gain w.r.t. the sensitive attribute
         (LeFevre et al. 2006), or minus the normalized width (Mondrian)."""
-        if self.split == "widest" or cands["counts"] is None:
+        if self.split == "widest" or cands["children"] is None:
             return -cands["width"]
-        counts = cands["counts"]
+        kids = cands["children"]
         first = cands["first_child"]
-        parent = np.add.reduceat(counts, first, axis=0)
-        parent_n = parent.sum(axis=1)
-        child_h = _entropy(counts) * counts.sum(axis=1)
-        gain = _entropy(parent) * parent_n - np.add.reduceat(child_h, first)
+        n_kids = len(kids.sizes)
+        total = np.bincount(kids.group, weights=kids.count, minlength=n_kids)
+        child_h = _entropy_sum(kids.group, kids.count, total, n_kids) * total
+        parent_n = np.add.reduceat(total, first)
+        # the parent's counts are the sum of its children's (any candidate of the partition)
+        owner = np.repeat(np.arange(len(first)), cands["n_children"])[kids.group]
+        key = owner * max(self.n_values, 1) + kids.value
+        uniq, inverse = np.unique(key, return_inverse=True)
+        parent_count = np.bincount(inverse.reshape(-1), weights=kids.count)
+        parent_of = uniq // max(self.n_values, 1)
+        parent_h = _entropy_sum(parent_of, parent_count, parent_n, len(first))
+        gain = parent_h * parent_n - np.add.reduceat(child_h, first)
         return -gain / np.maximum(parent_n, 1)
 
     def _ordered(self, cands: dict) -> np.ndarray:
@@ -332,17 +390,33 @@ class _Mondrian:
         keys = np.round(self._priority_keys(cands), 12)
         return np.lexsort((cands["attr"], keys, cands["part"]))
 
-    def _level_terms(self, cands: dict):
-        """Child terms (5, G, N), pinned (G, N) and per-candidate minima (5, C, N), (C, N)."""
-        sizes, counts = cands["sizes"], cands["counts"]
-        chunk = max(1, 2_000_000 // max(1, len(self.plan) * max(self.n_values, 1)))
-        parts = [_terms(self.plan, sizes[i:i + chunk], counts[i:i + chunk], self.semantics)
-                 for i in range(0, len(sizes), chunk)]
-        terms = np.concatenate([t for t, _ in parts], axis=1)
-        pinned = np.concatenate([p for _, p in parts], axis=0)
-        first = cands["first_child"]
-        return (terms, pinned, np.minimum.reduceat(terms, first, axis=1),
-                np.logical_or.reduceat(pinned, first, axis=0))
+    def _level_terms(self, cands: dict) -> dict:
+        """The children's terms for the policy cells of the values they hold, reduced to one
+        *combo* per (candidate, cell): the five minima over the candidate's children and
+        whether one of them pins the target.  Cost: O(children's nonzeros x cells per value).
+        Cells a candidate's children do not hold keep the global statistics (rule 1)."""
+        kids = cands["children"]
+        plan = self.plan
+        lo = plan.cell_ptr[kids.value]
+        # one pair per (child nonzero e, cell of its value)
+        cell, e = _expand(lo, plan.cell_ptr[kids.value + 1] - lo)
+        terms = holder_terms(kids.rows, e, l=plan.l[cell], k=plan.k[cell], m=plan.m[cell],
+                             semantics=self.semantics)
+        n = kids.sizes[kids.group[e]]
+        pinned = n <= plan.k[cell] + plan.m[cell]
+        cand_of_child = np.repeat(np.arange(cands["n"]), cands["n_children"])
+        key = cand_of_child[kids.group[e]] * len(plan) + cell
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]])) \
+            if len(key) else np.zeros(0, dtype=np.int64)
+        mins = np.stack([np.minimum.reduceat(t[order], starts) if len(starts) else t[:0]
+                         for t in terms.as_tuple()])
+        combo_cand = key[starts] // max(len(plan), 1)
+        return {"cand": combo_cand, "cell": key[starts] % max(len(plan), 1), "mins": mins,
+                "pinned": (np.maximum.reduceat(pinned[order].astype(np.int8), starts) > 0
+                           if len(starts) else np.zeros(0, dtype=bool)),
+                "ptr": np.searchsorted(combo_cand, np.arange(cands["n"] + 1))}
 
     def run(self):
         """Greedy top-down partitioning, one BFS level at a time.
@@ -357,17 +431,20 @@ class _Mondrian:
         final_of_row = np.full(n, -1, dtype=np.int64)
         n_final = 0
         n_splits = 0
+        self.placed = 0
         if self.min_size is None:
-            root_counts = self.counts_of(self.elements_of(all_rows))
-            terms0, pinned0 = _terms(self.plan, np.array([n]), root_counts[None, :],
-                                     self.semantics)
-            self.ss = terms0[:, 0, :].copy()  # (5, N): minima over every group queued (Q)
-            self.pinned = pinned0[0].copy()
-            self.q_logs = np.empty((64, 5, len(self.plan)))
-            self.q_sizes = np.empty(64, dtype=np.int64)
-            self.q_counts = np.empty((64, self.n_values), dtype=np.int64)
-            self.q_len = 0
-            self._remember(terms0, np.array([n]), root_counts[None, :])
+            root = self.root_groups()
+            plan = self.plan
+            # every value occurs in the root: cell i's holder is the root's entry of its value
+            entry = np.full(self.n_values, -1, dtype=np.int64)
+            entry[root.value] = np.arange(len(root.value))
+            e = entry[plan.value]
+            terms = holder_terms(root.rows, e, l=plan.l, k=plan.k, m=plan.m,
+                                 semantics=self.semantics)
+            self.ss = np.stack(terms.as_tuple())  # (5, N): minima over every group queued (Q)
+            self.pinned = n <= plan.k + plan.m
+            self.queue = _QStore(root)
+            self.exact_ss: dict = {}  # cell -> (groups of Q covered, five exact minima)
         rows = all_rows
         starts = np.array([0, n], dtype=np.int64)
         splitting = (len(self.plan) > 0) or self.min_size is not None
@@ -401,8 +478,8 @@ class _Mondrian:
                 final_id[finished_parts] = n_final + np.arange(len(finished_parts))
                 final_of_row[rows[done]] = final_id[part_of[done]]
                 n_final += len(finished_parts)
-            if self.progress is not None:
-                self.progress(float((final_of_row >= 0).sum()) / n)
+            self.placed = int((final_of_row >= 0).sum())
+            self._report(self.placed)
             if not len(accepted):
                 break
             # next level: children numbered partition by partition, in child order
@@ -426,124 +503,188 @@ class _Mondrian:
         renumber[np.argsort(first_row, kind="stable")] = np.arange(n_final)
         return renumber[final_of_row], n_splits
 
+    def _report(self, placed: int) -> None:
+        """Progress: the fraction of rows placed in a final group (at least per level and
+        per 5% of rows)."""
+        if self.progress is not None:
+            self.progress(placed / max(self.n_rows, 1))
+
+    def root_groups(self) -> _Groups:
+        """The whole table as one group, sparse."""
+        totals = np.bincount(self.elem_val, minlength=self.n_values)
+        value = np.flatnonzero(totals)
+        return _Groups(np.array([self.n_rows]), np.zeros(len(value), dtype=np.int64), value,
+                       totals[value])
+
+    def _classify(self, ss, pinned, cell):
+        """Per combo: clearly unsafe, and too close to call in floating point; ``ss`` (5, X)
+        are the statistics with the combo's children, for policy cells ``cell``."""
+        log_nr = combine(*ss)
+        theta = self.plan.log_theta[cell]
+        finite = np.isfinite(theta)
+        with np.errstate(invalid="ignore"):
+            margin = log_nr - theta
+        close = finite & np.isfinite(log_nr) & within_tolerance(log_nr, theta)
+        # c = 1 (theta = -inf): safe iff NR > 0, i.e. log NR > -inf, which is exact
+        unsafe = pinned | np.where(finite, (margin <= 0) & ~close, np.isneginf(log_nr))
+        return unsafe, close & ~unsafe
+
+    def _verdicts(self, combos: dict, lo: int, hi: int):
+        """(unsafe, unsure) of combos lo:hi against the current global statistics; a combo
+        that lowers no statistic keeps the global verdict, which is safe."""
+        cell = combos["cell"][lo:hi]
+        mins = combos["mins"][:, lo:hi]
+        current = self.ss[:, cell]
+        pinned = combos["pinned"][lo:hi]
+        changed = (mins < current).any(axis=0) | pinned
+        unsafe, unsure = self._classify(np.minimum(current, mins), pinned | self.pinned[cell],
+                                        cell)
+        return unsafe & changed, unsure & changed
+
     def _accept_level(self, cands: dict, order: np.ndarray, chosen: np.ndarray) -> None:
         """Sequential acceptance, in queue order, of the level's candidates.
 
-        Verdicts are computed in vectorized batches against the current statistics and stay
-        valid until an accepted split lowers them; then the next batch is recomputed."""
-        terms, pinned, child_min, child_pinned = self._level_terms(cands)
+        Every candidate is first judged against the level's starting statistics (unsafe then
+        means unsafe for good: the statistics only decrease).  A survivor is re-judged when
+        it is reached only if an accepted split has since lowered a statistic of a cell it
+        touches; near-threshold cells are decided exactly."""
+        combos = self._level_terms(cands)
         self.n_candidates += cands["n"]
-        unsafe, _ = self._classify(np.minimum(self.ss[:, None, :], child_min),
-                                   self.pinned[None, :] | child_pinned)
-        viable = order[~unsafe.any(axis=1)[order]]  # unsafe now means unsafe for good
+        ptr = combos["ptr"]
+        unsafe, unsure = self._verdicts(combos, 0, len(combos["cell"]))
+        cand_of = combos["cand"]
+        bad = np.zeros(cands["n"], dtype=bool)
+        bad[cand_of[unsafe]] = True
+        viable = order[~bad[order]]
+        parts = cands["part"][viable]
+        # progress: rows of partitions without a viable candidate are placed now
+        has_viable = np.zeros(len(chosen), dtype=bool)
+        has_viable[parts] = True
+        part_rows = np.bincount(cands["part_of"], minlength=len(chosen))
+        placed = self.placed + int(part_rows[~has_viable].sum())
+        self._report(placed)
+        step = max(1, self.n_rows // 20)
+        next_report = placed + step
         if not len(viable):
             return
-        parts = cands["part"][viable]
+        last_part = np.full(len(chosen), -1, dtype=np.int64)
+        last_part[parts] = np.arange(len(viable))
         first, n_children = cands["first_child"], cands["n_children"]
-        sizes, counts = cands["sizes"], cands["counts"]
+        kids = cands["children"]
+        lowered_at = np.zeros(len(self.plan), dtype=np.int64)  # accept step of last lowering
+        judged_at = np.zeros(cands["n"], dtype=np.int64)
+        version = 0
         self._pending = []
-        batch, valid_to = 64, 0
-        bad = close = None
-        i = 0
-        while i < len(viable):
-            c = int(viable[i])
+        for i, c in enumerate(viable.tolist()):
             p = int(parts[i])
             if chosen[p] >= 0:
-                i += 1
                 continue
-            if i >= valid_to:  # (re)compute verdicts for the next batch of candidates
-                block = viable[i:i + batch]
-                bad_block, close = self._classify(
-                    np.minimum(self.ss[:, None, :], child_min[:, block, :]),
-                    self.pinned[None, :] | child_pinned[block])
-                bad = bad_block.any(axis=1)
-                base, valid_to = i, i + len(block)
-            if bad[i - base]:
-                i += 1
-                continue
-            sl = slice(int(first[c]), int(first[c] + n_children[c]))
-            unsure_cells = np.flatnonzero(close[i - base])
-            if len(unsure_cells):
-                self._flush_pending(terms, sizes, counts)
-                if any(self._exact_unsafe(int(cell), terms[:, sl, :], sizes[sl], counts[sl])
-                       for cell in unsure_cells):
-                    i += 1
-                    continue
-            chosen[p] = c
-            self._pending.append(sl)
-            lowered = child_min[:, c, :] < self.ss
-            if lowered.any() or (child_pinned[c] & ~self.pinned).any():
-                self.ss = np.minimum(self.ss, child_min[:, c, :])
-                self.pinned |= child_pinned[c]
-                if valid_to - i > 1:  # later verdicts in this batch are stale
-                    batch = max(8, batch // 2)
-                    valid_to = i + 1
-            elif i + 1 == valid_to:
-                batch = min(4096, batch * 2)
-            i += 1
-        self._flush_pending(terms, sizes, counts)
+            lo, hi = int(ptr[c]), int(ptr[c + 1])
+            cells = combos["cell"][lo:hi]
+            if version and lowered_at[cells].max(initial=0) > judged_at[c]:
+                u, w = self._verdicts(combos, lo, hi)
+                unsafe[lo:hi], unsure[lo:hi] = u, w
+                judged_at[c] = version
+            ok = not unsafe[lo:hi].any()
+            if ok:
+                close = cells[unsure[lo:hi]]
+                if len(close):
+                    self._flush_pending(kids)
+                    ok = not any(self._exact_unsafe(int(cell), kids, int(first[c]),
+                                                    int(n_children[c])) for cell in close)
+            if ok:
+                chosen[p] = c
+                self._pending.append((int(first[c]), int(n_children[c])))
+                mins = combos["mins"][:, lo:hi]
+                lower = (mins < self.ss[:, cells]).any(axis=0) | combos["pinned"][lo:hi]
+                if lower.any():
+                    version += 1
+                    touched = cells[lower]
+                    self.ss[:, touched] = np.minimum(self.ss[:, touched], mins[:, lower])
+                    self.pinned[touched] |= combos["pinned"][lo:hi][lower]
+                    lowered_at[touched] = version
+            elif last_part[p] == i:  # the partition's last chance failed: it is final
+                placed += int(part_rows[p])
+                if placed >= next_report:
+                    self._report(placed)
+                    next_report = placed + step
+        self._flush_pending(kids)
 
-    def _flush_pending(self, terms, sizes, counts) -> None:
-        """Add the children accepted so far in this level to Q (one vectorized append)."""
-        if self._pending:
-            index = np.concatenate([np.arange(sl.start, sl.stop) for sl in self._pending])
-            self._remember(terms[:, index, :], sizes[index], counts[index])
-            self._pending = []
+    def _flush_pending(self, kids: _Groups) -> None:
+        """Add the children accepted so far in this level to Q (for exact fallbacks)."""
+        if not self._pending:
+            return
+        # Q's order does not matter for minima; ascending ids keep the rows sorted
+        child = np.sort(np.concatenate([np.arange(f, f + n) for f, n in self._pending]))
+        self._pending = []
+        new_id = np.full(len(kids.sizes), -1, dtype=np.int64)
+        new_id[child] = np.arange(len(child))
+        keep = new_id[kids.group] >= 0
+        # a subset of sorted rows, renumbered in order, stays sorted
+        self.queue.add(_Groups(kids.sizes[child], new_id[kids.group[keep]], kids.value[keep],
+                               kids.count[keep], presorted=True))
 
     def group_candidates(self, rows: np.ndarray):
-        """Candidate splits of one group: [(attribute index, child sizes, child counts)]."""
+        """Candidate splits of one group: [(attribute, child sizes, (child, value, count))]."""
         cands = self.level_candidates(np.sort(rows), np.array([0, len(rows)]))
         out = []
+        kids = cands.get("children")
         for c in range(cands["n"]):
-            sl = slice(int(cands["first_child"][c]),
-                       int(cands["first_child"][c] + cands["n_children"][c]))
-            out.append((int(cands["attr"][c]), cands["sizes"][sl], cands["counts"][sl]))
+            f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
+            mask = (kids.group >= f) & (kids.group < f + n)
+            out.append((int(cands["attr"][c]), cands["sizes"][f:f + n],
+                        (kids.group[mask] - f, kids.value[mask], kids.count[mask])))
         return out
 
     # -- exact arithmetic near the threshold
-    def _exact_cell_terms(self, signature, cell: int):
-        """The five exact terms of a group (n, counts) for one policy cell, memoised."""
-        key = (signature, cell)
-        if key not in self._exact_memo:
-            n, counts = signature
-            plan = self.plan
-            s = counts[plan.value[cell]]
-            others = sorted(counts, reverse=True)
-            others.remove(s)
-            l = int(plan.l[cell])
-            top = tuple((others + [0] * l)[:l])
-            self._exact_memo[key] = exact_terms(n, s, top, int(plan.k[cell]), int(plan.m[cell]),
-                                                self.semantics)
-        return self._exact_memo[key]
+    def _exact_minima(self, groups: _Groups, idx: np.ndarray, cell: int) -> list:
+        """The five exact minima of a cell's terms over the holder entries ``idx`` of
+        ``groups``: only entries within the tolerance of a float minimum are recomputed with
+        Fractions, once per distinct group shape."""
+        plan = self.plan
+        l, k, m = int(plan.l[cell]), int(plan.k[cell]), int(plan.m[cell])
+        if not len(idx):
+            return [INF] * 5
+        terms = holder_terms(groups.rows, idx, l=l, k=k, m=m, semantics=self.semantics)
 
-    def _near(self, logs: np.ndarray, best: float) -> np.ndarray:
-        """Entries whose float log value may hide the exact minimum ``best``."""
-        if not np.isfinite(best):
-            return logs == best
-        return np.abs(logs - best) <= _LOG_TOL * (1.0 + abs(best))
+        def shape(i):
+            e = int(idx[i])
+            top = groups.rows.top_tuple(e, l)
+            return (int(groups.sizes[groups.group[e]]), int(groups.count[e]),
+                    top if self.semantics == "mvpi-set" else (sum(top),))
 
-    def _exact_unsafe(self, cell: int, terms, sizes, counts) -> bool:
-        """Exact verdict of one cell for Q + a candidate's children (terms (5, C, N)).
+        def exact_of(stat):
+            def f(i):
+                key = (shape(i), cell)
+                if key not in self._exact_memo:
+                    n, s, top = key[0]
+                    self._exact_memo[key] = exact_terms(n, s, top, k, m, self.semantics)
+                return self._exact_memo[key][stat]
+            return f
 
-        Only groups whose float term is within the tolerance of the minimum can attain the
-        exact minimum; they are recomputed with Fractions, once per distinct (n, counts)."""
-        q_logs = self.q_logs[:self.q_len, :, cell]
-        values = []
-        for stat in range(5):
-            best = min(self.ss[stat, cell], terms[stat, :, cell].min())
-            if not np.isfinite(best):
-                values.append(INF if best == INF else Fraction(0))
-                continue
-            if stat >= 3 and self.plan.m[cell] == 0:  # V(f, 0, k) = 1 when feasible
-                values.append(Fraction(1))
-                continue
-            near_q = np.flatnonzero(self._near(q_logs[:, stat], best))
-            signatures = {(int(self.q_sizes[g]), tuple(self.q_counts[g].tolist()))
-                          for g in near_q}
-            signatures |= {(int(sizes[g]), tuple(counts[g].tolist()))
-                           for g in np.flatnonzero(self._near(terms[stat, :, cell], best))}
-            values.append(min(self._exact_cell_terms(sig, cell)[stat] for sig in signatures))
-        ss1, ss2, ss3, ss4, ss5 = values
+        out = []
+        positions = np.arange(len(idx))
+        for stat, logs in enumerate(terms.as_tuple()):
+            if stat >= 3 and m == 0:  # V(f, 0, k) = 1 where k fits
+                out.append(Fraction(1) if np.isfinite(logs).any() else INF)
+            else:
+                out.append(exact_min(logs, positions, exact_of(stat), shape)[0])
+        return out
+
+    def _exact_unsafe(self, cell: int, kids: _Groups, first: int, n_children: int) -> bool:
+        """Exact verdict of one cell for Q plus a candidate's children.
+
+        The exact minima over Q are kept per cell and only brought up to date with the
+        groups queued since; the children's are computed from their own nonzeros."""
+        j = int(self.plan.value[cell])
+        covered, values = self.exact_ss.get(cell, (0, [INF] * 5))
+        for groups, idx in self.queue.holders_since(j, covered):
+            values = [min(a, b) for a, b in zip(values, self._exact_minima(groups, idx, cell))]
+        self.exact_ss[cell] = (self.queue.n_groups, values)
+        lo, hi = kids.rows.indptr[first], kids.rows.indptr[first + n_children]
+        kid_idx = lo + np.flatnonzero(kids.value[lo:hi] == j)
+        ss1, ss2, ss3, ss4, ss5 = (min(a, b) for a, b in
+                                   zip(values, self._exact_minima(kids, kid_idx, cell)))
 
         def mul(a, b):
             return INF if a == INF or b == INF else a * b
@@ -551,40 +692,13 @@ class _Mondrian:
         bp = Fraction(0) if nr == INF else 1 / (nr + 1)
         return not bp < self.plan.c_exact[cell]
 
-    def _remember(self, terms, sizes, counts) -> None:
-        """Append groups to Q (their float terms, sizes and counts) for exact fallbacks."""
-        c = len(sizes)
-        if self.q_len + c > len(self.q_sizes):
-            capacity = 2 * (self.q_len + c)
-            for name in ("q_logs", "q_sizes", "q_counts"):
-                old = getattr(self, name)
-                grown = np.empty((capacity,) + old.shape[1:], dtype=old.dtype)
-                grown[:self.q_len] = old[:self.q_len]
-                setattr(self, name, grown)
-        self.q_logs[self.q_len:self.q_len + c] = np.moveaxis(terms, 1, 0)
-        self.q_sizes[self.q_len:self.q_len + c] = sizes
-        self.q_counts[self.q_len:self.q_len + c] = counts
-        self.q_len += c
 
-    def _classify(self, ss, pinned):
-        """Per cell (last axis): clearly unsafe, and too close to call in floating point."""
-        log_nr = _log_nr(ss)
-        theta = self.plan.log_theta
-        finite = np.isfinite(theta)
-        tol = _LOG_TOL * (1.0 + np.abs(np.where(finite, theta, 0.0)))
-        with np.errstate(invalid="ignore"):
-            margin = log_nr - theta
-        # c = 1 (theta = -inf): safe iff NR > 0, i.e. log NR > -inf, which is exact
-        unsafe = pinned | np.where(finite, margin < -tol, np.isneginf(log_nr))
-        unsure = ~unsafe & finite & np.isfinite(log_nr) & (np.abs(margin) <= tol)
-        return unsafe, unsure
-
-def _entropy(counts: np.ndarray) -> np.ndarray:
-    totals = counts.sum(axis=-1, keepdims=True)
+def _entropy_sum(owner: np.ndarray, count: np.ndarray, total: np.ndarray, n: int) -> np.ndarray:
+    """Shannon entropy (bits) of each owner's distribution, from its nonzero counts."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = np.where(totals > 0, counts / totals, 0.0)
-        logs = np.where(p > 0, np.log2(np.where(p > 0, p, 1.0)), 0.0)
-    return -(p * logs).sum(axis=-1)
+        p = count / total[owner]
+        terms = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
+    return np.bincount(owner, weights=terms, minlength=n)
 
 
 # --------------------------------------------------------------------------- public API
@@ -720,10 +834,9 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
                        progress=progress)
 
     # The whole table as one group must be safe (Theorem 4's premise); say what fails if not.
-    root = ReleaseCandidate(np.array([engine.n_rows]),
-                            engine.counts_of(engine.elements_of(
-                                np.arange(engine.n_rows)))[None, :],
-                            engine.values, pd.RangeIndex(1, name="group"), semantics)
+    whole = engine.root_groups()
+    root = ReleaseCandidate.from_nonzeros(whole.sizes, whole.group, whole.value, whole.count,
+                                          engine.values, semantics=semantics)
     with warnings.catch_warnings():  # unused policy values are reported by the certificate
         warnings.simplefilter("ignore", UnusedPolicyValueWarning)
         root_check = skyline_check(root, policy)
@@ -880,8 +993,9 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     from .baselines import k_anonymity
     sizes = group_frame["n_individuals"].to_numpy()
     # k-anonymity reads group sizes only; one placeholder value column keeps the model valid
-    sizes_only = ReleaseCandidate(sizes, sizes[:, None], ("individuals",), group_frame.index,
-                                  "svpi")
+    sizes_only = ReleaseCandidate.from_nonzeros(
+        sizes, np.arange(len(sizes)), np.zeros(len(sizes), dtype=np.int64), sizes,
+        ("individuals",), labels=group_frame.index)
     certificate = k_anonymity(sizes_only, int(k))
     return KAnonymizationResult(released, certificate,
                                 pd.Series(assignment, index=table.index, name="group"),
@@ -902,23 +1016,23 @@ def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple
     """
     engine = result._engine
     assignment = result.assignment.to_numpy()
-    base = result.candidate
-    # groups of the candidate in assignment order: rebuild sizes/counts per assignment id
+    # groups in assignment order, as sparse rows
     n_groups = int(assignment.max()) + 1
     sizes = np.bincount(assignment, minlength=n_groups)
-    elem_group = assignment[engine.elem_row]
-    counts = np.zeros((n_groups, engine.n_values), dtype=np.int64)
-    np.add.at(counts, (elem_group, engine.elem_val), 1)
-    del base
+    group, value, count = _pair_counts(assignment[engine.elem_row], engine.elem_val, n_groups,
+                                       engine.n_values)
     found = []
     for g in range(n_groups):
         rows = np.flatnonzero(assignment == g)
-        for a, c_sizes, c_counts in engine.group_candidates(rows):
-            keep = np.arange(n_groups) != g
-            trial = ReleaseCandidate(np.concatenate([sizes[keep], c_sizes]),
-                                     np.vstack([counts[keep], c_counts]), engine.values,
-                                     pd.RangeIndex(n_groups - 1 + len(c_sizes)),
-                                     result.semantics)
+        keep = group != g
+        others = np.arange(n_groups) != g
+        renumber = np.cumsum(others) - 1
+        for a, c_sizes, (c_group, c_value, c_count) in engine.group_candidates(rows):
+            trial = ReleaseCandidate.from_nonzeros(
+                np.concatenate([sizes[others], c_sizes]),
+                np.concatenate([renumber[group[keep]], c_group + n_groups - 1]),
+                np.concatenate([value[keep], c_value]), np.concatenate([count[keep], c_count]),
+                engine.values, semantics=result.semantics)
             if skyline_check(trial, policy).safe:
                 found.append((g, engine.attrs[a].name))
     return found

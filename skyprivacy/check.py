@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import InvalidParameterError, UnusedPolicyValueWarning
-from .formulas import SufficientStatistics, sufficient_statistics
+from .formulas import SufficientStatistics, point_verdicts, sufficient_statistics
 from .knowledge import Policy, SkylinePoint
 from .release import ReleaseCandidate
 
@@ -95,7 +95,7 @@ def _explain(release: ReleaseCandidate, value, stats: SufficientStatistics,
 
     def group_text(g: int) -> str:
         n = int(release.sizes_array[g])
-        s = int(release.count_matrix[g, j])
+        s = release.count_of(g, j)
         return (f"group [{release.group_description(g)}] ({_plural(n, 'person', 'people')}, "
                 f"{s} occurrence{'s' if s != 1 else ''} of {value!r})")
 
@@ -130,16 +130,15 @@ def _explain(release: ReleaseCandidate, value, stats: SufficientStatistics,
     else:  # known-with-target
         g, f = stats.ss3.group, stats.ss4.group
         known_g = g
-    row = release.count_matrix[g].copy()
-    row[j] = -1
-    order = [int(i) for i in np.argsort(-row, kind="stable") if row[i] > 0][:l]
-    ruled_out = tuple(release.values[i] for i in order)
+    row = release.group_counts(g)  # most frequent first, ties in value order
+    s_g = row.pop(release.values[j], 0)
+    ruled = list(row.items())[:l]
+    ruled_out = tuple(v for v, _ in ruled)
 
     parts = [f"The target is in {group_text(g)}."]
     n_g = int(release.sizes_array[g])
-    s_g = int(release.count_matrix[g, j])
     # svpi: people of the target group holding neither sigma nor a ruled-out value
-    others_left = n_g - s_g - sum(int(release.count_matrix[g, i]) for i in order)
+    others_left = n_g - s_g - sum(c for _, c in ruled)
     settled = not mvpi and l > 0 and others_left <= 0
     if l:
         names = ", ".join(repr(v) for v in ruled_out) or "no other value (the group has none)"
@@ -201,9 +200,12 @@ class PointCheck:
         }
 
 
-@dataclass(frozen=True)
 class SkylineCheckResult:
     """Result of :func:`skyline_check`: one :class:`PointCheck` per (value, skyline point).
+
+    The verdicts are computed for every row at once; the rows themselves (exact breach
+    probability and worst case in words) are built on first access, so checking a release with
+    tens of thousands of values costs one pass over its nonzeros.
 
     Attributes
     ----------
@@ -215,26 +217,67 @@ class SkylineCheckResult:
         Values the policy names but the release never contains.
     """
 
-    rows: tuple[PointCheck, ...]
-    semantics: str
-    unused_policy_values: tuple = ()
+    def __init__(self, rows=None, semantics: str = "svpi", unused_policy_values: tuple = (),
+                 *, _release=None, _targets=(), _safe=None, _log_nr=None):
+        self.semantics = semantics
+        self.unused_policy_values = tuple(unused_policy_values)
+        self._release = _release
+        self._cache: dict = {}
+        if rows is not None:
+            rows = tuple(rows)
+            self._targets = [(r.value, r.point, r.source) for r in rows]
+            self._cache = dict(enumerate(rows))
+            self._safe = np.array([r.safe for r in rows], dtype=bool)
+            self._log_nr = None
+        else:
+            self._targets = list(_targets)
+            self._safe = np.asarray(_safe, dtype=bool)
+            self._log_nr = _log_nr
+
+    def __len__(self) -> int:
+        return len(self._targets)
+
+    def _row(self, i: int) -> PointCheck:
+        row = self._cache.get(i)
+        if row is None:
+            value, point, source = self._targets[i]
+            stats = sufficient_statistics(self._release, value, l=point.l, k=point.k,
+                                          m=point.m, owner="skyline_check")
+            bp = stats.breach_probability
+            row = PointCheck(value, point, bp, bool(self._safe[i]), source,
+                             _explain(self._release, value, stats, bp))
+            self._cache[i] = row
+        return row
+
+    @property
+    def rows(self) -> tuple[PointCheck, ...]:
+        """Every (value, point) row, in value order, then point order."""
+        return tuple(self._row(i) for i in range(len(self._targets)))
 
     @property
     def safe(self) -> bool:
         """True iff every (value, point) has breach probability strictly below its c."""
-        return all(row.safe for row in self.rows)
+        return bool(self._safe.all())
 
     @property
     def violations(self) -> tuple[PointCheck, ...]:
         """The unsafe rows."""
-        return tuple(row for row in self.rows if not row.safe)
+        return tuple(self._row(int(i)) for i in np.flatnonzero(~self._safe))
 
     @property
     def worst(self) -> PointCheck | None:
         """The row with the smallest margin c - BP (the most exposed), if any."""
-        if not self.rows:
+        if not self._targets:
             return None
-        return min(self.rows, key=lambda r: r.point.c_exact - r.breach_probability)
+        if self._log_nr is None:
+            candidates = range(len(self._targets))
+        else:  # float margins find the few rows that can be the exact minimum
+            with np.errstate(over="ignore"):
+                bp = 1.0 / (1.0 + np.exp(self._log_nr))
+            margin = np.array([float(t[1].c_exact) for t in self._targets]) - bp
+            candidates = np.flatnonzero(margin <= margin.min() + 1e-9).tolist()
+        return min((self._row(i) for i in candidates),
+                   key=lambda r: r.point.c_exact - r.breach_probability)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per (value, point).
@@ -260,15 +303,16 @@ class SkylineCheckResult:
     def explain(self) -> str:
         """The verdict and, for every unsafe row, the worst case in words."""
         if self.safe:
-            head = (f"SAFE: all {len(self.rows)} (value, point) checks hold; breach probabilities "
+            head = (f"SAFE: all {len(self)} (value, point) checks hold; breach probabilities "
                     f"stay below their thresholds.")
             worst = self.worst
             if worst is not None:
                 head += (f" Closest call: {worst.value!r} at {worst.point}, breach probability "
                          f"{worst.breach_probability} ({_pct(worst.breach_probability)}).")
             return head
-        lines = [f"UNSAFE: {len(self.violations)} of {len(self.rows)} (value, point) checks fail."]
-        for row in self.violations:
+        violations = self.violations
+        lines = [f"UNSAFE: {len(violations)} of {len(self)} (value, point) checks fail."]
+        for row in violations:
             lines.append(f"- {row.value!r} at {row.point}: breach probability "
                          f"{row.breach_probability} ({_pct(row.breach_probability)}) >= "
                          f"{row.point.c}. {row.worst_case.description}")
@@ -338,7 +382,8 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
         raise InvalidParameterError(
             f"The 'policy' parameter of skyline_check must be a Policy. "
             f"Got {type(policy).__name__} instead.")
-    present = [v for v in release.values if release.contains(v)]
+    totals = release.value_totals
+    present = np.flatnonzero(totals > 0).tolist()
     unused = tuple(v for v in policy.values if not release.contains(v))
     if unused:
         warnings.warn(
@@ -351,17 +396,30 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
             explicit.add(v)
         except TypeError:
             pass
-    targets = [(v, policy.skyline_for(v), "value" if v in explicit else "default")
-               for v in present]
-    targets += [(v, policy.skyline_for(v), "value") for v in unused]
-    rows = []
-    for value, skyline, source in targets:
+    rows, positions = [], []
+    values = release.values
+    for j in present:
+        value = values[j]
+        skyline = policy.skyline_for(value)
         if skyline is None:
             continue
+        source = "value" if value in explicit else "default"
         for point in skyline:
-            stats = sufficient_statistics(release, value, l=point.l, k=point.k, m=point.m,
-                                          owner="skyline_check")
-            bp = stats.breach_probability
-            rows.append(PointCheck(value, point, bp, bp < point.c_exact, source,
-                                   _explain(release, value, stats, bp)))
-    return SkylineCheckResult(tuple(rows), release.semantics, unused)
+            rows.append((value, point, source))
+            positions.append(j)
+    for value in unused:
+        for point in policy.skyline_for(value) or ():
+            rows.append((value, point, "value"))
+            positions.append(-1)
+    value_pos = np.array(positions, dtype=np.int64)
+    known = value_pos >= 0
+    safe = np.ones(len(rows), dtype=bool)
+    log_nr = np.full(len(rows), np.inf)
+    if known.any():
+        which = np.flatnonzero(known)
+        points = [rows[i][1] for i in which]
+        safe[which], log_nr[which] = point_verdicts(
+            release, value_pos[which], [p.l for p in points], [p.k for p in points],
+            [p.m for p in points], [p.c_exact for p in points])
+    return SkylineCheckResult(None, release.semantics, unused, _release=release,
+                              _targets=rows, _safe=safe, _log_nr=log_nr)

@@ -20,6 +20,7 @@ __all__ = [
     "SkyPrivacyWarning",
     "PrivacyRiskWarning",
     "UnusedPolicyValueWarning",
+    "UnknownValueWarning",
     "param_error",
 ]
 
@@ -54,6 +55,11 @@ class PrivacyRiskWarning(SkyPrivacyWarning):
 
 class UnusedPolicyValueWarning(SkyPrivacyWarning):
     """A policy names a sensitive value that the release never contains (often a typo)."""
+
+
+class UnknownValueWarning(SkyPrivacyWarning):
+    """A query names a sensitive value the release does not contain (often a typo): its breach
+    probability is 0, which must not read as "perfectly safe"."""
 
 
 def param_error(name: str, owner: str, requirement: str, got: object) -> InvalidParameterError:

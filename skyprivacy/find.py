@@ -22,7 +22,14 @@ import pandas as pd
 
 from .check import _explain
 from .errors import InvalidParameterError, param_error
-from .formulas import breach_probability, check_amount, sufficient_statistics, top_other_counts
+from .formulas import (
+    breach_probability,
+    check_amount,
+    log_negated_ratio,
+    log_threshold,
+    sufficient_statistics,
+    within_tolerance,
+)
 from .knowledge import exact_confidence
 from .release import ReleaseCandidate
 
@@ -40,99 +47,32 @@ __all__ = [
 ]
 
 INF = math.inf
-_LOG_TOL = 1e-9
 
 
 class _ValueStats:
-    """Everything the breach probability of one value needs, computed once (groups holding
-    the value only: the others cannot hold the target and never lower V below 1)."""
+    """What the breach probability of one value needs: its holders in the sparse model (the
+    other groups cannot hold the target and never lower V below 1); every term comes from
+    :mod:`skyprivacy.formulas`."""
 
     def __init__(self, release: ReleaseCandidate, sigma: object):
         self.release = release
         self.sigma = sigma
         self.semantics = release.semantics
         j = release.value_index(sigma)
-        counts = release.count_matrix
-        present = counts.sum(axis=0) > 0
-        self.n_other_values = int(present.sum()) - (1 if j is not None and present[j] else 0)
+        totals = release.value_totals
+        present = int((totals > 0).sum())
+        self.n_other_values = present - (1 if j is not None and totals[j] > 0 else 0)
         self.n_individuals = release.n_individuals
-        if j is None or not counts[:, j].any():
-            self.absent = True
+        self.absent = j is None or not totals[j] > 0
+        if self.absent:
             return
-        self.absent = False
-        holds = counts[:, j] > 0
-        self.n = release.sizes_array[holds].astype(np.int64)
-        self.s = counts[holds, j].astype(np.int64)
-        self.min_n = int(self.n.min())
-        top = top_other_counts(release.sorted_counts[holds], self.s, self.n_other_values)
-        self.h = np.hstack([np.zeros((len(self.n), 1)), np.cumsum(top, axis=1)])  # h[:, l]
-        if self.semantics == "mvpi-set":
-            with np.errstate(divide="ignore"):
-                logs = np.log1p(-top / self.n[:, None])
-            self.set_prefix = np.hstack([np.zeros((len(self.n), 1)), np.cumsum(logs, axis=1)])
-        self.lgamma = np.array([math.lgamma(x + 1.0) for x in range(int(self.n.max()) + 2)])
-        self.n_f = self.n.astype(float)
-        self.s_f = self.s.astype(float)
-
-    # ----------------------------------------------------------------- float log terms
-    # Every term is evaluated for P amounts at once (rows) over the B groups holding the value
-    # (columns), so a whole staircase can be searched in a few vectorized rounds.
-    def _log_T(self, l: int, k: np.ndarray) -> np.ndarray:
-        n, s = self.n_f[None, :], self.s_f[None, :]
-        k = k[:, None].astype(float)
-        h = self.h[:, min(l, self.h.shape[1] - 1)][None, :]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            if self.semantics == "svpi":
-                num = n - s - h - k
-                return np.where(num > 0, np.log(np.maximum(num, 1e-300)) - np.log(s), -INF)
-            if self.semantics == "mvpi-set":
-                num = n - s - k
-                base = np.where(num > 0, np.log(np.maximum(num, 1e-300)) - np.log(s), -INF)
-                return base + self.set_prefix[:, min(l, self.set_prefix.shape[1] - 1)][None, :]
-            rest = n - k
-            log_q = np.where(rest > 1, s * np.log1p(-1.0 / np.maximum(rest, 2)), -INF)
-            log_not_q = np.log(-np.expm1(log_q))
-            ruled = np.where(h > 0, h * np.log1p(-1.0 / n), 0.0)
-            out = log_q - log_not_q + ruled
-            return np.where(np.isnan(out), -INF, out)
-
-    def _log_V(self, m: np.ndarray, k: np.ndarray) -> np.ndarray:
-        n, s = self.n[None, :], self.s[None, :]
-        m, k = m[:, None], k[:, None]
-        if self.semantics == "mvpi-multiset":
-            rest = (n - k).astype(float)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                out = np.where(rest > m, self.s_f[None, :] * np.log1p(-m / rest), -INF)
-            return np.where(m == 0, 0.0, out)
-        a = n - s - k
-        b = n - k
-        ok = a >= m
-        lg = self.lgamma
-        a_c, b_c = np.clip(a, 0, None), np.clip(b, 0, None)
-        out = (lg[a_c] - lg[np.clip(a_c - m, 0, None)]) - (lg[b_c] - lg[np.clip(b_c - m, 0, None)])
-        return np.where(m == 0, 0.0, np.where(ok, out, -INF))
+        self.j = j
+        ptr, order = release.by_value
+        self.min_n = int(release.sizes_array[release.nz_group[order[ptr[j]:ptr[j + 1]]]].min())
 
     def log_nr(self, l: int, k, m) -> np.ndarray:
         """log of the minimum negated ratio for arrays of (k, m); -inf when pinned (BP = 1)."""
-        k = np.atleast_1d(np.asarray(k, dtype=np.int64))
-        m = np.atleast_1d(np.asarray(m, dtype=np.int64))
-        out = np.empty(len(k))
-        step = max(1, 2_000_000 // max(len(self.n), 1))
-        for i in range(0, len(k), step):
-            kk, mm = k[i:i + step], m[i:i + step]
-            zero = np.zeros_like(kk)
-            t0 = self._log_T(l, zero[:1])[0]
-            tk = self._log_T(l, kk)
-            v0 = self._log_V(mm, zero)
-            vk = self._log_V(mm, kk)
-            vk1 = self._log_V(mm, kk + 1)
-            with np.errstate(invalid="ignore"):
-                same = (tk + vk1).min(axis=1)
-                first = t0.min() + vk.min(axis=1)
-                second = tk.min(axis=1) + v0.min(axis=1)
-            nr = np.minimum(same, np.minimum(first, second))
-            out[i:i + step] = np.where(self.min_n <= kk + mm, -INF, nr)
-        return out
+        return log_negated_ratio(self.release, self.j, l, k, m)
 
 
 class _SafetyOracle:
@@ -141,8 +81,7 @@ class _SafetyOracle:
     def __init__(self, stats: _ValueStats, c: Fraction):
         self.stats = stats
         self.c = c
-        theta = 1 / c - 1
-        self.log_theta = -INF if theta == 0 else math.log(theta)
+        self.log_theta = log_threshold(c)
         self.evaluations = 0
         self.exact_evaluations = 0
         self._memo: dict = {}
@@ -159,12 +98,12 @@ class _SafetyOracle:
             return log_nr > -INF
         margin = log_nr - self.log_theta
         verdict = margin > 0
-        close = np.isfinite(log_nr) & (np.abs(margin) <= _LOG_TOL * (1.0 + abs(self.log_theta)))
+        close = np.isfinite(log_nr) & within_tolerance(log_nr, self.log_theta)
         for i in np.flatnonzero(close):
             self.exact_evaluations += 1
-            bp = breach_probability(self.stats.release, self.stats.sigma, l=l, k=int(k[i]),
-                                    m=int(m[i]), exact=True)
-            verdict[i] = bp < self.c
+            stats = sufficient_statistics(self.stats.release, self.stats.sigma, l=l,
+                                          k=int(k[i]), m=int(m[i]))
+            verdict[i] = stats.breach_probability < self.c
         return verdict
 
     def safe(self, l: int, k: int, m: int) -> bool:

@@ -1,5 +1,9 @@
 """Closed-form negated ratios and the worst-case breach probability (Sects. 6.1, 7.1, App. A.2).
 
+This module is the only implementation of the closed forms T and V, of Theorem 2's minimum
+and of the boundary rules; every algorithm (SkylineCheck, SkylineFind, SkylineAnonymize, the
+baselines) calls it.
+
 For a target value sigma and an amount of knowledge (l, k, m), every QI-group g contributes five
 terms: T(g, l, 0), T(g, l, k), V(g, m, 0), V(g, m, k) and minNR(g, l, k, m) = T(g, l, k) *
 V(g, m, k + 1).  Their minima over the groups are the five *sufficient statistics* SS1..SS5 of
@@ -14,21 +18,30 @@ probabilities are taken over knowledge of *at most* (l, k, m), which collapses t
 group holding sigma has n_g <= k + m the attacker pins the target (BP = 1), otherwise Theorem 2
 at (l, k, m) itself.
 
-Two paths share one vectorized pass over the groups.  The float path works in log space, so
-products of many small factors never underflow; it is used to find the minimizing groups.  The
-exact path recomputes the terms of the few groups whose float value is within a tolerance of the
-minimum with :class:`fractions.Fraction`, so every verdict ``BP < c`` is decided exactly.
+Sparsity.  Only the groups holding sigma matter: a group without sigma has T = +inf and V = 1
+wherever k + m individuals fit, and when nothing is pinned every holder's V is at most 1 and
+feasible.  So the work for one value touches only its nonzeros.  The top-l other counts of a
+holder come from prefix sums of its group's sorted counts (the release's CSR rows are sorted by
+count), so any l costs O(1) per holder.
+
+Two paths share one vectorized pass.  The float path works in log space (products of many small
+factors never underflow; falling-factorial ratios use a cancellation-free Stirling form), and
+finds the minimizing groups and the verdicts.  The exact path recomputes, with
+:class:`fractions.Fraction`, only the terms whose float value is within ``LOG_TOL`` of a
+minimum or of a threshold, so every verdict ``BP < c`` is decided exactly.
 """
 
 from __future__ import annotations
 
+import difflib
 import math
+import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from .errors import InvalidParameterError, param_error
+from .errors import InvalidParameterError, UnknownValueWarning, param_error
 from .release import ReleaseCandidate
 
 __all__ = [
@@ -36,204 +49,286 @@ __all__ = [
     "sufficient_statistics",
     "SufficientStatistics",
     "Statistic",
-    "GroupTerms",
-    "group_terms",
+    "SortedRows",
     "top_other_counts",
+    "group_terms",
+    "log_T",
+    "log_V",
+    "holder_terms",
+    "log_negated_ratio",
+    "point_verdicts",
     "exact_T",
     "exact_V",
     "exact_terms",
+    "LOG_TOL",
 ]
 
 INF = math.inf
-# Relative slack, in log space, within which a float term may hide the exact minimum.  Float
-# terms are accurate to ~1e-12; 1e-7 is far above that and still keeps candidate sets tiny.
-_LOG_TOL = 1e-7
+#: Relative slack, in log space, within which a float value may hide an exact minimum or sit
+#: on the wrong side of a threshold; such cases are decided with Fractions.  Float terms are
+#: accurate to ~1e-13 relative (near a threshold every log term is bounded by ~60 in magnitude),
+#: so 1e-9 is far above the error and still keeps the exact candidate sets tiny.
+LOG_TOL = 1e-9
+_DIRECT = 16  # falling ratios with at most this many factors (or small x) are summed directly
+_CHUNK = 2_000_000  # float work arrays are processed in chunks of about this many entries
 
 Exact = Fraction | float  # a Fraction, or math.inf for "no such placement"
 
 
 # --------------------------------------------------------------------------- validation
 def check_amount(name: str, value: object, owner: str) -> int:
-    """Validate one of l, k, m: a non-negative integer (bools rejected)."""
+    """Validate one of l, k, m: a non-negative integer of any size (bools rejected)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
             or value < 0:
         raise param_error(name, owner, "be a non-negative integer", value)
     return int(value)
 
 
-# --------------------------------------------------------------------------- per-group terms
-def top_other_counts(sorted_counts: np.ndarray, s: np.ndarray, l: int) -> np.ndarray:
-    """The l largest counts of values other than sigma in every group (B x l, descending).
+def cap_amounts(n_values: int, n_individuals: int, l: int, k: int, m: int) -> tuple:
+    """(l, k, m) capped where more knowledge cannot change anything: l at the number of values
+    (no group has more other values to rule out), k and m at the number of individuals (every
+    holder is then pinned either way).  Any Python int is accepted."""
+    return min(l, n_values), min(k, n_individuals), min(m, n_individuals)
+
+
+def within_tolerance(a, b) -> np.ndarray:
+    """|a - b| <= LOG_TOL * (1 + |b|) elementwise: the float values may be on either side."""
+    with np.errstate(invalid="ignore"):
+        return np.abs(np.asarray(a) - b) <= LOG_TOL * (1.0 + np.abs(b))
+
+
+# --------------------------------------------------------------------------- sorted rows
+class SortedRows:
+    """Groups as CSR rows of counts sorted in descending order, with prefix sums.
+
+    The release's own rows (:attr:`ReleaseCandidate.csr`) and the candidate children of
+    SkylineAnonymize are both held this way, so the top-l other counts of any nonzero cost O(1).
 
     Parameters
     ----------
-    sorted_counts : ndarray, shape (B, V)
-        Each group's value counts sorted in descending order.
-    s : ndarray, shape (B,)
-        The count #sigma_g of the target value in every group.
-    l : int
-        How many values the attacker rules out.
-
-    Notes
-    -----
-    Removing one entry equal to #sigma_g from a group's sorted counts leaves the counts of the
-    other values; ties do not matter because equal counts are interchangeable.
-
-    Examples
-    --------
-    >>> top_other_counts(np.array([[3, 2, 1]]), np.array([2]), 2).tolist()
-    [[3, 1]]
+    sizes : ndarray of int, shape (B,)
+    indptr : ndarray of int, shape (B + 1,)
+    count : ndarray of int, shape (N,)
+        Counts of each row, sorted descending within the row.
     """
-    n_groups, n_values = sorted_counts.shape
-    width = l + 1
-    if n_values < width:
-        sorted_counts = np.hstack(
-            [sorted_counts, np.zeros((n_groups, width - n_values), dtype=sorted_counts.dtype)])
-    top = sorted_counts[:, :width]
-    position = (top > s[:, None]).sum(axis=1)  # where one copy of #sigma sits among the top
-    drop = np.minimum(position, l)
-    keep = np.arange(width)[None, :] != drop[:, None]
-    return top[keep].reshape(n_groups, l)
 
+    def __init__(self, sizes: np.ndarray, indptr: np.ndarray, count: np.ndarray):
+        self.sizes = np.asarray(sizes, dtype=np.int64)
+        self.indptr = np.asarray(indptr, dtype=np.int64)
+        self.count = np.asarray(count, dtype=np.int64)
+        lengths = np.diff(self.indptr)
+        self.row = np.repeat(np.arange(len(self.sizes), dtype=np.int64), lengths)
+        self.rank = np.arange(len(self.count), dtype=np.int64) - self.indptr[self.row]
+        self.length = lengths[self.row]
+        # row g's prefix sums occupy [indptr[g] + g, indptr[g + 1] + g], starting with 0
+        self.base = self.indptr[:-1] + np.arange(len(self.sizes), dtype=np.int64)
+        self.prefix = self._prefix(self.count.astype(np.int64))
+        self._set = None
 
-def _log_ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    """log(num/den) with num <= 0 mapped to -inf (rule 3: certainty)."""
-    out = np.full(num.shape, -INF)
-    ok = (num > 0) & (den > 0)
-    out[ok] = np.log(num[ok]) - np.log(den[ok])
-    return out
+    @classmethod
+    def of(cls, release: ReleaseCandidate) -> SortedRows:
+        """The release's rows (built once per release and cached on it)."""
+        cached = release.__dict__.get("_sorted_rows")
+        if cached is None:
+            indptr, _, count = release.csr
+            cached = cls(release.sizes_array, indptr, count)
+            release.__dict__["_sorted_rows"] = cached
+        return cached
 
-
-def _lmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Product in log space with rule 6: +inf times anything (even 0) is +inf."""
-    with np.errstate(invalid="ignore"):
-        out = a + b
-    out[np.isposinf(a) | np.isposinf(b)] = INF
-    return out
-
-
-def _lgamma(x: np.ndarray) -> np.ndarray:
-    return np.array([math.lgamma(v) for v in x.tolist()], dtype=float)
-
-
-def _log_falling_ratio(a: np.ndarray, b: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """log prod_{i<m} (a - i) / (b - i) elementwise, for a >= m and b >= a."""
-    m_max = int(m.max()) if m.size else 0
-    if m_max <= 64:
-        out = np.zeros(a.shape)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            for i in range(m_max):
-                out += np.where(i < m, np.log(a - i) - np.log(b - i), 0.0)
+    def _prefix(self, x: np.ndarray) -> np.ndarray:
+        out = np.zeros(len(x) + len(self.sizes), dtype=x.dtype)
+        if len(x):
+            csum = np.cumsum(x)
+            # within-row cumulative sums, shifted one slot right per row
+            start = self.indptr[self.row]
+            before = np.where(start > 0, csum[np.maximum(start - 1, 0)], 0)
+            out[np.arange(len(x)) + self.row + 1] = csum - before
         return out
-    return (_lgamma(a + 1.0) - _lgamma(a - m + 1.0)) - (_lgamma(b + 1.0) - _lgamma(b - m + 1.0))
 
-
-def _log_T(n, s, top, k, semantics):
-    """log T(g, l, k) for every group (Sect. 7.1), +inf where sigma is absent or t+k don't fit.
-
-    ``k`` may be an int or an array aligned with ``n``; ``top`` holds the ruled-out counts
-    (columns beyond a group's own l set to 0)."""
-    n = n.astype(float)
-    s_f = s.astype(float)
-    h = top.sum(axis=1).astype(float)
-    if semantics == "svpi":
-        out = _log_ratio(n - s_f - h - k, s_f)
-    elif semantics == "mvpi-set":
-        out = _log_ratio(n - s_f - k, s_f)
-        if top.shape[1]:
+    def _set_prefix(self):
+        if self._set is None:
+            n = self.sizes[self.row].astype(float)
+            full = self.count >= self.sizes[self.row]
             with np.errstate(divide="ignore"):
-                out = out + np.log1p(-top / n[:, None]).sum(axis=1)
-    else:  # mvpi-multiset
-        rest = n - k
-        with np.errstate(divide="ignore", invalid="ignore"):
-            log_q = s_f * np.log1p(-1.0 / rest)
-            log_q[rest == 1] = -INF  # the target is the only candidate holder: q = 0
+                logs = np.where(full, 0.0, np.log1p(-self.count / n))
+            self._set = (self._prefix(logs), self._prefix(full.astype(np.int64)))
+        return self._set
+
+    def _ends(self, idx: np.ndarray, l):
+        """Prefix positions covering the top-l others of entries ``idx`` (and whether the
+        entry itself is inside them)."""
+        rank, length = self.rank[idx], self.length[idx]
+        inside = l > rank
+        end = np.where(inside, np.minimum(l + 1, length), np.minimum(l, length))
+        return self.base[self.row[idx]] + end, inside
+
+    def top_sum(self, idx: np.ndarray, l) -> np.ndarray:
+        """h: the sum of the l largest counts of values other than the entry's own, per entry.
+
+        Removing one copy of the entry's count from its sorted row leaves the other values'
+        counts; ties do not matter since equal counts are interchangeable."""
+        pos, inside = self._ends(idx, l)
+        return self.prefix[pos] - np.where(inside, self.count[idx], 0)
+
+    def set_top(self, idx: np.ndarray, l) -> tuple[np.ndarray, np.ndarray]:
+        """mvpi-set: (sum of log(1 - c/n), number of c = n) over the top-l other counts."""
+        logs, full = self._set_prefix()
+        pos, inside = self._ends(idx, l)
+        c, n = self.count[idx], self.sizes[self.row[idx]]
+        own_full = inside & (c >= n)
+        with np.errstate(divide="ignore"):
+            own_log = np.where(inside & ~own_full, np.log1p(-c / n.astype(float)), 0.0)
+        return logs[pos] - own_log, full[pos] - own_full
+
+    def top_tuple(self, e: int, l: int) -> tuple:
+        """The l largest other counts of entry ``e`` (fewer if the group has fewer values)."""
+        lo, hi = self.indptr[self.row[e]], self.indptr[self.row[e] + 1]
+        others = np.delete(self.count[lo:hi], e - lo)
+        return tuple(int(x) for x in others[:l])
+
+
+# --------------------------------------------------------------------------- float closed forms
+def _log_falling(a, s, m) -> np.ndarray:
+    """log prod_{i<m} (a - i) / (a + s - i) for a >= m >= 0, s >= 0, accurate for any size.
+
+    With x = a - m + 1 the product is prod_{j<m} (x + j) / (x + j + s).  Up to ``_DIRECT``
+    factors (and the factors with x + j < 16) are summed as -log1p(s / (x + j)); the rest use
+    the difference of Stirling series written without cancellation:
+    (x - 1/2) log1p(ms / (x (x+m+s))) - m log1p(s / (x+m)) - s log1p(m / (x+s)) + corrections.
+    """
+    a, s, m = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(s, dtype=float),
+                                  np.asarray(m, dtype=float))
+    x = np.maximum(a - m + 1.0, 1.0)
+    direct = np.where(m > _DIRECT, np.clip(_DIRECT - x, 0.0, None), m)
+    direct = np.minimum(direct, m)
+    out = np.zeros(a.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for j in range(_DIRECT):
+            mask = direct > j
+            if not mask.any():
+                break
+            out -= np.where(mask, np.log1p(s / (x + j)), 0.0)
+        rest = m - direct
+        big = rest > 0
+        if big.any():
+            xx, mm, ss = (x + direct)[big], rest[big], s[big]
+
+            def corr(y):
+                y2 = y * y
+                return (1.0 / 12.0 - (1.0 / 360.0 - (1.0 / 1260.0 - 1.0 / (1680.0 * y2)) / y2)
+                        / y2) / y
+            out[big] += ((xx - 0.5) * np.log1p(mm * ss / (xx * (xx + mm + ss)))
+                         - mm * np.log1p(ss / (xx + mm)) - ss * np.log1p(mm / (xx + ss))
+                         + corr(xx + mm) - corr(xx + mm + ss) - corr(xx) + corr(xx + ss))
+    return out
+
+
+def log_T(n, s, k, semantics: str, *, h=0, set_log=0.0, set_full=0) -> np.ndarray:
+    """log T(g, l, k) elementwise (Sect. 7.1); arrays broadcast.
+
+    ``h`` is the sum of the l ruled-out counts (svpi, mvpi-multiset); ``set_log`` and
+    ``set_full`` the mvpi-set product over them (:meth:`SortedRows.set_top`).  +inf where
+    sigma is absent (rule 1) or the target and k known individuals do not fit (rule 2); -inf
+    encodes an exact 0 (rule 3), never an underflow."""
+    n = np.asarray(n, dtype=float)
+    s = np.asarray(s, dtype=float)
+    k = np.asarray(k, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if semantics == "svpi":
+            num = n - s - np.asarray(h, dtype=float) - k
+            out = np.where(num > 0, np.log(np.maximum(num, 1.0)) - np.log(s), -INF)
+        elif semantics == "mvpi-set":
+            num = n - s - k
+            out = np.where(num > 0, np.log(np.maximum(num, 1.0)) - np.log(s), -INF) + set_log
+            out = np.where(np.asarray(set_full) > 0, -INF, out)
+        else:  # mvpi-multiset
+            rest = n - k
+            h = np.asarray(h, dtype=float)
+            log_q = np.where(rest > 1, s * np.log1p(-1.0 / np.maximum(rest, 2.0)), -INF)
             log_not_q = np.log(-np.expm1(log_q))
-            ruled_out = np.where(h > 0, h * np.log1p(-1.0 / n), 0.0)
-            out = log_q - log_not_q + ruled_out
-        out[np.isnan(out)] = -INF
-    out[s == 0] = INF  # rule 1
-    out[n < k + 1] = INF  # rule 2
-    return out
+            ruled = np.where(h > 0, h * np.log1p(-1.0 / n), 0.0)
+            out = log_q - log_not_q + ruled
+            out = np.where(np.isnan(out), -INF, out)
+    out = np.where(s == 0, INF, out)
+    return np.where(n < k + 1, INF, out)
 
 
-def _log_V(n, s, m, k, semantics):
-    """log V(f, m, k) for every group (Sect. 7.1), +inf where k + m individuals don't fit.
+def log_V(n, s, m, k, semantics: str) -> np.ndarray:
+    """log V(f, m, k) elementwise (Sect. 7.1); arrays broadcast.
 
-    ``m`` and ``k`` may be ints or arrays aligned with ``n``."""
-    m = np.broadcast_to(np.asarray(m, dtype=np.int64), n.shape)
-    out = np.zeros(n.shape)
-    holds = (s > 0) & (m > 0)
-    if holds.any():
+    +inf where k + m individuals do not fit (rule 2); 0 (V = 1) when m = 0 or s = 0."""
+    n = np.asarray(n, dtype=float)
+    s = np.asarray(s, dtype=float)
+    m = np.asarray(m, dtype=float)
+    k = np.asarray(k, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
         if semantics == "mvpi-multiset":
-            rest = (n - k).astype(float)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                vals = s * np.log1p(-m / rest)
-            vals[~(rest > m)] = -INF
-            out = np.where(holds, vals, 0.0)
+            rest = n - k
+            out = np.where(rest > m, s * np.log1p(-m / np.maximum(rest, 1.0)), -INF)
         else:
-            a = np.broadcast_to(n - s - k, n.shape)
-            b = np.broadcast_to(n - k, n.shape)
-            ok = holds & (a >= m)
-            out[holds & ~ok] = -INF
-            if ok.any():
-                out[ok] = _log_falling_ratio(a[ok].astype(float), b[ok].astype(float), m[ok])
-    out[n < k + m] = INF  # rule 2
-    return out
+            a = n - s - k
+            ok = a >= m
+            out = np.where(ok, _log_falling(np.where(ok, a, m), s, m), -INF)
+    out = np.where((m == 0) | (s == 0), 0.0, out)
+    return np.where(n < k + m, INF, out)
 
 
 @dataclass(frozen=True)
-class GroupTerms:
-    """The five per-group terms of Theorem 2 in log space, plus the pinned flag.
-
-    ``log_T0`` = log T(g, l, 0), ``log_Tk`` = log T(g, l, k), ``log_V0`` = log V(g, m, 0),
-    ``log_Vk`` = log V(g, m, k), ``log_minNR`` = log minNR(g, l, k, m); -inf encodes 0 and
-    +inf encodes "no such placement".  ``pinned`` marks groups that hold sigma but have at most
-    k + m individuals (the attacker can pin the target: BP = 1).
-    """
+class HolderTerms:
+    """The five Theorem 2 terms of groups holding sigma, in log space (-inf encodes 0, +inf
+    "no such placement"), aligned with the entries they were computed for."""
 
     log_minNR: np.ndarray
     log_T0: np.ndarray
     log_Tk: np.ndarray
     log_V0: np.ndarray
     log_Vk: np.ndarray
-    pinned: np.ndarray
 
     def as_tuple(self):
         return (self.log_minNR, self.log_T0, self.log_Tk, self.log_V0, self.log_Vk)
 
 
-def group_terms(n: np.ndarray, s: np.ndarray, top: np.ndarray, *, l, k, m,
-                semantics: str) -> GroupTerms:
-    """Vectorized per-group terms for one target value and one amount of knowledge.
-
-    Parameters
-    ----------
-    n, s : ndarray of int, shape (B,)
-        Group sizes n_g and target counts #sigma_g.
-    top : ndarray of int, shape (B, l)
-        :func:`top_other_counts` of the groups (for per-entry l, the columns beyond an
-        entry's l set to 0).
-    l, k, m : int or ndarray of int, shape (B,)
-        Amounts of knowledge; arrays give every entry its own amount (SkylineAnonymize
-        evaluates all (value, point) cells of a policy in one pass).
-    semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}
+def holder_terms(rows: SortedRows, idx: np.ndarray, *, l, k, m, semantics: str) -> HolderTerms:
+    """The five terms for the nonzero entries ``idx`` of ``rows`` (each a group holding its
+    value with count s > 0); l, k, m are ints or arrays aligned with ``idx``.
 
     References
     ----------
     Chen, LeFevre and Ramakrishnan (2009), Sect. 7.1 and Appendix A.2 (closed forms); the
     boundary rules of specs/privacy-skyline.md.
     """
-    del l  # implied by top
+    n = rows.sizes[rows.row[idx]]
+    s = rows.count[idx]
+    extra = {}
+    if semantics == "mvpi-set":
+        extra["set_log"], extra["set_full"] = rows.set_top(idx, l)
+    else:
+        extra["h"] = rows.top_sum(idx, l)
+    k = np.asarray(k)
+    m = np.asarray(m)
     no_k = not np.any(k)
-    log_T0 = _log_T(n, s, top, 0, semantics)
-    log_Tk = log_T0 if no_k else _log_T(n, s, top, k, semantics)
-    log_V0 = _log_V(n, s, m, 0, semantics)
-    log_Vk = log_V0 if no_k else _log_V(n, s, m, k, semantics)
-    log_minNR = _lmul(log_Tk, _log_V(n, s, m, k + 1, semantics))
-    log_minNR[n < 1 + k + m] = INF
-    pinned = (s > 0) & (n <= k + m)
-    return GroupTerms(log_minNR, log_T0, log_Tk, log_V0, log_Vk, pinned)
+    log_T0 = log_T(n, s, 0, semantics, **extra)
+    log_Tk = log_T0 if no_k else log_T(n, s, k, semantics, **extra)
+    log_V0 = log_V(n, s, m, 0, semantics)
+    log_Vk = log_V0 if no_k else log_V(n, s, m, k, semantics)
+    with np.errstate(invalid="ignore"):
+        log_minNR = np.where(n < 1 + k + m, INF, log_Tk + log_V(n, s, m, k + 1, semantics))
+    return HolderTerms(log_minNR, log_T0, log_Tk, log_V0, log_Vk)
+
+
+def combine(ss1, ss2, ss3, ss4, ss5) -> np.ndarray:
+    """log NR = min(SS1, SS2 + SS5, SS3 + SS4) in log space, +inf absorbing (rule 6)."""
+    with np.errstate(invalid="ignore"):
+        first = np.asarray(ss2) + ss5
+        second = np.asarray(ss3) + ss4
+    first = np.where(np.isnan(first), INF, first)
+    second = np.where(np.isnan(second), INF, second)
+    return np.minimum(ss1, np.minimum(first, second))
+
+
+def log_threshold(c: Fraction) -> float:
+    """Safe iff log NR > log(1/c - 1) (BP = 1/(NR+1) < c); -inf when c = 1."""
+    return -INF if c == 1 else math.log(1 / c - 1)
 
 
 # --------------------------------------------------------------------------- exact terms
@@ -264,6 +359,9 @@ def exact_T(n: int, s: int, top: tuple[int, ...], k: int, semantics: str) -> Exa
 def exact_V(n: int, s: int, m: int, k: int, semantics: str) -> Exact:
     """V(f, m, k) as an exact Fraction (``math.inf`` if k + m individuals do not fit).
 
+    In svpi and mvpi-set V = prod_{i<m} (a - i) / (a + s - i) with a = n - s - k, evaluated as
+    the same ratio of falling factorials over min(m, s) factors.
+
     Examples
     --------
     >>> exact_V(5, 1, 2, 0, "svpi")  # (4/5) * (3/4)
@@ -275,13 +373,14 @@ def exact_V(n: int, s: int, m: int, k: int, semantics: str) -> Exact:
         return Fraction(1)
     if semantics == "mvpi-multiset":
         return Fraction(n - k - m, n - k) ** s
-    value = Fraction(1)
-    for i in range(m):
-        numerator = n - s - k - i
-        if numerator <= 0:
-            return Fraction(0)
-        value *= Fraction(numerator, n - k - i)
-    return value
+    a = n - s - k
+    if a < m:
+        return Fraction(0)
+    if m <= s:
+        return Fraction(math.prod(range(a - m + 1, a + 1)), math.prod(range(a + s - m + 1,
+                                                                              a + s + 1)))
+    return Fraction(math.prod(range(a - m + 1, a - m + s + 1)), math.prod(range(a + 1,
+                                                                              a + s + 1)))
 
 
 def _exact_mul(a: Exact, b: Exact) -> Exact:
@@ -290,7 +389,47 @@ def _exact_mul(a: Exact, b: Exact) -> Exact:
     return a * b
 
 
-# --------------------------------------------------------------------------- statistics
+def exact_terms(n: int, s: int, top: tuple[int, ...], k: int, m: int,
+                semantics: str) -> tuple[Exact, Exact, Exact, Exact, Exact]:
+    """The five exact terms of one group: (minNR, T(l,0), T(l,k), V(m,0), V(m,k)).
+
+    Examples
+    --------
+    >>> exact_terms(5, 1, (), 3, 0, "svpi")
+    (Fraction(1, 1), Fraction(4, 1), Fraction(1, 1), Fraction(1, 1), Fraction(1, 1))
+    """
+    t_k = exact_T(n, s, top, k, semantics)
+    min_nr = INF if n < 1 + k + m else _exact_mul(t_k, exact_V(n, s, m, k + 1, semantics))
+    return (min_nr, exact_T(n, s, top, 0, semantics), t_k, exact_V(n, s, m, 0, semantics),
+            exact_V(n, s, m, k, semantics))
+
+
+def exact_min(logs: np.ndarray, groups: np.ndarray, exact_of, key_of) -> tuple:
+    """Exact minimum of a term and the first group attaining it, recomputing only entries
+    whose float log is within ``LOG_TOL`` of the float minimum.
+
+    ``groups`` must be increasing; candidates are deduplicated by ``key_of(e)`` (the inputs
+    the term depends on), so thousands of identical groups cost one exact evaluation.
+    Returns ``(value, group)``; ``(inf, None)`` when no entry is feasible."""
+    if not len(logs):
+        return INF, None
+    lowest = float(np.min(logs))
+    if lowest == INF:
+        return INF, None
+    if lowest == -INF:
+        # -inf only ever encodes an exact 0 (a non-positive numerator), never an underflow
+        return Fraction(0), int(groups[int(np.flatnonzero(logs == -INF)[0])])
+    best_value, best_group, seen = INF, None, {}
+    for e in np.flatnonzero(within_tolerance(logs, lowest)).tolist():
+        key = key_of(e)
+        if key in seen:
+            continue
+        seen[key] = value = exact_of(e)
+        if value < best_value:
+            best_value, best_group = value, int(groups[e])
+    return best_value, best_group
+
+
 @dataclass(frozen=True)
 class Statistic:
     """One sufficient statistic: its exact value and the first group attaining it."""
@@ -357,56 +496,34 @@ class SufficientStatistics:
         return best
 
 
-def exact_terms(n: int, s: int, top: tuple[int, ...], k: int, m: int,
-                semantics: str) -> tuple[Exact, Exact, Exact, Exact, Exact]:
-    """The five exact terms of one group: (minNR, T(l,0), T(l,k), V(m,0), V(m,k)).
-
-    Examples
-    --------
-    >>> exact_terms(5, 1, (), 3, 0, "svpi")
-    (Fraction(1, 1), Fraction(4, 1), Fraction(1, 1), Fraction(1, 1), Fraction(1, 1))
-    """
-    t_k = exact_T(n, s, top, k, semantics)
-    min_nr = INF if n < 1 + k + m else _exact_mul(t_k, exact_V(n, s, m, k + 1, semantics))
-    return (min_nr, exact_T(n, s, top, 0, semantics), t_k, exact_V(n, s, m, 0, semantics),
-            exact_V(n, s, m, k, semantics))
+def _holders(release: ReleaseCandidate, j: int) -> np.ndarray:
+    """CSR positions of the nonzeros of value ``j`` (the groups holding it), in group order."""
+    ptr, order = release.by_value
+    return order[ptr[j]:ptr[j + 1]]
 
 
-def _exact_min(log_values: np.ndarray, keys: np.ndarray, exact_of) -> Statistic:
-    """Exact minimum of a term over groups, recomputing only float near-minimal candidates.
-
-    Candidates are deduplicated by ``keys`` (the inputs the term depends on), so releases with
-    thousands of identical groups cost one exact evaluation per distinct group shape.
-    """
-    lowest = log_values.min() if len(log_values) else INF
-    if lowest == INF:
-        return Statistic(INF, None)
-    if lowest == -INF:
-        # -inf only ever encodes an exact 0 (a non-positive numerator), never an underflow
-        return Statistic(Fraction(0), int(np.flatnonzero(log_values == -INF)[0]))
-    else:
-        candidates = np.flatnonzero(log_values <= lowest + _LOG_TOL * (1.0 + abs(lowest)))
-    _, first = np.unique(keys[candidates], axis=0, return_index=True)
-    best_value, best_group = INF, None
-    for g in sorted(candidates[first].tolist()):  # first occurrence = smallest group index
-        value = exact_of(g)
-        if value < best_value:
-            best_value, best_group = value, g
-    return Statistic(best_value, best_group)
-
-
-def _first_finite(log_values: np.ndarray) -> Statistic:
-    """min of V(f, 0, k): 1 at the first group where k individuals fit, else +inf."""
-    feasible = np.flatnonzero(np.isfinite(log_values))
-    return Statistic(Fraction(1), int(feasible[0])) if len(feasible) else Statistic(INF, None)
+def _first_fitting(release: ReleaseCandidate, need: int, holders: np.ndarray | None = None):
+    """The first group with at least ``need`` individuals (skipping ``holders``), or None."""
+    sizes = release.sizes_array
+    if holders is None:
+        running = release.__dict__.get("_running_max")
+        if running is None:
+            running = release.__dict__["_running_max"] = np.maximum.accumulate(sizes)
+        g = int(np.searchsorted(running, need))
+        return g if g < len(sizes) else None
+    fits = sizes >= need
+    fits[np.asarray(holders, dtype=np.int64)] = False
+    hits = np.flatnonzero(fits)
+    return int(hits[0]) if len(hits) else None
 
 
 def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k: int, m: int,
                           owner: str = "sufficient_statistics") -> SufficientStatistics:
     """The five sufficient statistics of Theorem 2, exact, with the groups attaining them.
 
-    One vectorized pass over the groups finds near-minimal groups in floating point; only those
-    are recomputed exactly, once per distinct (n, #sigma, top-l) shape.
+    One vectorized pass over the groups holding sigma finds near-minimal groups in floating
+    point; only those are recomputed exactly, once per distinct (n, #sigma, top-l) shape.
+    Groups without sigma only enter SS4/SS5 (V = 1 where the individuals fit).
 
     Parameters
     ----------
@@ -414,7 +531,7 @@ def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k
     sigma : hashable
         The target sensitive value.
     l, k, m : int
-        Amount of knowledge in each dimension (non-negative).
+        Amount of knowledge in each dimension (non-negative, any size).
 
     Returns
     -------
@@ -432,44 +549,77 @@ def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k
     m = check_amount("m", m, owner)
     semantics = release.semantics
     j = release.value_index(sigma)
-    absent = Statistic(INF, None)
-    if j is None:
-        return SufficientStatistics(l, k, m, semantics, absent, absent, absent,
-                                    Statistic(Fraction(1), None), Statistic(Fraction(1), None),
-                                    None)
-    n = release.sizes_array
-    s = release.count_matrix[:, j]
-    top = top_other_counts(release.sorted_counts, s, l)
-    terms = group_terms(n, s, top, l=l, k=k, m=m, semantics=semantics)
-    pinned = np.flatnonzero(terms.pinned)
-    pinned_group = int(pinned[0]) if len(pinned) else None
-    t_keys = np.column_stack([n, s, top])
-    v_keys = np.column_stack([n, s])
+    if j is None or not release.contains(sigma):
+        absent = Statistic(INF, None)
+        one = Statistic(Fraction(1), None)
+        return SufficientStatistics(l, k, m, semantics, absent, absent, absent, one, one, None)
+    lc, kc, mc = cap_amounts(len(release.values), release.n_individuals, l, k, m)
+    rows = SortedRows.of(release)
+    idx = _holders(release, j)
+    groups = rows.row[idx]
+    n, s = rows.sizes[groups], rows.count[idx]
+    terms = holder_terms(rows, idx, l=lc, k=kc, m=mc, semantics=semantics)
+    pinned = np.flatnonzero(n <= kc + mc)
+    pinned_group = int(groups[pinned[0]]) if len(pinned) else None
+    topl = {}
 
-    def shape(g):
-        return int(n[g]), int(s[g]), tuple(top[g].tolist())
+    def shape(e):
+        if e not in topl:
+            top = rows.top_tuple(int(idx[e]), lc)
+            topl[e] = (int(n[e]), int(s[e]), top if semantics == "mvpi-set" else (sum(top),))
+        return topl[e]
 
-    def min_nr(g):
-        n_, s_, t_ = shape(g)
-        return INF if n_ < 1 + k + m else _exact_mul(exact_T(n_, s_, t_, k, semantics),
-                                                     exact_V(n_, s_, m, k + 1, semantics))
+    def t_exact(kk):
+        def f(e):
+            n_, s_, top = shape(e)
+            return exact_T(n_, s_, top, kk, semantics)
+        return f
 
-    ss3 = _exact_min(terms.log_Tk, t_keys, lambda g: exact_T(*shape(g), k, semantics))
-    ss2 = ss3 if k == 0 else _exact_min(terms.log_T0, t_keys,
-                                        lambda g: exact_T(*shape(g), 0, semantics))
-    if m == 0:
-        # V(f, 0, k) = 1 wherever k fits, so minNR(g) = T(g, l, k) and SS1 = SS3
+    def v_exact(kk):
+        return lambda e: exact_V(int(n[e]), int(s[e]), mc, kk, semantics)
+
+    def nr_exact(e):
+        n_, s_, top = shape(e)
+        if n_ < 1 + kc + mc:
+            return INF
+        return _exact_mul(exact_T(n_, s_, top, kc, semantics),
+                          exact_V(n_, s_, mc, kc + 1, semantics))
+
+    def v_key(e):
+        return int(n[e]), int(s[e])
+
+    ss3 = Statistic(*exact_min(terms.log_Tk, groups, t_exact(kc), shape))
+    ss2 = ss3 if kc == 0 else Statistic(*exact_min(terms.log_T0, groups, t_exact(0), shape))
+
+    def v_stat(logs, kk):
+        if mc == 0:  # V(f, 0, k) = 1 at every group where k individuals fit
+            g = _first_fitting(release, kk)
+            return Statistic(Fraction(1), g) if g is not None else Statistic(INF, None)
+        value, g = exact_min(logs, groups, v_exact(kk), v_key)
+        if value == INF:  # no holder fits; groups without sigma give V = 1 where k + m fit
+            g = _first_fitting(release, kk + mc, groups)
+            return Statistic(Fraction(1), g) if g is not None else Statistic(INF, None)
+        return Statistic(value, g)
+
+    if mc == 0:  # V(f, 0, k) = 1 wherever k fits, so minNR(g) = T(g, l, k) and SS1 = SS3
         ss1 = ss3
-        ss4 = _first_finite(terms.log_V0)
-        ss5 = ss4 if k == 0 else _first_finite(terms.log_Vk)
     else:
-        ss1 = _exact_min(terms.log_minNR, t_keys, min_nr)
-        ss4 = _exact_min(terms.log_V0, v_keys,
-                         lambda g: exact_V(int(n[g]), int(s[g]), m, 0, semantics))
-        ss5 = ss4 if k == 0 else _exact_min(terms.log_Vk, v_keys,
-                                            lambda g: exact_V(int(n[g]), int(s[g]), m, k,
-                                                              semantics))
+        ss1 = Statistic(*exact_min(terms.log_minNR, groups, nr_exact, shape))
+    ss4 = v_stat(terms.log_V0, 0)
+    ss5 = ss4 if kc == 0 else v_stat(terms.log_Vk, kc)
     return SufficientStatistics(l, k, m, semantics, ss1, ss2, ss3, ss4, ss5, pinned_group)
+
+
+def _warn_unknown(release: ReleaseCandidate, sigma: object, owner: str) -> None:
+    present = [v for v in release.values if release.contains(v)]
+    close = difflib.get_close_matches(str(sigma), [str(v) for v in present], n=3, cutoff=0.5)
+    by_text = {str(v): v for v in present}
+    hint = (f"; closest existing values: {[by_text[c] for c in close]!r}" if close
+            else "; it has none close to it")
+    warnings.warn(
+        f"{owner}: {sigma!r} occurs in no group of the release, so its breach probability is "
+        f"0{hint}. Check the spelling: a typo must not read as 'perfectly safe'.",
+        UnknownValueWarning, stacklevel=3)
 
 
 def breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k: int, m: int,
@@ -484,7 +634,9 @@ def breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k: i
     release : ReleaseCandidate
         The release candidate; its ``semantics`` fixes the meaning of the dimensions.
     sigma : hashable
-        The target sensitive value. A value the release does not contain gives 0.
+        The target sensitive value. A value that occurs in no group gives 0; a value the
+        release does not know at all (often a typo) also warns
+        (:class:`~skyprivacy.errors.UnknownValueWarning`, naming the closest existing values).
     l : int
         svpi: values the target is known not to have; mvpi: values known to co-occur with sigma
         for the target.
@@ -504,7 +656,8 @@ def breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k: i
     Raises
     ------
     InvalidParameterError
-        If l, k or m is not a non-negative integer.
+        If l, k or m is not a non-negative integer. Any size is accepted: amounts beyond the
+        number of other values (l) or of individuals (k, m) answer as those numbers.
 
     Notes
     -----
@@ -525,13 +678,179 @@ def breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k: i
     0.5
     >>> breach_probability(r, "AIDS", l=0, k=1, m=0, exact=True)
     Fraction(2, 3)
-    >>> breach_probability(r, "Measles", l=1, k=1, m=1)
-    0.0
+    >>> breach_probability(r, "AIDS", l=10**9, k=2**70, m=2**70)
+    1.0
     """
     if not isinstance(release, ReleaseCandidate):
         raise InvalidParameterError(
             f"The 'release' parameter of breach_probability must be a ReleaseCandidate. "
             f"Got {type(release).__name__} instead.")
     stats = sufficient_statistics(release, sigma, l=l, k=k, m=m, owner="breach_probability")
+    if release.value_index(sigma) is None:
+        _warn_unknown(release, sigma, "breach_probability")
     bp = stats.breach_probability
     return bp if exact else float(bp)
+
+
+# --------------------------------------------------------------------------- batched kernel
+def _segments(ptr: np.ndarray, order: np.ndarray, which: np.ndarray):
+    """Concatenated CSC segments of the values ``which``: (entry positions, segment starts)."""
+    lo, hi = ptr[which], ptr[which + 1]
+    lengths = hi - lo
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    flat = np.repeat(lo - starts, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
+    return order[flat], starts, lengths
+
+
+def point_verdicts(release: ReleaseCandidate, value: np.ndarray, l, k, m, c: list):
+    """Verdicts ``BP < c`` of many (value, l, k, m, c) queries in one pass over the nonzeros.
+
+    Queries are grouped by amount of knowledge; for each amount the terms of every holder of
+    every queried value are computed in one vectorized pass (in chunks) and reduced per value,
+    so P amounts cost O(nnz * P).  Queries whose float log NR is within ``LOG_TOL`` of the
+    threshold are decided with exact fractions.
+
+    Parameters
+    ----------
+    release : ReleaseCandidate
+    value : ndarray of int, shape (Q,)
+        Value positions; values absent from the release are safe (BP = 0).
+    l, k, m : array-like of int, shape (Q,)
+        Amounts (already capped with :func:`cap_amounts` is not required).
+    c : list of Fraction, length Q
+
+    Returns
+    -------
+    safe : ndarray of bool, shape (Q,)
+    log_nr : ndarray of float, shape (Q,)
+        Float log of the minimum negated ratio (-inf when pinned, +inf when absent).
+    """
+    value = np.asarray(value, dtype=np.int64)
+    n_q = len(value)
+    semantics = release.semantics
+    n_values, n_people = len(release.values), release.n_individuals
+    amounts = [(min(a, n_values), min(b, n_people), min(d, n_people))
+               for a, b, d in zip(l, k, m)]  # cap_amounts, inlined for speed
+    safe = np.ones(n_q, dtype=bool)
+    log_nr = np.full(n_q, INF)
+    if not n_q:
+        return safe, log_nr
+    rows = SortedRows.of(release)
+    ptr, order = release.by_value
+    held = np.diff(ptr)
+    min_size = np.full(n_values, np.iinfo(np.int64).max)
+    if len(order):
+        sizes_csc = rows.sizes[rows.row[order]]
+        nonempty = np.flatnonzero(held > 0)
+        min_size[nonempty] = np.minimum.reduceat(sizes_csc, ptr[nonempty])
+    by_amount: dict = {}
+    for q, amount in enumerate(amounts):
+        if held[value[q]]:
+            by_amount.setdefault(amount, []).append(q)
+    for (lc, kc, mc), queries in by_amount.items():
+        queries = np.array(queries, dtype=np.int64)
+        pinned = min_size[value[queries]] <= kc + mc
+        log_nr[queries[pinned]] = -INF
+        queries = queries[~pinned]
+        # chunks of whole values, about _CHUNK entries each
+        weight = np.cumsum(held[value[queries]])
+        cut = np.searchsorted(weight, np.arange(_CHUNK, int(weight[-1]) + _CHUNK, _CHUNK)
+                              if len(weight) else [], side="right")
+        bounds = np.unique(np.concatenate([[0], cut, [len(queries)]]))
+        for a, b in zip(bounds[:-1], bounds[1:]):
+            chunk = queries[a:b]
+            if not len(chunk):
+                continue
+            idx, starts, _ = _segments(ptr, order, value[chunk])
+            terms = holder_terms(rows, idx, l=lc, k=kc, m=mc, semantics=semantics)
+            ss = [np.minimum.reduceat(t, starts) for t in terms.as_tuple()]
+            log_nr[chunk] = combine(*ss)
+    memo: dict = {}
+    thresholds = np.array([memo[id(x)] if id(x) in memo
+                           else memo.setdefault(id(x), log_threshold(x)) for x in c],
+                          dtype=float)  # keyed by identity: points share their c objects
+    with np.errstate(invalid="ignore"):
+        safe = log_nr > thresholds
+    safe |= log_nr == INF
+    close = np.isfinite(log_nr) & np.isfinite(thresholds) & within_tolerance(log_nr, thresholds)
+    for q in np.flatnonzero(close).tolist():
+        lc, kc, mc = amounts[q]
+        stats = sufficient_statistics(release, release.values[int(value[q])], l=lc, k=kc, m=mc)
+        safe[q] = stats.breach_probability < c[q]
+    return safe, log_nr
+
+
+def log_negated_ratio(release: ReleaseCandidate, j: int, l: int, k, m) -> np.ndarray:
+    """Float log NR of value position ``j`` for one l and arrays of (k, m), over its holders
+    only (-inf where pinned: BP = 1; +inf when the value occurs nowhere)."""
+    k = np.atleast_1d(np.asarray(k, dtype=np.int64))
+    m = np.atleast_1d(np.asarray(m, dtype=np.int64))
+    out = np.full(len(k), INF)
+    idx = _holders(release, j)
+    if not len(idx):
+        return out
+    rows = SortedRows.of(release)
+    n = rows.sizes[rows.row[idx]]
+    min_n = int(n.min())
+    l = min(l, len(release.values))
+    step = max(1, _CHUNK // len(idx))
+    entries = idx[None, :]
+    for i in range(0, len(k), step):
+        kk, mm = k[i:i + step, None], m[i:i + step, None]
+        terms = holder_terms(rows, entries, l=l, k=kk, m=mm, semantics=release.semantics)
+        ss = [np.broadcast_to(t, (len(kk), len(idx))).min(axis=1) for t in terms.as_tuple()]
+        nr = combine(*ss)
+        out[i:i + step] = np.where(min_n <= kk[:, 0] + mm[:, 0], -INF, nr)
+    return out
+
+
+# --------------------------------------------------------------------------- dense conveniences
+def top_other_counts(sorted_counts: np.ndarray, s: np.ndarray, l: int) -> np.ndarray:
+    """The l largest counts of values other than sigma in every row of a *dense* matrix.
+
+    A convenience for small dense inputs (tests, teaching); the algorithms read
+    :class:`SortedRows` instead and never build a groups x values array.
+
+    Examples
+    --------
+    >>> top_other_counts(np.array([[3, 2, 1]]), np.array([2]), 2).tolist()
+    [[3, 1]]
+    """
+    n_groups, n_values = sorted_counts.shape
+    width = l + 1
+    if n_values < width:
+        sorted_counts = np.hstack(
+            [sorted_counts, np.zeros((n_groups, width - n_values), dtype=sorted_counts.dtype)])
+    top = sorted_counts[:, :width]
+    position = (top > s[:, None]).sum(axis=1)  # where one copy of #sigma sits among the top
+    keep = np.arange(width)[None, :] != np.minimum(position, l)[:, None]
+    return top[keep].reshape(n_groups, l)
+
+
+@dataclass(frozen=True)
+class GroupTerms(HolderTerms):
+    """:class:`HolderTerms` of every group of a dense input, plus the pinned flag."""
+
+    pinned: np.ndarray = None
+
+
+def group_terms(n: np.ndarray, s: np.ndarray, top: np.ndarray, *, l, k, m,
+                semantics: str) -> GroupTerms:
+    """The five terms for dense per-group inputs (``top`` from :func:`top_other_counts`):
+    a thin wrapper over :func:`log_T` / :func:`log_V` for small examples and tests."""
+    del l  # implied by top
+    n = np.asarray(n)
+    top = np.asarray(top)
+    extra = {"h": top.sum(axis=1)}
+    if semantics == "mvpi-set":
+        with np.errstate(divide="ignore"):
+            extra = {"set_log": np.where(top >= n[:, None], 0.0,
+                                         np.log1p(-top / n[:, None])).sum(axis=1),
+                     "set_full": (top >= n[:, None]).sum(axis=1)}
+    log_T0 = log_T(n, s, 0, semantics, **extra)
+    log_Tk = log_T(n, s, k, semantics, **extra)
+    with np.errstate(invalid="ignore"):
+        log_minNR = np.where(n < 1 + np.asarray(k) + m, INF,
+                             log_Tk + log_V(n, s, m, np.asarray(k) + 1, semantics))
+    return GroupTerms(log_minNR, log_T0, log_Tk, log_V(n, s, m, 0, semantics),
+                      log_V(n, s, m, k, semantics), pinned=(s > 0) & (n <= np.asarray(k) + m))

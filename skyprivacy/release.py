@@ -2,8 +2,10 @@
 
 A release candidate D* is a list of disjoint QI-groups g = (G_g, X_g): n_g individuals and the
 multiset X_g of their sensitive values (Chen, LeFevre and Ramakrishnan 2009, Sect. 2.1).  It is
-stored as a vector of group sizes and a groups x values count matrix; nothing downstream
-re-groups raw rows.  Three constructors build the same object: from explicit
+stored sparsely, as a vector of group sizes and the (group, value, count) nonzeros in CSR form
+(each group's row sorted by count, so it doubles as the sorted counts the closed forms need), in
+memory O(groups + values + nonzeros); nothing downstream re-groups raw rows or builds a dense
+groups x values array.  Three constructors build the same object: from explicit
 ``(n_individuals, values)`` pairs, from a generalized table (groups = distinct combinations of
 the quasi-identifier columns) and from a bucketized table (an explicit group column).
 """
@@ -26,6 +28,8 @@ __all__ = ["ReleaseCandidate", "SEMANTICS"]
 SEMANTICS = ("svpi", "mvpi-set", "mvpi-multiset")
 _MISSING = ("error", "as_value")
 _LIST_LIKE = (list, tuple, set, frozenset, np.ndarray)
+#: Largest groups x values table the dense views (:attr:`ReleaseCandidate.counts`) build.
+DENSE_LIMIT = 20_000_000
 
 
 def check_semantics(semantics: object, owner: str) -> str:
@@ -129,16 +133,28 @@ class ReleaseCandidate:
     {'AIDS': 3, 'Cancer': 1, 'Flu': 4}
     """
 
-    __slots__ = ("_sizes", "_counts", "_values", "_labels", "_semantics", "__dict__")
+    __slots__ = ("_sizes", "_indptr", "_nz_value", "_nz_count", "_values", "_labels",
+                 "_semantics", "__dict__")
 
-    def __init__(self, sizes, counts, values, labels, semantics):
-        # Private: use the from_* constructors, which validate.
-        sizes = np.array(sizes, dtype=np.int64)
-        counts = np.array(counts, dtype=np.int64).reshape(len(sizes), len(values))
-        sizes.setflags(write=False)
-        counts.setflags(write=False)
+    def __init__(self, sizes, group, value, count, values, labels, semantics):
+        # Private: use the from_* constructors, which validate.  (group, value, count) are
+        # nonzeros in any order with distinct (group, value) pairs; they are stored as CSR rows
+        # sorted by count, descending (ties by value), so each row is its sorted counts.
+        sizes = np.array(sizes, dtype=np.int64).reshape(-1)
+        group = np.asarray(group, dtype=np.int64)
+        value = np.asarray(value, dtype=np.int64)
+        count = np.asarray(count, dtype=np.int64)
+        keep = count > 0
+        if not keep.all():
+            group, value, count = group[keep], value[keep], count[keep]
+        order = np.lexsort((value, -count, group))
+        self._nz_value = value[order]
+        self._nz_count = count[order]
+        self._indptr = np.concatenate(
+            [[0], np.cumsum(np.bincount(group, minlength=len(sizes)))]).astype(np.int64)
         self._sizes = sizes
-        self._counts = counts
+        for array in (self._sizes, self._indptr, self._nz_value, self._nz_count):
+            array.setflags(write=False)
         self._values = tuple(_native(v) for v in values)
         self._labels = labels
         self._semantics = semantics
@@ -209,13 +225,18 @@ class ReleaseCandidate:
             sizes.append(int(n))
             counters.append(counter)
         all_values = _sorted_uniques(v for c in counters for v in c)
-        column = {v: j for j, v in enumerate(all_values)}
-        counts = np.zeros((len(sizes), len(all_values)), dtype=np.int64)
+        column = {_value_key(v): j for j, v in enumerate(all_values)}
+        group, value, count = [], [], []
         for i, counter in enumerate(counters):
-            for v, c in counter.items():
-                counts[i, column[v]] = c
+            merged: dict = {}
+            for v, c in counter.items():  # distinct NaN objects are one missing value
+                j = column[_value_key(v)]
+                merged[j] = merged.get(j, 0) + c
+            group += [i] * len(merged)
+            value += list(merged)
+            count += list(merged.values())
         labels = pd.RangeIndex(len(sizes), name="group")
-        return cls(sizes, counts, all_values, labels, semantics)
+        return cls(sizes, group, value, count, all_values, labels, semantics)
 
     @classmethod
     def from_counts(cls, sizes, counts, values, *, labels=None,
@@ -228,7 +249,9 @@ class ReleaseCandidate:
         Parameters
         ----------
         sizes : array-like of int, shape (B,)
-        counts : array-like of int, shape (B, V)
+        counts : array-like of int or scipy.sparse matrix, shape (B, V)
+            Dense counts, or any object with a ``tocoo()`` method (scipy.sparse); only the
+            nonzeros are kept.
         values : sequence, length V
         labels : sequence or pandas.Index, optional
             Group labels; defaults to 0..B-1.
@@ -242,38 +265,31 @@ class ReleaseCandidate:
         owner = "ReleaseCandidate.from_counts"
         semantics = check_semantics(semantics, owner)
         sizes = np.asarray(sizes)
-        counts = np.asarray(counts)
         values = list(values)
         if sizes.ndim != 1 or len(sizes) == 0:
             raise param_error("sizes", owner, "be a non-empty one-dimensional array", sizes)
-        if counts.shape != (len(sizes), len(values)):
+        if hasattr(counts, "tocoo") and not isinstance(counts, np.ndarray):
+            shape = tuple(counts.shape)
+            coo = counts.tocoo()
+            group, value, count = (np.asarray(coo.row), np.asarray(coo.col),
+                                   np.asarray(coo.data))
+        else:
+            counts = np.asarray(counts)
+            shape = counts.shape
+            if shape == (len(sizes), len(values)):
+                group, value = np.nonzero(counts)
+                count = counts[group, value]
+        if shape != (len(sizes), len(values)):
             raise param_error("counts", owner,
                               f"have shape (len(sizes), len(values)) = {(len(sizes), len(values))}",
-                              counts.shape)
-        if not (np.issubdtype(sizes.dtype, np.integer) and np.issubdtype(counts.dtype, np.integer)):
-            raise param_error("counts", owner, "hold integers", counts.dtype)
-        if (sizes < 1).any():
-            bad = int(np.flatnonzero(sizes < 1)[0])
-            raise InvalidParameterError(
-                f"Group {bad} must have a positive integer number of individuals. "
-                f"Got {int(sizes[bad])} instead.")
-        if (counts < 0).any():
-            raise param_error("counts", owner, "be non-negative", int(counts.min()))
-        if len(set(map(_native, values))) != len(values):
-            raise param_error("values", owner, "be distinct", values)
-        totals = counts.sum(axis=1)
-        for i in range(len(sizes)):
-            row = counts[i]
-            counter = {values[j]: int(row[j]) for j in np.flatnonzero(row)}
-            _check_group(i, int(sizes[i]), counter, int(totals[i]), semantics)
-        if labels is None:
-            labels = pd.RangeIndex(len(sizes), name="group")
-        else:
-            if not isinstance(labels, pd.Index):  # keep a MultiIndex and its level names
-                labels = pd.Index(labels)
-            if len(labels) != len(sizes):
-                raise param_error("labels", owner, f"have {len(sizes)} entries", len(labels))
-        return cls(sizes, counts, values, labels, semantics)
+                              shape)
+        if not (np.issubdtype(sizes.dtype, np.integer)
+                and (count.size == 0 or np.issubdtype(count.dtype, np.integer))):
+            dtype = count.dtype if np.issubdtype(sizes.dtype, np.integer) else sizes.dtype
+            raise param_error("counts", owner, "hold integers", dtype)
+        if count.size and count.min() < 0:
+            raise param_error("counts", owner, "be non-negative", int(count.min()))
+        return cls._validated(owner, sizes, group, value, count, values, labels, semantics)
 
     @classmethod
     def from_nonzeros(cls, sizes, group, value, count, values, *, labels=None,
@@ -301,6 +317,7 @@ class ReleaseCandidate:
         True
         """
         owner = "ReleaseCandidate.from_nonzeros"
+        semantics = check_semantics(semantics, owner)
         sizes = np.asarray(sizes)
         values = list(values)
         arrays = {}
@@ -315,6 +332,8 @@ class ReleaseCandidate:
                               len(c))
         if sizes.ndim != 1 or len(sizes) == 0:
             raise param_error("sizes", owner, "be a non-empty one-dimensional array", sizes)
+        if not np.issubdtype(sizes.dtype, np.integer):
+            raise param_error("sizes", owner, "hold integers", sizes.dtype)
         if len(g) and (g.min() < 0 or g.max() >= len(sizes)):
             raise param_error("group", owner, f"hold positions in 0..{len(sizes) - 1}",
                               int(g.min() if g.min() < 0 else g.max()))
@@ -323,9 +342,50 @@ class ReleaseCandidate:
                               int(v.min() if v.min() < 0 else v.max()))
         if len(c) and c.min() < 0:
             raise param_error("count", owner, "be non-negative", int(c.min()))
-        counts = np.zeros((len(sizes), len(values)), dtype=np.int64)
-        np.add.at(counts, (g, v), c)
-        return cls.from_counts(sizes, counts, values, labels=labels, semantics=semantics)
+        if len(g):  # sum repeated (group, value) pairs
+            key = g * len(values) + v
+            if len(values) and len(sizes) > np.iinfo(np.int64).max // len(values):
+                raise param_error("values", owner, "fit groups x values in 64 bits", len(values))
+            uniq, inverse = np.unique(key, return_inverse=True)
+            if len(uniq) != len(key):
+                c = np.bincount(inverse.reshape(-1), weights=c).astype(np.int64)
+                g, v = np.divmod(uniq, len(values))
+        return cls._validated(owner, sizes, g, v, c, values, labels, semantics)
+
+    @classmethod
+    def _validated(cls, owner, sizes, group, value, count, values, labels, semantics):
+        """Shared checks of the aggregate constructors, vectorized over the nonzeros."""
+        if (sizes < 1).any():
+            bad = int(np.flatnonzero(sizes < 1)[0])
+            raise InvalidParameterError(
+                f"Group {bad} must have a positive integer number of individuals. "
+                f"Got {int(sizes[bad])} instead.")
+        if len(set(map(_value_key, values))) != len(values):
+            raise param_error("values", owner, "be distinct", values)
+        group = np.asarray(group, dtype=np.int64)
+        value = np.asarray(value, dtype=np.int64)
+        count = np.asarray(count, dtype=np.int64)
+        sizes = sizes.astype(np.int64)
+        if semantics == "svpi":
+            totals = np.bincount(group, weights=count, minlength=len(sizes)).astype(np.int64)
+            if (totals != sizes).any():
+                i = int(np.flatnonzero(totals != sizes)[0])
+                _check_group(i, int(sizes[i]), {}, int(totals[i]), semantics)
+        elif semantics == "mvpi-set":
+            over = count > sizes[group]
+            if over.any():
+                e = int(np.flatnonzero(over)[0])
+                i = int(group[e])
+                _check_group(i, int(sizes[i]), {values[int(value[e])]: int(count[e])},
+                             int(count[e]), semantics)
+        if labels is None:
+            labels = pd.RangeIndex(len(sizes), name="group")
+        else:
+            if not isinstance(labels, pd.Index):  # keep a MultiIndex and its level names
+                labels = pd.Index(labels)
+            if len(labels) != len(sizes):
+                raise param_error("labels", owner, f"have {len(sizes)} entries", len(labels))
+        return cls(sizes, group, value, count, values, labels, semantics)
 
     @classmethod
     def from_table(cls, df: pd.DataFrame, *, sensitive: str, qi=None, group=None,
@@ -427,9 +487,8 @@ class ReleaseCandidate:
                         f" rows; svpi allows one row per individual.")
             value_codes, values = _factorize(cells)
             sizes = np.bincount(group_codes, minlength=n_groups)
-            counts = np.bincount(group_codes * len(values) + value_codes,
-                                 minlength=n_groups * len(values)).reshape(n_groups, len(values))
-            return cls(sizes, counts, values, labels, semantics)
+            return cls(sizes, *_pair_counts(group_codes, value_codes, n_groups, len(values)),
+                       values, labels, semantics)
 
         # mvpi: one person per row (list-like cells) or one row per (individual, value).
         person_codes = None
@@ -472,9 +531,8 @@ class ReleaseCandidate:
                     f"mvpi-set allows each value at most once per person (use "
                     f"semantics='mvpi-multiset').")
         codes = group_codes[row_of]
-        counts = np.bincount(codes * len(values) + value_codes,
-                             minlength=n_groups * len(values)).reshape(n_groups, len(values))
-        return cls(sizes, counts, values, labels, semantics)
+        return cls(sizes, *_pair_counts(codes, value_codes, n_groups, len(values)),
+                   values, labels, semantics)
 
     # ------------------------------------------------------------------ read-only views
     @property
@@ -508,31 +566,132 @@ class ReleaseCandidate:
         return self._sizes
 
     @property
-    def count_matrix(self) -> np.ndarray:
-        """Groups x values counts #x_g as a read-only int64 array (for algorithms)."""
-        return self._counts
-
-    @property
     def group_sizes(self) -> pd.Series:
         """Group sizes n_g, indexed by group label."""
         return pd.Series(self._sizes.copy(), index=self._labels, name="n_individuals")
 
+    @cached_property
+    def value_totals(self) -> np.ndarray:
+        """Total occurrences of every value, aligned with :attr:`values` (read-only array)."""
+        out = np.bincount(self._nz_value, weights=self._nz_count,
+                          minlength=len(self._values)).astype(np.int64)
+        out.setflags(write=False)
+        return out
+
     @property
     def value_counts(self) -> pd.Series:
         """Total occurrences of every sensitive value over all groups."""
-        return pd.Series(self._counts.sum(axis=0), index=pd.Index(self._values, name="value"),
+        return pd.Series(self.value_totals.copy(), index=pd.Index(self._values, name="value"),
                          name="count")
+
+    # ------------------------------------------------------------------ sparse form
+    @property
+    def n_nonzeros(self) -> int:
+        """Number of (group, value) pairs with a nonzero count."""
+        return int(len(self._nz_count))
+
+    @property
+    def csr(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The nonzeros as read-only CSR arrays ``(indptr, value, count)``.
+
+        Row g is ``value[indptr[g]:indptr[g+1]]`` with its counts, sorted by count
+        (descending, ties by value position), so every row is also that group's sorted counts.
+        """
+        return self._indptr, self._nz_value, self._nz_count
+
+    @cached_property
+    def nz_group(self) -> np.ndarray:
+        """Group position of every nonzero, aligned with :attr:`csr` (read-only)."""
+        out = np.repeat(np.arange(self.n_groups, dtype=np.int64), np.diff(self._indptr))
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def nz_rank(self) -> np.ndarray:
+        """Position of every nonzero within its group's descending counts (read-only)."""
+        out = np.arange(len(self._nz_count), dtype=np.int64) - self._indptr[self.nz_group]
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def by_value(self) -> tuple[np.ndarray, np.ndarray]:
+        """CSC view: ``(value_ptr, order)``; the nonzeros of value j (the groups holding it) are
+        ``order[value_ptr[j]:value_ptr[j+1]]``, in group order."""
+        order = np.argsort(self._nz_value, kind="stable")  # CSR is group-major: stays sorted
+        ptr = np.concatenate([[0], np.cumsum(np.bincount(self._nz_value,
+                                                         minlength=len(self._values)))])
+        order.setflags(write=False)
+        ptr = ptr.astype(np.int64)
+        ptr.setflags(write=False)
+        return ptr, order
+
+    def nonzeros(self) -> pd.DataFrame:
+        """The (group, value, count) triples, one row per nonzero, in group order.
+
+        Examples
+        --------
+        >>> ReleaseCandidate.from_groups([(3, ["a", "b", "b"])]).nonzeros()
+           group value  count
+        0      0     b      2
+        1      0     a      1
+        """
+        labels = self._labels[self.nz_group]
+        values = pd.Index(self._values, dtype=object)[self._nz_value]
+        return pd.DataFrame({"group": labels, "value": values, "count": self._nz_count.copy()})
+
+    def to_sparse(self):
+        """The groups x values counts as a ``scipy.sparse.csr_array`` (needs scipy).
+
+        Examples
+        --------
+        >>> ReleaseCandidate.from_groups([(2, ["a", "b"])]).to_sparse().toarray().tolist()
+        [[1, 1]]
+        """
+        try:
+            from scipy import sparse
+        except ImportError:  # pragma: no cover - scipy is installed with the test extra
+            raise ImportError("ReleaseCandidate.to_sparse needs scipy; install it with "
+                              "'pip install scipy', or use release.nonzeros().") from None
+        return sparse.csr_array((self._nz_count.copy(), self._nz_value.copy(),
+                                 self._indptr.copy()), shape=(self.n_groups, len(self._values)))
+
+    def _dense(self, what: str) -> np.ndarray:
+        cells = self.n_groups * len(self._values)
+        if cells > DENSE_LIMIT:
+            raise MemoryError(
+                f"ReleaseCandidate.{what} would be a dense {self.n_groups:,} x "
+                f"{len(self._values):,} table ({cells:,} cells, above the {DENSE_LIMIT:,}-cell "
+                f"limit); use release.nonzeros() for the (group, value, count) triples or "
+                f"release.to_sparse() for a scipy.sparse matrix.")
+        out = np.zeros((self.n_groups, len(self._values)), dtype=np.int64)
+        out[self.nz_group, self._nz_value] = self._nz_count
+        return out
+
+    @property
+    def count_matrix(self) -> np.ndarray:
+        """Groups x values counts as a dense int64 array, built on demand (for display and
+        tests; algorithms read the sparse :attr:`csr`). Raises MemoryError above
+        ``DENSE_LIMIT`` cells."""
+        out = self._dense("count_matrix")
+        out.setflags(write=False)
+        return out
 
     @property
     def counts(self) -> pd.DataFrame:
-        """The groups x values count matrix as a DataFrame (a copy)."""
-        return pd.DataFrame(self._counts.copy(), index=self._labels,
+        """The groups x values count matrix as a DataFrame, built on demand for display.
+
+        Raises MemoryError (naming :meth:`nonzeros` and :meth:`to_sparse`) above
+        ``DENSE_LIMIT`` cells."""
+        return pd.DataFrame(self._dense("counts"), index=self._labels,
                             columns=pd.Index(self._values))
 
-    @cached_property
+    @property
     def sorted_counts(self) -> np.ndarray:
-        """Each group's counts sorted in descending order (for the top-l terms of Sect. 7.1)."""
-        out = -np.sort(-self._counts, axis=1)
+        """Each group's counts sorted in descending order, dense (for display and tests)."""
+        out = np.zeros((self.n_groups, max(len(self._values), 1)), dtype=np.int64)
+        self._dense("sorted_counts")
+        out[self.nz_group, self.nz_rank] = self._nz_count
+        out = out[:, :len(self._values)]
         out.setflags(write=False)
         return out
 
@@ -543,7 +702,19 @@ class ReleaseCandidate:
     def contains(self, value: object) -> bool:
         """Whether some group holds the sensitive value."""
         j = self.value_index(value)
-        return j is not None and bool(self._counts[:, j].any())
+        return j is not None and bool(self.value_totals[j] > 0)
+
+    def group_counts(self, g: int) -> dict:
+        """The nonzero counts of group ``g`` as ``{value: count}``, most frequent first."""
+        lo, hi = self._indptr[g], self._indptr[g + 1]
+        return {self._values[int(j)]: int(c)
+                for j, c in zip(self._nz_value[lo:hi], self._nz_count[lo:hi])}
+
+    def count_of(self, g: int, j: int) -> int:
+        """#x_g: the count of value position ``j`` in group ``g`` (0 when absent)."""
+        lo, hi = self._indptr[g], self._indptr[g + 1]
+        hit = np.flatnonzero(self._nz_value[lo:hi] == j)
+        return int(self._nz_count[lo + hit[0]]) if len(hit) else 0
 
     @cached_property
     def _index_of(self) -> dict:
@@ -584,10 +755,27 @@ class ReleaseCandidate:
             return NotImplemented
         return (self._semantics == other._semantics and self._values == other._values
                 and np.array_equal(self._sizes, other._sizes)
-                and np.array_equal(self._counts, other._counts)
+                and np.array_equal(self._indptr, other._indptr)
+                and np.array_equal(self._nz_value, other._nz_value)
+                and np.array_equal(self._nz_count, other._nz_count)
                 and self._labels.equals(other._labels))
 
     __hash__ = None  # mutable-looking container semantics: compare, do not hash
+
+
+def _pair_counts(group_codes: np.ndarray, value_codes: np.ndarray, n_groups: int,
+                 n_values: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(group, value, count) nonzeros of code pairs: a bincount when groups x values is small
+    next to the rows, else a sort of the pair keys (memory O(rows), never O(groups x values))."""
+    key = group_codes * n_values + value_codes
+    if n_groups * n_values <= max(4 * len(key), 1 << 16):
+        counts = np.bincount(key, minlength=n_groups * n_values)
+        nonzero = np.flatnonzero(counts)
+        group, value = np.divmod(nonzero, max(n_values, 1))
+        return group, value, counts[nonzero]
+    uniq, count = np.unique(key, return_counts=True)
+    group, value = np.divmod(uniq, n_values)
+    return group, value, count
 
 
 def _value_key(value: object) -> object:
@@ -614,6 +802,9 @@ def _check_group(index: int, n: int, counter: Counter | dict, total: int, semant
 def _group_codes(df: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, pd.Index]:
     """Dense group ids (sorted by label) and the labels, from one or more key columns."""
     per_column = [_factorize(df[key]) for key in keys]
+    if len(keys) == 1:  # factorize codes are already dense group ids in label order
+        codes, uniques = per_column[0]
+        return codes, pd.Index(uniques, name=keys[0], tupleize_cols=False)
     combined = per_column[0][0]
     for codes, uniques in per_column[1:]:
         combined = combined * len(uniques) + codes

@@ -150,7 +150,7 @@ def distinct_l_diversity(release: ReleaseCandidate, l: int) -> DistinctLDiversit
     owner = "distinct_l_diversity"
     _svpi_release(release, owner)
     l = check_int(l, "l", owner, 1)
-    distinct = (release.count_matrix > 0).sum(axis=1)
+    distinct = _distinct(release)
     worst = int(np.argmin(distinct))
     labels, names = label_info(release)
     level = int(distinct[worst])
@@ -168,17 +168,27 @@ def distinct_l_diversity_level(release: ReleaseCandidate) -> int:
     2
     """
     _svpi_release(release, "distinct_l_diversity_level")
-    return int((release.count_matrix > 0).sum(axis=1).min())
+    return int(_distinct(release).min())
 
 
 # ----------------------------------------------------------------------------- entropy
-def _entropy_terms(counts: np.ndarray) -> np.ndarray:
-    """n_g * H_g in nats for every group: n log n - sum_i c_i log c_i (0 log 0 = 0)."""
-    c = counts.astype(np.float64)
-    n = c.sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        c_log_c = np.where(c > 0, c * np.log(np.where(c > 0, c, 1.0)), 0.0)
-    return n * np.log(n) - c_log_c.sum(axis=1)
+def _distinct(release: ReleaseCandidate) -> np.ndarray:
+    """Distinct values per group: the nonzeros of each sparse row."""
+    return np.diff(release.csr[0])
+
+
+def _row(release: ReleaseCandidate, g: int) -> np.ndarray:
+    """Group g's nonzero counts, descending."""
+    indptr, _, count = release.csr
+    return count[indptr[g]:indptr[g + 1]]
+
+
+def _entropy_terms(release: ReleaseCandidate) -> np.ndarray:
+    """n_g * H_g in nats for every group: n log n - sum_i c_i log c_i, over the nonzeros."""
+    c = release.csr[2].astype(np.float64)
+    c_log_c = np.bincount(release.nz_group, weights=c * np.log(c), minlength=release.n_groups)
+    n = np.bincount(release.nz_group, weights=c, minlength=release.n_groups)
+    return n * np.log(n) - c_log_c
 
 
 def _entropy_at_least_exact(row: np.ndarray, l: Fraction) -> bool:
@@ -206,7 +216,7 @@ def _entropy_verdicts(release: ReleaseCandidate, l: Fraction, n_h: np.ndarray) -
     slack = _ENTROPY_TOL * np.maximum(1.0, np.abs(bound))
     ok = n_h >= bound
     for g in np.flatnonzero(np.abs(n_h - bound) <= slack):
-        ok[g] = _entropy_at_least_exact(release.count_matrix[g], l)
+        ok[g] = _entropy_at_least_exact(_row(release, g), l)
     return ok
 
 
@@ -214,11 +224,11 @@ def _effective_values(release: ReleaseCandidate, n_h: np.ndarray) -> np.ndarray:
     """exp(H) per group, the "entropy l"; exact (an integer) for groups with equal counts."""
     n = release.sizes_array.astype(np.float64)
     effective = np.exp(n_h / n)
-    counts = release.count_matrix
-    top = counts.max(axis=1)
-    low = np.where(counts > 0, counts, top[:, None]).min(axis=1)
+    indptr, _, count = release.csr
+    top = count[indptr[:-1]]  # rows are sorted descending: first is the largest
+    low = count[indptr[1:] - 1]
     uniform = top == low
-    effective[uniform] = (counts[uniform] > 0).sum(axis=1)
+    effective[uniform] = _distinct(release)[uniform]
     return effective
 
 
@@ -319,7 +329,7 @@ def entropy_l_diversity(release: ReleaseCandidate, l: int | float | Fraction
     owner = "entropy_l_diversity"
     _svpi_release(release, owner)
     l_exact = _check_entropy_l(l, owner)
-    n_h = _entropy_terms(release.count_matrix)
+    n_h = _entropy_terms(release)
     ok = _entropy_verdicts(release, l_exact, n_h)
     effective = _effective_values(release, n_h)
     sizes = release.sizes_array
@@ -361,7 +371,7 @@ def entropy_l_diversity_level(release: ReleaseCandidate) -> float:
     """
     owner = "entropy_l_diversity_level"
     _svpi_release(release, owner)
-    n_h = _entropy_terms(release.count_matrix)
+    n_h = _entropy_terms(release)
     return _entropy_level(release, n_h, _effective_values(release, n_h))
 
 
@@ -431,8 +441,13 @@ class RecursiveCLDiversityResult(GroupVerdicts):
 
 
 def _top_and_tail(release: ReleaseCandidate, l: int) -> tuple[np.ndarray, np.ndarray]:
-    ranked = release.sorted_counts
-    return ranked[:, 0], ranked[:, l - 1:].sum(axis=1)
+    """r_1 and r_l + ... + r_m of every group, from its descending sparse row."""
+    indptr, _, count = release.csr
+    totals = np.add.reduceat(count, indptr[:-1]) if len(count) else np.zeros(0, np.int64)
+    cum = np.concatenate([[0], np.cumsum(count)])
+    head_end = np.minimum(indptr[:-1] + l - 1, indptr[1:])  # first l-1 counts of each row
+    head = cum[head_end] - cum[indptr[:-1]]
+    return count[indptr[:-1]], totals - head
 
 
 def _threshold(top: np.ndarray, tail: np.ndarray) -> tuple[Fraction | float, int]:
