@@ -199,6 +199,14 @@ def _log_falling(a, s, m) -> np.ndarray:
     a, s, m = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(s, dtype=float),
                                   np.asarray(m, dtype=float))
     x = np.maximum(a - m + 1.0, 1.0)
+    if m.size and m.min() == m.max() and m.flat[0] <= _DIRECT:
+        # one small m for all (the common case): multiply the factors, then one log; each
+        # factor is at least 1/(1+s), so 16 of them never underflow
+        ratio = np.ones(a.shape)
+        for j in range(int(m.flat[0])):
+            ratio *= (x + j) / (x + j + s)
+        with np.errstate(divide="ignore"):
+            return np.log(ratio)
     direct = np.where(m > _DIRECT, np.clip(_DIRECT - x, 0.0, None), m)
     direct = np.minimum(direct, m)
     out = np.zeros(a.shape)
