@@ -95,7 +95,9 @@ if name in ("synthetic", "icd", "scaling"):
         bp0["share"] = bp0["count"] / release.group_sizes.reindex(bp0["group"]).to_numpy()
         exposed = bp0.groupby("value")["share"].max().sort_values(ascending=False)
         top = list(exposed.index[:100])
-        t_find, skylines = best(lambda: skyline_find_all(release, c=0.9, values=top))
+        t = time.perf_counter()
+        skylines = skyline_find_all(release, c=0.9, values=top)
+        t_find = time.perf_counter() - t
         out.update(find_all_100_s=t_find, find_all_values=len(skylines))
 elif name == "anonymize":
     n = n_rows

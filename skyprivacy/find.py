@@ -67,12 +67,13 @@ class _ValueStats:
         if self.absent:
             return
         self.j = j
+        self._shapes: dict = {}
         ptr, order = release.by_value
         self.min_n = int(release.sizes_array[release.nz_group[order[ptr[j]:ptr[j + 1]]]].min())
 
     def log_nr(self, l: int, k, m) -> np.ndarray:
         """log of the minimum negated ratio for arrays of (k, m); -inf when pinned (BP = 1)."""
-        return log_negated_ratio(self.release, self.j, l, k, m)
+        return log_negated_ratio(self.release, self.j, l, k, m, cache=self._shapes)
 
 
 class _SafetyOracle:

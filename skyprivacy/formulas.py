@@ -209,13 +209,12 @@ def _log_falling(a, s, m) -> np.ndarray:
             return np.log(ratio)
     direct = np.where(m > _DIRECT, np.clip(_DIRECT - x, 0.0, None), m)
     direct = np.minimum(direct, m)
-    out = np.zeros(a.shape)
+    ratio = np.ones(a.shape)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for j in range(_DIRECT):
-            mask = direct > j
-            if not mask.any():
-                break
-            out -= np.where(mask, np.log1p(s / (x + j)), 0.0)
+        for j in range(int(direct.max(initial=0))):
+            factor = (x + j) / (x + j + s)  # at least 1/(1+s): 16 never underflow
+            ratio = np.where(direct > j, ratio * factor, ratio)
+        out = np.array(np.log(ratio), dtype=float)
         rest = m - direct
         big = rest > 0
         if big.any():
@@ -788,26 +787,62 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, l, k, m, c: lis
     return safe, log_nr
 
 
-def log_negated_ratio(release: ReleaseCandidate, j: int, l: int, k, m) -> np.ndarray:
+def _holder_shapes(rows: SortedRows, idx: np.ndarray, l: int, semantics: str) -> np.ndarray:
+    """Distinct (n, s, h) (mvpi-set: (n, s, full, log)) rows of the holders ``idx`` at l."""
+    n = rows.sizes[rows.row[idx]]
+    s = rows.count[idx]
+    if semantics == "mvpi-set":
+        set_log, set_full = rows.set_top(idx, l)
+        return np.unique(np.column_stack([n, s, set_full, set_log]), axis=0)
+    h = rows.top_sum(idx, l)
+    base_s, base_h = int(s.max()) + 1, int(h.max()) + 1
+    if (int(n.max()) + 1) * base_s * base_h < 2 ** 62:  # one integer key: a fast 1-d unique
+        key = np.unique((n * base_s + s) * base_h + h)
+        rest, h = np.divmod(key, base_h)
+        n, s = np.divmod(rest, base_s)
+        return np.column_stack([n, s, h])
+    return np.unique(np.column_stack([n, s, h]), axis=0)
+
+
+def log_negated_ratio(release: ReleaseCandidate, j: int, l: int, k, m, *,
+                      cache: dict | None = None) -> np.ndarray:
     """Float log NR of value position ``j`` for one l and arrays of (k, m), over its holders
-    only (-inf where pinned: BP = 1; +inf when the value occurs nowhere)."""
+    only (-inf where pinned: BP = 1; +inf when the value occurs nowhere).
+
+    Holders of the same shape (n, #sigma and the top-l others they rule out) have equal terms,
+    so each shape is evaluated once; pass the same ``cache`` dict across calls for one value
+    to build the shapes of each l once."""
     k = np.atleast_1d(np.asarray(k, dtype=np.int64))
     m = np.atleast_1d(np.asarray(m, dtype=np.int64))
     out = np.full(len(k), INF)
     idx = _holders(release, j)
     if not len(idx):
         return out
-    rows = SortedRows.of(release)
-    n = rows.sizes[rows.row[idx]]
-    min_n = int(n.min())
+    semantics = release.semantics
     l = min(l, len(release.values))
-    step = max(1, _CHUNK // len(idx))
-    entries = idx[None, :]
+    if cache is None or l not in cache:
+        shapes = _holder_shapes(SortedRows.of(release), idx, l, semantics)
+        if cache is not None:
+            cache[l] = shapes
+    else:
+        shapes = cache[l]
+    n, s = shapes[:, 0], shapes[:, 1]
+    if semantics == "mvpi-set":
+        extra = {"set_full": shapes[None, :, 2], "set_log": shapes[None, :, 3]}
+    else:
+        extra = {"h": shapes[None, :, 2]}
+    min_n = int(n.min())
+    n, s = n[None, :], s[None, :]
+    step = max(1, _CHUNK // len(shapes))
+    log_t0 = log_T(n, s, 0, semantics, **extra).min()
     for i in range(0, len(k), step):
         kk, mm = k[i:i + step, None], m[i:i + step, None]
-        terms = holder_terms(rows, entries, l=l, k=kk, m=mm, semantics=release.semantics)
-        ss = [np.broadcast_to(t, (len(kk), len(idx))).min(axis=1) for t in terms.as_tuple()]
-        nr = combine(*ss)
+        log_tk = log_T(n, s, kk, semantics, **extra)
+        with np.errstate(invalid="ignore"):
+            same = (log_tk + log_V(n, s, mm, kk + 1, semantics)).min(axis=1)
+        same = np.where(min_n < 1 + kk[:, 0] + mm[:, 0], INF, same)
+        nr = combine(same, log_t0, log_tk.min(axis=1), log_V(n, s, mm, 0, semantics).min(axis=1),
+                     log_V(n, s, mm, kk, semantics).min(axis=1))
         out[i:i + step] = np.where(min_n <= kk[:, 0] + mm[:, 0], -INF, nr)
     return out
 
