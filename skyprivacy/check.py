@@ -200,6 +200,32 @@ class PointCheck:
         }
 
 
+class _Targets:
+    """The (value, point, source) of every row of a check, as arrays; tuples on demand."""
+
+    def __init__(self, values, points, value_pos, point_pos, source, extra=()):
+        self._values, self._points = values, points
+        self._value_pos, self._point_pos, self._source = value_pos, point_pos, source
+        self._extra = list(extra)
+
+    def extended(self, extra) -> _Targets:
+        return _Targets(self._values, self._points, self._value_pos, self._point_pos,
+                        self._source, self._extra + list(extra))
+
+    def __len__(self) -> int:
+        return len(self._value_pos) + len(self._extra)
+
+    def __getitem__(self, i: int):
+        if i >= len(self._value_pos):
+            return self._extra[i - len(self._value_pos)]
+        return (self._values[int(self._value_pos[i])], self._points[int(self._point_pos[i])],
+                "default" if self._source[i] else "value")
+
+    def c_array(self) -> np.ndarray:
+        c = np.array([float(p.c_exact) for p in self._points] or [0.0])[self._point_pos]
+        return np.concatenate([c, [float(t[1].c_exact) for t in self._extra]])
+
+
 class SkylineCheckResult:
     """Result of :func:`skyline_check`: one :class:`PointCheck` per (value, skyline point).
 
@@ -230,7 +256,7 @@ class SkylineCheckResult:
             self._safe = np.array([r.safe for r in rows], dtype=bool)
             self._log_nr = None
         else:
-            self._targets = list(_targets)
+            self._targets = _targets
             self._safe = np.asarray(_safe, dtype=bool)
             self._log_nr = _log_nr
 
@@ -274,7 +300,7 @@ class SkylineCheckResult:
         else:  # float margins find the few rows that can be the exact minimum
             with np.errstate(over="ignore"):
                 bp = 1.0 / (1.0 + np.exp(self._log_nr))
-            margin = np.array([float(t[1].c_exact) for t in self._targets]) - bp
+            margin = self._targets.c_array() - bp
             candidates = np.flatnonzero(margin <= margin.min() + 1e-9).tolist()
         return min((self._row(i) for i in candidates),
                    key=lambda r: r.point.c_exact - r.breach_probability)
@@ -396,30 +422,43 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
             explicit.add(v)
         except TypeError:
             pass
-    rows, positions = [], []
-    values = release.values
-    for j in present:
-        value = values[j]
-        skyline = policy.skyline_for(value)
-        if skyline is None:
-            continue
-        source = "value" if value in explicit else "default"
-        for point in skyline:
-            rows.append((value, point, source))
-            positions.append(j)
-    for value in unused:
-        for point in policy.skyline_for(value) or ():
-            rows.append((value, point, "value"))
-            positions.append(-1)
-    value_pos = np.array(positions, dtype=np.int64)
-    known = value_pos >= 0
-    safe = np.ones(len(rows), dtype=bool)
-    log_nr = np.full(len(rows), np.inf)
-    if known.any():
-        which = np.flatnonzero(known)
-        points = [rows[i][1] for i in which]
-        safe[which], log_nr[which] = point_verdicts(
-            release, value_pos[which], [p.l for p in points], [p.k for p in points],
-            [p.m for p in points], [p.c_exact for p in points])
+    # rows as arrays (value position, point index, source): the default skyline's rows are
+    # built without a Python step per value
+    points, point_id = [], {}
+
+    def ids(skyline):
+        out = []
+        for p in skyline:
+            if id(p) not in point_id:
+                point_id[id(p)] = len(points)
+                points.append(p)
+            out.append(point_id[id(p)])
+        return np.array(out, dtype=np.int64)
+
+    listed = {j for j in (release.value_index(v) for v in explicit) if j is not None}
+    default = policy.default
+    by_default = np.array([j for j in present if j not in listed], dtype=np.int64)
+    parts = []  # (value positions, point ids, source code)
+    if default is not None and len(by_default):
+        d = ids(default)
+        parts.append((np.repeat(by_default, len(d)), np.tile(d, len(by_default)), 1))
+    for j in sorted(listed):
+        if release.value_totals[j] > 0:
+            d = ids(policy.skyline_for(release.values[j]))
+            parts.append((np.full(len(d), j, dtype=np.int64), d, 0))
+    value_pos = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
+    point_pos = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)
+    source = np.concatenate([np.full(len(p[0]), p[2]) for p in parts]) if parts \
+        else np.zeros(0, np.int64)
+    order = np.lexsort((point_pos, value_pos))  # value order, then point order
+    value_pos, point_pos, source = value_pos[order], point_pos[order], source[order]
+    safe, log_nr = point_verdicts(release, value_pos, point_pos,
+                                  [(p.l, p.k, p.m, p.c_exact) for p in points])
+    rows = _Targets(release.values, points, value_pos, point_pos, source)
+    if unused:  # values the release never contains: safe, breach probability 0
+        extra = [(v, p, "value") for v in unused for p in policy.skyline_for(v) or ()]
+        rows = rows.extended(extra)
+        safe = np.concatenate([safe, np.ones(len(extra), dtype=bool)])
+        log_nr = np.concatenate([log_nr, np.full(len(extra), np.inf)])
     return SkylineCheckResult(None, release.semantics, unused, _release=release,
                               _targets=rows, _safe=safe, _log_nr=log_nr)

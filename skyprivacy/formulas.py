@@ -70,7 +70,7 @@ INF = math.inf
 #: so 1e-9 is far above the error and still keeps the exact candidate sets tiny.
 LOG_TOL = 1e-9
 _DIRECT = 16  # falling ratios with at most this many factors (or small x) are summed directly
-_CHUNK = 2_000_000  # float work arrays are processed in chunks of about this many entries
+_CHUNK = 1 << 18  # float work arrays are processed in chunks of about this many entries
 
 Exact = Fraction | float  # a Fraction, or math.inf for "no such placement"
 
@@ -709,22 +709,24 @@ def _segments(ptr: np.ndarray, order: np.ndarray, which: np.ndarray):
     return order[flat], starts, lengths
 
 
-def point_verdicts(release: ReleaseCandidate, value: np.ndarray, l, k, m, c: list):
-    """Verdicts ``BP < c`` of many (value, l, k, m, c) queries in one pass over the nonzeros.
+def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarray,
+                   points: list) -> tuple[np.ndarray, np.ndarray]:
+    """Verdicts ``BP < c`` of many (value, point) queries in one pass over the nonzeros.
 
     Queries are grouped by amount of knowledge; for each amount the terms of every holder of
     every queried value are computed in one vectorized pass (in chunks) and reduced per value,
-    so P amounts cost O(nnz * P).  Queries whose float log NR is within ``LOG_TOL`` of the
-    threshold are decided with exact fractions.
+    so P amounts cost O(nnz * P) and nothing is done per query in Python.  Queries whose float
+    log NR is within ``LOG_TOL`` of the threshold are decided with exact fractions.
 
     Parameters
     ----------
     release : ReleaseCandidate
     value : ndarray of int, shape (Q,)
-        Value positions; values absent from the release are safe (BP = 0).
-    l, k, m : array-like of int, shape (Q,)
-        Amounts (already capped with :func:`cap_amounts` is not required).
-    c : list of Fraction, length Q
+        Value positions; values that occur nowhere are safe (BP = 0).
+    point : ndarray of int, shape (Q,)
+        Index of each query's point in ``points``.
+    points : list of (l, k, m, c)
+        The distinct points: amounts of any size, c a Fraction in (0, 1].
 
     Returns
     -------
@@ -733,11 +735,11 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, l, k, m, c: lis
         Float log of the minimum negated ratio (-inf when pinned, +inf when absent).
     """
     value = np.asarray(value, dtype=np.int64)
+    point = np.asarray(point, dtype=np.int64)
     n_q = len(value)
     semantics = release.semantics
     n_values, n_people = len(release.values), release.n_individuals
-    amounts = [(min(a, n_values), min(b, n_people), min(d, n_people))
-               for a, b, d in zip(l, k, m)]  # cap_amounts, inlined for speed
+    capped = [cap_amounts(n_values, n_people, l, k, m) for l, k, m, _ in points]
     safe = np.ones(n_q, dtype=bool)
     log_nr = np.full(n_q, INF)
     if not n_q:
@@ -750,40 +752,39 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, l, k, m, c: lis
         sizes_csc = rows.sizes[rows.row[order]]
         nonempty = np.flatnonzero(held > 0)
         min_size[nonempty] = np.minimum.reduceat(sizes_csc, ptr[nonempty])
-    by_amount: dict = {}
-    for q, amount in enumerate(amounts):
-        if held[value[q]]:
-            by_amount.setdefault(amount, []).append(q)
-    for (lc, kc, mc), queries in by_amount.items():
-        queries = np.array(queries, dtype=np.int64)
+    distinct = sorted(set(capped))
+    amount_of_point = np.array([distinct.index(a) for a in capped], dtype=np.int64)
+    amount = amount_of_point[point]
+    live = held[value] > 0
+    for a_id, (lc, kc, mc) in enumerate(distinct):
+        queries = np.flatnonzero(live & (amount == a_id))
         pinned = min_size[value[queries]] <= kc + mc
         log_nr[queries[pinned]] = -INF
         queries = queries[~pinned]
+        if not len(queries):
+            continue
         # chunks of whole values, about _CHUNK entries each
         weight = np.cumsum(held[value[queries]])
-        cut = np.searchsorted(weight, np.arange(_CHUNK, int(weight[-1]) + _CHUNK, _CHUNK)
-                              if len(weight) else [], side="right")
+        cut = np.searchsorted(weight, np.arange(_CHUNK, int(weight[-1]) + _CHUNK, _CHUNK),
+                              side="right")
         bounds = np.unique(np.concatenate([[0], cut, [len(queries)]]))
-        for a, b in zip(bounds[:-1], bounds[1:]):
-            chunk = queries[a:b]
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            chunk = queries[lo:hi]
             if not len(chunk):
                 continue
             idx, starts, _ = _segments(ptr, order, value[chunk])
             terms = holder_terms(rows, idx, l=lc, k=kc, m=mc, semantics=semantics)
             ss = [np.minimum.reduceat(t, starts) for t in terms.as_tuple()]
             log_nr[chunk] = combine(*ss)
-    memo: dict = {}
-    thresholds = np.array([memo[id(x)] if id(x) in memo
-                           else memo.setdefault(id(x), log_threshold(x)) for x in c],
-                          dtype=float)  # keyed by identity: points share their c objects
+    thresholds = np.array([log_threshold(p[3]) for p in points], dtype=float)[point]
     with np.errstate(invalid="ignore"):
         safe = log_nr > thresholds
     safe |= log_nr == INF
     close = np.isfinite(log_nr) & np.isfinite(thresholds) & within_tolerance(log_nr, thresholds)
     for q in np.flatnonzero(close).tolist():
-        lc, kc, mc = amounts[q]
+        lc, kc, mc = capped[point[q]]
         stats = sufficient_statistics(release, release.values[int(value[q])], l=lc, k=kc, m=mc)
-        safe[q] = stats.breach_probability < c[q]
+        safe[q] = stats.breach_probability < points[point[q]][3]
     return safe, log_nr
 
 
