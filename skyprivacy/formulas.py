@@ -70,7 +70,7 @@ INF = math.inf
 #: so 1e-9 is far above the error and still keeps the exact candidate sets tiny.
 LOG_TOL = 1e-9
 _DIRECT = 16  # falling ratios with at most this many factors (or small x) are summed directly
-_CHUNK = 1 << 18  # float work arrays are processed in chunks of about this many entries
+_CHUNK = 1 << 16  # float work arrays are processed in chunks of about this many entries
 
 Exact = Fraction | float  # a Fraction, or math.inf for "no such placement"
 
@@ -112,17 +112,15 @@ class SortedRows:
         Counts of each row, sorted descending within the row.
     """
 
-    def __init__(self, sizes: np.ndarray, indptr: np.ndarray, count: np.ndarray):
+    def __init__(self, sizes: np.ndarray, indptr: np.ndarray, count: np.ndarray, row=None):
         self.sizes = np.asarray(sizes, dtype=np.int64)
         self.indptr = np.asarray(indptr, dtype=np.int64)
         self.count = np.asarray(count, dtype=np.int64)
-        lengths = np.diff(self.indptr)
-        self.row = np.repeat(np.arange(len(self.sizes), dtype=np.int64), lengths)
-        self.rank = np.arange(len(self.count), dtype=np.int64) - self.indptr[self.row]
-        self.length = lengths[self.row]
+        self.row = (np.repeat(np.arange(len(self.sizes), dtype=np.int64), np.diff(self.indptr))
+                    if row is None else row)
         # row g's prefix sums occupy [indptr[g] + g, indptr[g + 1] + g], starting with 0
         self.base = self.indptr[:-1] + np.arange(len(self.sizes), dtype=np.int64)
-        self.prefix = self._prefix(self.count.astype(np.int64))
+        self.prefix = self._prefix(self.count)
         self._set = None
 
     @classmethod
@@ -131,11 +129,22 @@ class SortedRows:
         cached = release.__dict__.get("_sorted_rows")
         if cached is None:
             indptr, _, count = release.csr
-            cached = cls(release.sizes_array, indptr, count)
+            cached = cls(release.sizes_array, indptr, count, row=release.nz_group)
             release.__dict__["_sorted_rows"] = cached
         return cached
 
     def _prefix(self, x: np.ndarray) -> np.ndarray:
+        if x.dtype.kind in "iu":  # integers: one global cumsum, exact, few temporaries
+            out = np.zeros(len(x) + len(self.sizes), dtype=np.int64)
+            pos = np.arange(len(x), dtype=np.int64)
+            pos += self.row
+            pos += 1
+            out[pos] = x
+            del pos
+            np.cumsum(out, out=out)
+            out -= np.repeat(out[self.base], np.diff(self.indptr) + 1)
+            return out
+        # floats: per-row sums, so no row inherits the rounding of the rows before it
         out = np.zeros(len(x) + len(self.sizes), dtype=x.dtype)
         if len(x):
             csum = np.cumsum(x)
@@ -157,10 +166,12 @@ class SortedRows:
     def _ends(self, idx: np.ndarray, l):
         """Prefix positions covering the top-l others of entries ``idx`` (and whether the
         entry itself is inside them)."""
-        rank, length = self.rank[idx], self.length[idx]
+        row = self.row[idx]
+        rank = idx - self.indptr[row]
+        length = self.indptr[row + 1] - self.indptr[row]
         inside = l > rank
         end = np.where(inside, np.minimum(l + 1, length), np.minimum(l, length))
-        return self.base[self.row[idx]] + end, inside
+        return self.base[row] + end, inside
 
     def top_sum(self, idx: np.ndarray, l) -> np.ndarray:
         """h: the sum of the l largest counts of values other than the entry's own, per entry.
@@ -834,7 +845,7 @@ def log_negated_ratio(release: ReleaseCandidate, j: int, l: int, k, m, *,
         extra = {"h": shapes[None, :, 2]}
     min_n = int(n.min())
     n, s = n[None, :], s[None, :]
-    step = max(1, _CHUNK // len(shapes))
+    step = max(1, (_CHUNK << 5) // len(shapes))
     log_t0 = log_T(n, s, 0, semantics, **extra).min()
     for i in range(0, len(k), step):
         kk, mm = k[i:i + step, None], m[i:i + step, None]

@@ -65,6 +65,15 @@ def _sorted_uniques(values: Iterable[Hashable]) -> list:
 
 def _factorize(series: pd.Series) -> tuple[np.ndarray, list]:
     """Integer codes and uniques of a column, NaN kept as its own category, sorted if possible."""
+    if series.dtype.kind in "iu" and len(series):
+        # non-negative integer ids with a small range: dense codes from a presence table, in
+        # O(rows + range) memory without a hash table or a sort
+        data = series.to_numpy()
+        low, high = int(data.min()), int(data.max())
+        if low >= 0 and high < 4 * len(data) + 1024:
+            present = np.bincount(data, minlength=high + 1) > 0
+            code_of = np.cumsum(present) - 1
+            return code_of[data].astype(np.int64, copy=False), np.flatnonzero(present).tolist()
     try:
         codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=False)
     except TypeError:  # mixed, non-comparable types
@@ -487,8 +496,11 @@ class ReleaseCandidate:
                         f" rows; svpi allows one row per individual.")
             value_codes, values = _factorize(cells)
             sizes = np.bincount(group_codes, minlength=n_groups)
-            return cls(sizes, *_pair_counts(group_codes, value_codes, n_groups, len(values)),
-                       values, labels, semantics)
+            key = group_codes * len(values)
+            key += value_codes
+            del group_codes, value_codes  # only the pair keys stay: peak memory ~ 2 rows x 8B
+            return cls(sizes, *_key_counts(key, n_groups, len(values)), values, labels,
+                       semantics)
 
         # mvpi: one person per row (list-like cells) or one row per (individual, value).
         person_codes = None
@@ -783,14 +795,27 @@ def _pair_counts(group_codes: np.ndarray, value_codes: np.ndarray, n_groups: int
                  n_values: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(group, value, count) nonzeros of code pairs: a bincount when groups x values is small
     next to the rows, else a sort of the pair keys (memory O(rows), never O(groups x values))."""
-    key = group_codes * n_values + value_codes
+    key = group_codes * n_values
+    key += value_codes
+    return _key_counts(key, n_groups, n_values)
+
+
+def _key_counts(key: np.ndarray, n_groups: int,
+                n_values: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_pair_counts` from the keys group * n_values + value (``key`` is consumed)."""
     if n_groups * n_values <= max(4 * len(key), 1 << 16):
         counts = np.bincount(key, minlength=n_groups * n_values)
+        del key
         nonzero = np.flatnonzero(counts)
         group, value = np.divmod(nonzero, max(n_values, 1))
         return group, value, counts[nonzero]
-    uniq, count = np.unique(key, return_counts=True)
-    group, value = np.divmod(uniq, n_values)
+    key.sort()  # run-length encode the sorted keys, in place where possible
+    starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
+    count = np.diff(starts, append=len(key))
+    value = key[starts]
+    del key, starts
+    group = value // n_values
+    value -= group * n_values
     return group, value, count
 
 
