@@ -800,20 +800,41 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarr
 
 
 def _holder_shapes(rows: SortedRows, idx: np.ndarray, l: int, semantics: str) -> np.ndarray:
-    """Distinct (n, s, h) (mvpi-set: (n, s, full, log)) rows of the holders ``idx`` at l."""
+    """The holder shapes that can attain a minimum at l: one row (n, s, h) (mvpi-set:
+    (n, s, full, log)) per distinct (n, s), the one that rules out the most.
+
+    T and minNR fall as the ruled-out counts grow (h, or the mvpi-set product) and V does not
+    depend on them, so among holders with equal (n, s) only the one ruling out most matters."""
     n = rows.sizes[rows.row[idx]]
     s = rows.count[idx]
     if semantics == "mvpi-set":
         set_log, set_full = rows.set_top(idx, l)
-        return np.unique(np.column_stack([n, s, set_full, set_log]), axis=0)
+        order = np.lexsort((set_log, -set_full, s, n))  # per (n, s): most full, then least log
+        n, s, set_full, set_log = n[order], s[order], set_full[order], set_log[order]
+        first = np.concatenate([[True], (n[1:] != n[:-1]) | (s[1:] != s[:-1])])
+        return np.column_stack([n[first], s[first], set_full[first], set_log[first]])
     h = rows.top_sum(idx, l)
-    base_s, base_h = int(s.max()) + 1, int(h.max()) + 1
-    if (int(n.max()) + 1) * base_s * base_h < 2 ** 62:  # one integer key: a fast 1-d unique
-        key = np.unique((n * base_s + s) * base_h + h)
-        rest, h = np.divmod(key, base_h)
-        n, s = np.divmod(rest, base_s)
-        return np.column_stack([n, s, h])
-    return np.unique(np.column_stack([n, s, h]), axis=0)
+    base_s = int(s.max()) + 1
+    if (int(n.max()) + 1) * base_s < 2 ** 62:
+        pair = n * base_s + s
+        uniq, inverse = np.unique(pair, return_inverse=True)
+        best = np.zeros(len(uniq), dtype=np.int64)
+        np.maximum.at(best, inverse.reshape(-1), h)
+        n_u, s_u = np.divmod(uniq, base_s)
+        return np.column_stack([n_u, s_u, best])
+    order = np.lexsort((-h, s, n))
+    n, s, h = n[order], s[order], h[order]
+    first = np.concatenate([[True], (n[1:] != n[:-1]) | (s[1:] != s[:-1])])
+    return np.column_stack([n[first], s[first], h[first]])
+
+
+def _v_front(n: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """Positions of the (n, s) pairs no other pair dominates for V: V(f, m, k) only falls
+    with a smaller n and a larger s (when everyone fits, i.e. nothing is pinned)."""
+    order = np.lexsort((-s, n))
+    s_sorted = s[order]
+    running = np.maximum.accumulate(np.concatenate([[-1], s_sorted[:-1]]))
+    return order[s_sorted > running]
 
 
 def log_negated_ratio(release: ReleaseCandidate, j: int, l: int, k, m, *,
@@ -834,16 +855,18 @@ def log_negated_ratio(release: ReleaseCandidate, j: int, l: int, k, m, *,
     l = min(l, len(release.values))
     if cache is None or l not in cache:
         shapes = _holder_shapes(SortedRows.of(release), idx, l, semantics)
+        front = _v_front(shapes[:, 0], shapes[:, 1])
         if cache is not None:
-            cache[l] = shapes
+            cache[l] = shapes, front
     else:
-        shapes = cache[l]
+        shapes, front = cache[l]
     n, s = shapes[:, 0], shapes[:, 1]
     if semantics == "mvpi-set":
         extra = {"set_full": shapes[None, :, 2], "set_log": shapes[None, :, 3]}
     else:
         extra = {"h": shapes[None, :, 2]}
     min_n = int(n.min())
+    n_v, s_v = n[None, front], s[None, front]
     n, s = n[None, :], s[None, :]
     step = max(1, (_CHUNK << 5) // len(shapes))
     log_t0 = log_T(n, s, 0, semantics, **extra).min()
@@ -853,8 +876,9 @@ def log_negated_ratio(release: ReleaseCandidate, j: int, l: int, k, m, *,
         with np.errstate(invalid="ignore"):
             same = (log_tk + log_V(n, s, mm, kk + 1, semantics)).min(axis=1)
         same = np.where(min_n < 1 + kk[:, 0] + mm[:, 0], INF, same)
-        nr = combine(same, log_t0, log_tk.min(axis=1), log_V(n, s, mm, 0, semantics).min(axis=1),
-                     log_V(n, s, mm, kk, semantics).min(axis=1))
+        nr = combine(same, log_t0, log_tk.min(axis=1),
+                     log_V(n_v, s_v, mm, 0, semantics).min(axis=1),
+                     log_V(n_v, s_v, mm, kk, semantics).min(axis=1))
         out[i:i + step] = np.where(min_n <= kk[:, 0] + mm[:, 0], -INF, nr)
     return out
 
