@@ -828,6 +828,29 @@ def _holder_shapes(rows: SortedRows, idx: np.ndarray, l: int, semantics: str) ->
     return np.column_stack([n[first], s[first], h[first]])
 
 
+def _t_front(n: np.ndarray, s: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Positions of the shapes no other shape dominates for T and minNR.
+
+    In every semantics T(g, l, k) rises with n and falls with #sigma and with what is ruled
+    out (``r``), and V with them as in :func:`_v_front`; so a shape with n' <= n, s' >= s and
+    r' >= r is at least as low for every (k, m).  Shapes arrive with distinct (n, s); they are
+    swept by n, keeping for every s the best r seen at s or above."""
+    order = np.lexsort((-s, n))
+    n, s, r = n[order], s[order], r[order]
+    s_i = s.astype(np.int64)
+    best = np.full(int(s_i.max()) + 2, -INF)  # best[x]: max r over kept shapes with s >= x
+    keep = np.zeros(len(n), dtype=bool)
+    bounds = np.flatnonzero(np.concatenate([[True], n[1:] != n[:-1], [True]]))
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        ss, rr = s_i[lo:hi], r[lo:hi]  # one n, s descending
+        inside = np.maximum.accumulate(np.concatenate([[-INF], rr[:-1]]))
+        keep[lo:hi] = (rr > best[ss]) & (rr > inside)
+        add = np.full(len(best), -INF)
+        np.maximum.at(add, ss, rr)
+        best = np.maximum(best, np.maximum.accumulate(add[::-1])[::-1])
+    return order[keep]
+
+
 def _v_front(n: np.ndarray, s: np.ndarray) -> np.ndarray:
     """Positions of the (n, s) pairs no other pair dominates for V: V(f, m, k) only falls
     with a smaller n and a larger s (when everyone fits, i.e. nothing is pinned)."""
@@ -855,6 +878,12 @@ def log_negated_ratio(release: ReleaseCandidate, j: int, l: int, k, m, *,
     l = min(l, len(release.values))
     if cache is None or l not in cache:
         shapes = _holder_shapes(SortedRows.of(release), idx, l, semantics)
+        if semantics == "mvpi-set":
+            ruled = np.where(shapes[:, 2] > 0, INF, -shapes[:, 3])
+        else:
+            ruled = shapes[:, 2].astype(float)
+        # the V front lies inside the T front: take it on the kept shapes
+        shapes = shapes[_t_front(shapes[:, 0], shapes[:, 1], ruled)]
         front = _v_front(shapes[:, 0], shapes[:, 1])
         if cache is not None:
             cache[l] = shapes, front
