@@ -1026,6 +1026,13 @@ def feasible_at_beta(table: DecisionTable, fidelity, *, beta=None, gamma=None) -
         ok, d_sub = _fixed_beta(p[rows], L[rows], U[rows], sub, np.maximum(beta_arr[solve], seg.max(p)[solve]), False)
         feasible[solve] = ok
         d1[layout.rows[rows]] = np.minimum(np.maximum(d_sub, L[rows]), U[rows])
+    if feasible.any():
+        # a float "feasible" is only believed once the rule it built is verified: near
+        # beta = 1 the solver can accept a rule that still reaches confidence 1
+        trial = np.column_stack([1 - d1, d1])
+        achieved = group_max_confidence(table, confidence_matrix(table, trial, exact=False))
+        over = achieved[layout.groups] > target * (1 + VERIFY_REL) + VERIFY_ABS
+        feasible &= ~over
     frame = table.group_key_frame()
     col = np.ones(table.n_groups, dtype=bool)
     col[layout.groups] = feasible

@@ -249,3 +249,17 @@ def test_lemma3_each_group_alone(df):
     alone = [optimal_privacy(single_group(df, key[0]), Delta(0.8)).beta_star for key in table.group_keys]
     assert together.to_frame()["beta_star"].tolist() == pytest.approx(alone, abs=1e-12)
     assert together.beta_star == pytest.approx(max(alone), abs=1e-12)
+
+
+def test_feasibility_near_certainty_is_verified_not_assumed():
+    # Hypothesis found it: beta* = 1 for group 0 (a record of tiny weight 0.016 decides alone);
+    # just below 1 the float solver accepted a rule that still reaches confidence 1.
+    df = pd.DataFrame({"qid": [0, 0, 0, 0, 1, 2], "sens": [0, 1, 2, 3, 0, 0],
+                       "w": [1.0, 1.0, 14.0, 0.016, 1.0, 1.0],
+                       "d": [0, 0, 0, 0.0156, 0, 0]})
+    fidelity = Alpha(0.062)
+    result = optimal_privacy(make_table(df), fidelity)
+    assert list(result.to_frame()["beta_star"]) == [1.0, 1.0, 1.0]
+    alone = make_table(df[df["qid"] == 0])
+    assert not feasible_at_beta(alone, fidelity, beta=1 - 1e-6 - 1e-9).feasible
+    assert feasible_at_beta(alone, fidelity, beta=1.0).feasible
