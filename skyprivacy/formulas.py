@@ -759,10 +759,10 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarr
     ptr, order = release.by_value
     held = np.diff(ptr)
     min_size = np.full(n_values, np.iinfo(np.int64).max)
-    if len(order):
-        sizes_csc = rows.sizes[rows.row[order]]
-        nonempty = np.flatnonzero(held > 0)
-        min_size[nonempty] = np.minimum.reduceat(sizes_csc, ptr[nonempty])
+    _, nz_value, _ = release.csr
+    for lo in range(0, len(nz_value), _CHUNK):  # smallest holder per value, in small pieces
+        hi = lo + _CHUNK
+        np.minimum.at(min_size, nz_value[lo:hi], rows.sizes[rows.row[lo:hi]])
     distinct = sorted(set(capped))
     amount_of_point = np.array([distinct.index(a) for a in capped], dtype=np.int64)
     amount = amount_of_point[point]

@@ -614,7 +614,8 @@ class ReleaseCandidate:
     @cached_property
     def nz_group(self) -> np.ndarray:
         """Group position of every nonzero, aligned with :attr:`csr` (read-only)."""
-        out = np.repeat(np.arange(self.n_groups, dtype=np.int64), np.diff(self._indptr))
+        out = np.repeat(np.arange(self.n_groups, dtype=_index_dtype(self.n_groups)),
+                        np.diff(self._indptr))
         out.setflags(write=False)
         return out
 
@@ -630,6 +631,7 @@ class ReleaseCandidate:
         """CSC view: ``(value_ptr, order)``; the nonzeros of value j (the groups holding it) are
         ``order[value_ptr[j]:value_ptr[j+1]]``, in group order."""
         order = np.argsort(self._nz_value, kind="stable")  # CSR is group-major: stays sorted
+        order = order.astype(_index_dtype(len(order)), copy=False)
         ptr = np.concatenate([[0], np.cumsum(np.bincount(self._nz_value,
                                                          minlength=len(self._values)))])
         order.setflags(write=False)
@@ -773,6 +775,11 @@ class ReleaseCandidate:
                 and self._labels.equals(other._labels))
 
     __hash__ = None  # mutable-looking container semantics: compare, do not hash
+
+
+def _index_dtype(n: int):
+    """int32 for positions below 2^31 (half the memory of the large index arrays)."""
+    return np.int32 if n < 2 ** 31 - 1 else np.int64
 
 
 def _row_order(group: np.ndarray, value: np.ndarray, count: np.ndarray,
