@@ -3,12 +3,14 @@
 The knowledge skyline of a release at confidence c for a value sigma is the set of maximal
 (l, k, m) under which it is safe.  Safety is monotone in every dimension, so for each l the safe
 (k, m) region is a staircase K_l(m) = the largest safe k, non-increasing in m, and
-K_{l+1}(m) <= K_l(m).  Instead of the paper's binary search for k at every (l, m) pair (Fig. 5),
-the staircase is walked from corner to corner: from a point on it, one binary search over m
-finds where the step ends and one over k finds the next step's height, so the cost grows with
-the number of skyline points, not with the size of the grid.  Per-value group statistics
-(sizes, counts, prefix sums of the ruled-out counts, a log-gamma table) are computed once and
-reused by every evaluation; verdicts within float tolerance of c are decided with exact fractions.
+K_{l+1}(m) <= K_l(m).  Instead of the paper's binary search for k at every (l, m) pair, one
+query at a time (Fig. 5), every search runs at once: a galloping search finds the last l safe
+with k = m = 0, one vectorized bisection the end of every staircase in m, and one more the
+height K_l(m) of every (l, m) pair, so a value costs a few dozen batched evaluations of the
+closed forms of :mod:`skyprivacy.formulas` (over the holder shapes that can attain a minimum),
+whatever the size of its skyline.  Past the l at which every holder's ruled-out counts are all
+its other counts, the staircase no longer changes and is not searched again.  Verdicts within
+float tolerance of c are decided with exact fractions.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .errors import InvalidParameterError, param_error
 from .formulas import (
     breach_probability,
     check_amount,
+    holder_shapes,
     log_negated_ratio,
     log_threshold,
     sufficient_statistics,
@@ -67,13 +70,14 @@ class _ValueStats:
         if self.absent:
             return
         self.j = j
-        self._shapes: dict = {}
-        ptr, order = release.by_value
-        self.min_n = int(release.sizes_array[release.nz_group[order[ptr[j]:ptr[j + 1]]]].min())
+        self.shapes = holder_shapes(release, j)
+        self.min_n = self.shapes.min_n
+        # beyond this l every holder's ruled-out counts are all its other counts
+        self.saturation = self.shapes.saturation
 
-    def log_nr(self, l: int, k, m) -> np.ndarray:
-        """log of the minimum negated ratio for arrays of (k, m); -inf when pinned (BP = 1)."""
-        return log_negated_ratio(self.release, self.j, l, k, m, cache=self._shapes)
+    def log_nr(self, l, k, m) -> np.ndarray:
+        """log of the minimum negated ratio for arrays of (l, k, m); -inf when pinned."""
+        return log_negated_ratio(self.release, self.j, l, k, m, cache=self.shapes)
 
 
 class _SafetyOracle:
@@ -87,10 +91,10 @@ class _SafetyOracle:
         self.exact_evaluations = 0
         self._memo: dict = {}
 
-    def safe_many(self, l: int, k: np.ndarray, m: np.ndarray) -> np.ndarray:
-        """Verdicts for arrays of amounts at one l."""
-        k = np.asarray(k, dtype=np.int64)
-        m = np.asarray(m, dtype=np.int64)
+    def safe_many(self, l, k, m) -> np.ndarray:
+        """Verdicts for arrays of amounts (``l`` an int or an array like ``k``)."""
+        l, k, m = np.broadcast_arrays(*(np.atleast_1d(np.asarray(x, dtype=np.int64))
+                                        for x in (l, k, m)))
         self.evaluations += len(k)
         if self.stats.absent:
             return np.ones(len(k), dtype=bool)
@@ -102,7 +106,7 @@ class _SafetyOracle:
         close = np.isfinite(log_nr) & within_tolerance(log_nr, self.log_theta)
         for i in np.flatnonzero(close):
             self.exact_evaluations += 1
-            stats = sufficient_statistics(self.stats.release, self.stats.sigma, l=l,
+            stats = sufficient_statistics(self.stats.release, self.stats.sigma, l=int(l[i]),
                                           k=int(k[i]), m=int(m[i]))
             verdict[i] = stats.breach_probability < self.c
         return verdict
@@ -139,6 +143,21 @@ def _largest(predicate, lo: int, hi: int) -> int:
         else:
             bad = mid
     return good
+
+
+def _largest_many(predicate, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Elementwise largest x in [lo, hi] with predicate true, given it holds at lo: one
+    vectorized bisection, each round one call ``predicate(positions, x)`` for every search
+    still open."""
+    lo, hi = lo.copy(), hi.copy()
+    while True:
+        active = np.flatnonzero(lo < hi)
+        if not len(active):
+            return lo
+        mid = (lo[active] + hi[active] + 1) // 2
+        ok = predicate(active, mid)
+        lo[active] = np.where(ok, mid, lo[active])
+        hi[active] = np.where(ok, hi[active], mid - 1)
 
 
 @dataclass(frozen=True)
@@ -233,10 +252,9 @@ def skyline_find(release: ReleaseCandidate, sigma: object, *, c) -> KnowledgeSky
 
     Notes
     -----
-    For each l, the staircase K_l(m) (largest safe k) is walked step by step: a galloping
-    search over m finds where the current step ends, one over k the next step's height, and
-    K_{l+1} is bounded by K_l. A point (l, K_l(m), m) is maximal iff K_l(m + 1) < K_l(m) and
-    K_{l+1}(m) < K_l(m).
+    For each l, the staircase K_l(m) (largest safe k) is found for every m at once, all l
+    together, by vectorized bisections. A point (l, K_l(m), m) is maximal iff
+    K_l(m + 1) < K_l(m) and K_{l+1}(m) < K_l(m).
 
     References
     ----------
@@ -255,6 +273,9 @@ def skyline_find(release: ReleaseCandidate, sigma: object, *, c) -> KnowledgeSky
     return _find(stats, c_exact)
 
 
+_BLOCK = 1 << 20  # (l, m) pairs searched together: bounds the bisection's memory
+
+
 def _find(stats: _ValueStats, c_exact: Fraction) -> KnowledgeSkyline:
     oracle = _SafetyOracle(stats, c_exact)
     l_max = stats.n_other_values
@@ -266,33 +287,47 @@ def _find(stats: _ValueStats, c_exact: Fraction) -> KnowledgeSkyline:
     # k + m < smallest group holding sigma, else the target is pinned
     reach = stats.min_n - 1
     m_cap = min(m_max, reach)
+    # past the saturation every K_l equals K_saturation: search l up to it only
+    l_top = min(l_max, max(stats.saturation, 0))
+    l_last = _largest(lambda l: oracle.safe(l, 0, 0), 0, l_top)
 
     staircases: dict = {}
-    upper = None  # K_{l-1}(m) bounds K_l(m)
-    for l in range(l_max + 1):
-        if not oracle.safe(l, 0, 0):
-            staircases[l] = np.zeros(0, dtype=np.int64)
-            break
-        # the staircase spans m = 0 .. m_end (the last m still safe with k = 0) ...
-        m_end = _largest(lambda mm: oracle.safe(l, 0, mm), 0, m_cap)
-        if upper is not None:
-            m_end = min(m_end, len(upper) - 1)
-        ms = np.arange(m_end + 1, dtype=np.int64)
-        # ... and K_l(m) is found for every m at once by a vectorized bisection
-        lo = np.zeros(len(ms), dtype=np.int64)
-        hi = np.minimum(k_max, reach - ms)
-        if upper is not None:
-            hi = np.minimum(hi, upper[:len(ms)])
-        while True:
-            active = np.flatnonzero(lo < hi)
-            if not len(active):
-                break
-            mid = (lo[active] + hi[active] + 1) // 2
-            ok = oracle.safe_many(l, mid, ms[active])
-            lo[active] = np.where(ok, mid, lo[active])
-            hi[active] = np.where(ok, hi[active], mid - 1)
-        upper = lo
-        staircases[l] = lo
+    if l_last >= 0:
+        # the staircase of l spans m = 0 .. m_end (the last m still safe with k = 0) ...
+        ls = np.arange(l_last + 1, dtype=np.int64)
+        m_end = _largest_many(lambda pos, x: oracle.safe_many(ls[pos], 0, x),
+                              np.zeros(len(ls), dtype=np.int64),
+                              np.full(len(ls), m_cap, dtype=np.int64))
+        m_end = np.minimum.accumulate(m_end)  # K_l <= K_{l-1}
+        # ... and K_l(m) is found for every (l, m) at once by a vectorized bisection, in
+        # blocks of consecutive l, each bounded by the last staircase of the block before
+        upper = None
+        start = 0
+        while start <= l_last:
+            sizes = np.cumsum(m_end[start:] + 1)
+            stop = start + max(1, int(np.searchsorted(sizes, _BLOCK, side="right")))
+            block = ls[start:stop]
+            l_rep = np.repeat(block, m_end[start:stop] + 1)
+            offsets = np.concatenate([[0], sizes[:stop - start]])
+            m_rep = np.arange(len(l_rep), dtype=np.int64) - np.repeat(offsets[:-1],
+                                                                       m_end[start:stop] + 1)
+            hi = np.minimum(k_max, reach - m_rep)
+            if upper is not None:
+                hi = np.minimum(hi, _height(upper, m_rep))
+            heights = _largest_many(lambda pos, x: oracle.safe_many(l_rep[pos], x, m_rep[pos]),
+                                    np.zeros(len(l_rep), dtype=np.int64), hi)
+            for i, l in enumerate(block.tolist()):
+                staircases[l] = heights[offsets[i]:offsets[i + 1]]
+            upper = staircases[int(block[-1])]
+            start = stop
+    saturated = l_last == l_top < l_max
+    if l_last < l_top:  # the first l unsafe even without k and m
+        staircases[l_last + 1] = np.zeros(0, dtype=np.int64)
+    elif saturated:
+        staircases[l_max] = staircases[l_top]
+
+    def stair(l):
+        return staircases.get(min(l, l_top) if saturated else l)
 
     points = []
     for l, heights in staircases.items():
@@ -302,9 +337,9 @@ def _find(stats: _ValueStats, c_exact: Fraction) -> KnowledgeSkyline:
         ends = np.flatnonzero(np.diff(np.append(heights, -1)) != 0)
         keep = heights[ends] >= 0
         if l < l_max:  # maximal only if one more ruled-out value breaks it
-            keep &= _height(staircases.get(l + 1), ends) < heights[ends]
+            keep &= _height(stair(l + 1), ends) < heights[ends]
         points += [(l, int(heights[m]), int(m)) for m in ends[keep]]
-    minimal_unsafe = _minimal_unsafe(staircases, l_max, k_max, m_max)
+    minimal_unsafe = _minimal_unsafe(staircases, stair, k_max, m_max)
     return KnowledgeSkyline(stats.sigma, c_exact, tuple(sorted(points)), bounds,
                             tuple(sorted(minimal_unsafe)), oracle.evaluations,
                             oracle.exact_evaluations, staircases)
@@ -329,26 +364,21 @@ def _height(heights, m: np.ndarray) -> np.ndarray:
     return np.where(inside, heights[np.minimum(m, len(heights) - 1)], -1)
 
 
-def _minimal_unsafe(staircases, l_max, k_max, m_max):
+def _minimal_unsafe(staircases: dict, stair, k_max, m_max):
     """Minimal unsafe points: unsafe, and one step down in any dimension is safe.
 
     At a fixed l the unsafe k's are those above K_l(m); the lowest, K_l(m) + 1, can only be
     minimal where the staircase drops (the start of a step, or the first m with no safe k),
-    and only if K_{l-1}(m) reaches it."""
+    and only if K_{l-1}(m) reaches it (``stair(l)`` is K_l for any l of the box)."""
     out = set()
-    for l in range(l_max + 1):
-        heights = staircases.get(l)
-        if heights is None:
-            break
+    for l, heights in sorted(staircases.items()):
         starts = np.flatnonzero(np.diff(np.concatenate([[-2], heights])) != 0)
         m_cand = np.append(starts, len(heights)).astype(np.int64)
         k_cand = np.append(heights[starts] + 1, 0).astype(np.int64)
         ok = (k_cand <= k_max) & (m_cand <= m_max)
         if l > 0:
-            ok &= _height(staircases.get(l - 1), m_cand) >= k_cand
+            ok &= _height(stair(l - 1), m_cand) >= k_cand
         out.update((l, int(k), int(m)) for k, m in zip(k_cand[ok], m_cand[ok]))
-        if not len(heights):
-            break
     return out
 
 

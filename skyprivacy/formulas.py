@@ -56,6 +56,7 @@ __all__ = [
     "log_V",
     "holder_terms",
     "log_negated_ratio",
+    "holder_shapes",
     "point_verdicts",
     "exact_T",
     "exact_V",
@@ -799,56 +800,128 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarr
     return safe, log_nr
 
 
-def _holder_shapes(rows: SortedRows, idx: np.ndarray, l: int, semantics: str) -> np.ndarray:
-    """The holder shapes that can attain a minimum at l: one row (n, s, h) (mvpi-set:
-    (n, s, full, log)) per distinct (n, s), the one that rules out the most.
+_TABLE_N = 1024  # largest group whose falling ratios are read from a table
+_TABLE_CELLS = 1 << 20
 
-    T and minNR fall as the ruled-out counts grow (h, or the mvpi-set product) and V does not
-    depend on them, so among holders with equal (n, s) only the one ruling out most matters."""
-    n = rows.sizes[rows.row[idx]]
-    s = rows.count[idx]
-    if semantics == "mvpi-set":
-        set_log, set_full = rows.set_top(idx, l)
-        order = np.lexsort((set_log, -set_full, s, n))  # per (n, s): most full, then least log
-        n, s, set_full, set_log = n[order], s[order], set_full[order], set_log[order]
+
+class _ShapeTable:
+    """Holder shapes of one value, for any l: the distinct (n, #sigma) pairs of its holders
+    (l does not change them), the most each pair rules out at a given l, and per l the pairs
+    that can attain a minimum (the T front), padded to one rectangular table."""
+
+    def __init__(self, release: ReleaseCandidate, idx: np.ndarray):
+        self.rows = SortedRows.of(release)
+        self.semantics = release.semantics
+        self.idx = idx
+        n = self.rows.sizes[self.rows.row[idx]]
+        s = self.rows.count[idx]
+        order = np.lexsort((s, n))
+        self.order = order
+        n, s = n[order], s[order]
         first = np.concatenate([[True], (n[1:] != n[:-1]) | (s[1:] != s[:-1])])
-        return np.column_stack([n[first], s[first], set_full[first], set_log[first]])
-    h = rows.top_sum(idx, l)
-    base_s = int(s.max()) + 1
-    if (int(n.max()) + 1) * base_s < 2 ** 62:
-        pair = n * base_s + s
-        uniq, inverse = np.unique(pair, return_inverse=True)
-        best = np.zeros(len(uniq), dtype=np.int64)
-        np.maximum.at(best, inverse.reshape(-1), h)
-        n_u, s_u = np.divmod(uniq, base_s)
-        return np.column_stack([n_u, s_u, best])
-    order = np.lexsort((-h, s, n))
-    n, s, h = n[order], s[order], h[order]
-    first = np.concatenate([[True], (n[1:] != n[:-1]) | (s[1:] != s[:-1])])
-    return np.column_stack([n[first], s[first], h[first]])
+        self.starts = np.flatnonzero(first)
+        self.n, self.s = n[first], s[first]
+        self.s_rank = np.unique(self.s, return_inverse=True)[1].reshape(-1)
+        self.min_n = int(self.n.min())
+        # top-l sums stop changing once l reaches the longest holder row less one
+        row = self.rows.row[idx]
+        self.saturation = int((self.rows.indptr[row + 1] - self.rows.indptr[row]).max()) - 1
+        # V(f, m, k) does not depend on l: its front is fixed
+        self.v_front = _v_front(self.n, self.s)
+        self.levels: dict = {}
+        self._falling = self._falling_table()
+
+    def _falling_table(self):
+        """G[s, a] = log prod_{t=1..a} t / (t + s), so that the falling ratio of V is
+        G[s, a] - G[s, a - m]; only for small groups, where the running sum of at most
+        ``_TABLE_N`` terms stays far inside ``LOG_TOL`` (error below 1e-10)."""
+        if self.semantics == "mvpi-multiset":
+            return None
+        top_n, top_s = int(self.n.max()), int(self.s.max())
+        if top_n > _TABLE_N or (top_n + 1) * (top_s + 1) > _TABLE_CELLS:
+            return None
+        t = np.arange(1, top_n + 1, dtype=float)
+        terms = np.log1p(-np.arange(top_s + 1, dtype=float)[:, None] / (t[None, :] + np.arange(
+            top_s + 1, dtype=float)[:, None]))
+        return np.concatenate([np.zeros((top_s + 1, 1)), np.cumsum(terms, axis=1)], axis=1)
+
+    def log_V(self, n, s, m, k) -> np.ndarray:
+        """:func:`log_V` of holder shapes, from the falling-ratio table when there is one."""
+        if self._falling is None:
+            return log_V(n, s, m, k, self.semantics)
+        n, s, m, k = np.broadcast_arrays(n, s, m, k)
+        a = n - s - k
+        fits = (a >= m) & (m > 0)
+        top = np.where(fits, a, 0)
+        out = np.where(fits, self._falling[s, top] - self._falling[s, top - np.where(fits, m, 0)],
+                       -INF)
+        out = np.where((m == 0) | (s == 0), 0.0, out)
+        return np.where(n < k + m, INF, out)
+
+    def _ruled(self, ls: np.ndarray):
+        """(U, L) most ruled out per pair: h (int) or, mvpi-set, (full, log) as one float r."""
+        cols_h, cols_r = [], []
+        for l in ls.tolist():
+            if self.semantics == "mvpi-set":
+                set_log, set_full = self.rows.set_top(self.idx, l)
+                r = np.where(set_full > 0, INF, -set_log)[self.order]
+                cols_r.append(np.maximum.reduceat(r, self.starts))
+            else:
+                h = self.rows.top_sum(self.idx, l)[self.order]
+                best = np.maximum.reduceat(h, self.starts)
+                cols_h.append(best)
+                cols_r.append(best.astype(float))
+        return (np.column_stack(cols_h) if cols_h else None), np.column_stack(cols_r)
+
+    def _build(self, ls: np.ndarray):
+        hs, rs = self._ruled(ls)
+        keep = _t_front_many(self.n, self.s_rank, rs)
+        for col, l in enumerate(ls.tolist()):
+            pos = np.flatnonzero(keep[:, col])
+            if self.semantics == "mvpi-set":
+                r = rs[pos, col]
+                x = (np.where(r == INF, 1, 0), np.where(r == INF, 0.0, -r))
+            else:
+                x = (hs[pos, col],)
+            self.levels[l] = (self.n[pos], self.s[pos]) + x
+
+    def table(self, ls: np.ndarray) -> tuple:
+        """Rectangular (L, S) arrays n, s and the ruled-out terms for the distinct ``ls``
+        (rows padded with their own first shape, which leaves every minimum unchanged)."""
+        missing = np.array([l for l in ls.tolist() if l not in self.levels], dtype=np.int64)
+        if len(missing):
+            self._build(missing)
+        rows = [self.levels[l] for l in ls.tolist()]
+        width = max(len(r[0]) for r in rows)
+        out = []
+        for part in range(len(rows[0])):
+            out.append(np.stack([np.concatenate([r[part], np.repeat(r[part][:1],
+                                                                    width - len(r[part]))])
+                                 for r in rows]))
+        return tuple(out)
 
 
-def _t_front(n: np.ndarray, s: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """Positions of the shapes no other shape dominates for T and minNR.
+def _t_front_many(n: np.ndarray, s_rank: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """(U, L) mask of the pairs no other pair dominates for T and minNR, for every column of
+    ``r`` at once.
 
     In every semantics T(g, l, k) rises with n and falls with #sigma and with what is ruled
-    out (``r``), and V with them as in :func:`_v_front`; so a shape with n' <= n, s' >= s and
-    r' >= r is at least as low for every (k, m).  Shapes arrive with distinct (n, s); they are
+    out (``r``), and V with them as in :func:`_v_front`; so a pair with n' <= n, s' >= s and
+    r' >= r is at least as low for every (k, m).  The pairs (distinct, sorted by n then s) are
     swept by n, keeping for every s the best r seen at s or above."""
-    order = np.lexsort((-s, n))
-    n, s, r = n[order], s[order], r[order]
-    s_i = s.astype(np.int64)
-    best = np.full(int(s_i.max()) + 2, -INF)  # best[x]: max r over kept shapes with s >= x
-    keep = np.zeros(len(n), dtype=bool)
+    n_cols = r.shape[1]
+    best = np.full((int(s_rank.max(initial=0)) + 2, n_cols), -INF)
+    keep = np.zeros(r.shape, dtype=bool)
     bounds = np.flatnonzero(np.concatenate([[True], n[1:] != n[:-1], [True]]))
     for lo, hi in zip(bounds[:-1], bounds[1:]):
-        ss, rr = s_i[lo:hi], r[lo:hi]  # one n, s descending
-        inside = np.maximum.accumulate(np.concatenate([[-INF], rr[:-1]]))
-        keep[lo:hi] = (rr > best[ss]) & (rr > inside)
-        add = np.full(len(best), -INF)
-        np.maximum.at(add, ss, rr)
-        best = np.maximum(best, np.maximum.accumulate(add[::-1])[::-1])
-    return order[keep]
+        ss, rr = s_rank[lo:hi][::-1], r[lo:hi][::-1]  # one n, s descending
+        inside = np.maximum.accumulate(
+            np.concatenate([np.full((1, n_cols), -INF), rr[:-1]]), axis=0)
+        keep[lo:hi] = ((rr > best[ss]) & (rr > inside))[::-1]
+        add = np.full(best.shape, -INF)
+        add[ss] = rr
+        best = np.maximum(best, np.maximum.accumulate(add[::-1], axis=0)[::-1])
+    return keep
 
 
 def _v_front(n: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -860,54 +933,54 @@ def _v_front(n: np.ndarray, s: np.ndarray) -> np.ndarray:
     return order[s_sorted > running]
 
 
-def log_negated_ratio(release: ReleaseCandidate, j: int, l: int, k, m, *,
-                      cache: dict | None = None) -> np.ndarray:
-    """Float log NR of value position ``j`` for one l and arrays of (k, m), over its holders
-    only (-inf where pinned: BP = 1; +inf when the value occurs nowhere).
+def holder_shapes(release: ReleaseCandidate, j: int) -> _ShapeTable | None:
+    """The shape table of value position ``j`` (None when no group holds it); pass it to
+    :func:`log_negated_ratio` as ``cache`` to reuse it across calls for one value."""
+    idx = _holders(release, j)
+    return _ShapeTable(release, idx) if len(idx) else None
+
+
+def log_negated_ratio(release: ReleaseCandidate, j: int, l, k, m, *,
+                      cache: _ShapeTable | None = None) -> np.ndarray:
+    """Float log NR of value position ``j`` for arrays of (l, k, m) (l may be one int), over
+    its holders only (-inf where pinned: BP = 1; +inf when the value occurs nowhere).
 
     Holders of the same shape (n, #sigma and the top-l others they rule out) have equal terms,
-    so each shape is evaluated once; pass the same ``cache`` dict across calls for one value
-    to build the shapes of each l once."""
+    so each shape is evaluated once, and only the shapes no other dominates (Pareto front);
+    queries with different l are evaluated together on one padded table of shapes.  Pass the
+    :func:`holder_shapes` of the value as ``cache`` to build the shapes of each l once."""
     k = np.atleast_1d(np.asarray(k, dtype=np.int64))
     m = np.atleast_1d(np.asarray(m, dtype=np.int64))
     out = np.full(len(k), INF)
-    idx = _holders(release, j)
-    if not len(idx):
+    table = cache if cache is not None else holder_shapes(release, j)
+    if table is None:
         return out
     semantics = release.semantics
-    l = min(l, len(release.values))
-    if cache is None or l not in cache:
-        shapes = _holder_shapes(SortedRows.of(release), idx, l, semantics)
-        if semantics == "mvpi-set":
-            ruled = np.where(shapes[:, 2] > 0, INF, -shapes[:, 3])
-        else:
-            ruled = shapes[:, 2].astype(float)
-        # the V front lies inside the T front: take it on the kept shapes
-        shapes = shapes[_t_front(shapes[:, 0], shapes[:, 1], ruled)]
-        front = _v_front(shapes[:, 0], shapes[:, 1])
-        if cache is not None:
-            cache[l] = shapes, front
-    else:
-        shapes, front = cache[l]
-    n, s = shapes[:, 0], shapes[:, 1]
+    l = np.broadcast_to(np.minimum(np.asarray(l, dtype=np.int64), len(release.values)),
+                        k.shape)
+    distinct, where = np.unique(l, return_inverse=True)
+    where = where.reshape(-1)
+    tab = table.table(distinct)
+    n_all, s_all = tab[0], tab[1]
     if semantics == "mvpi-set":
-        extra = {"set_full": shapes[None, :, 2], "set_log": shapes[None, :, 3]}
+        x_all = {"set_full": tab[2], "set_log": tab[3]}
     else:
-        extra = {"h": shapes[None, :, 2]}
-    min_n = int(n.min())
-    n_v, s_v = n[None, front], s[None, front]
-    n, s = n[None, :], s[None, :]
-    step = max(1, (_CHUNK << 5) // len(shapes))
-    log_t0 = log_T(n, s, 0, semantics, **extra).min()
+        x_all = {"h": tab[2]}
+    log_t0_all = log_T(n_all, s_all, 0, semantics, **x_all).min(axis=1)
+    min_n = table.min_n
+    n_v, s_v = table.n[None, table.v_front], table.s[None, table.v_front]
+    step = max(1, (_CHUNK << 5) // n_all.shape[1])
     for i in range(0, len(k), step):
-        kk, mm = k[i:i + step, None], m[i:i + step, None]
+        kk, mm, w = k[i:i + step, None], m[i:i + step, None], where[i:i + step]
+        n, s = n_all[w], s_all[w]
+        extra = {key: value[w] for key, value in x_all.items()}
         log_tk = log_T(n, s, kk, semantics, **extra)
         with np.errstate(invalid="ignore"):
-            same = (log_tk + log_V(n, s, mm, kk + 1, semantics)).min(axis=1)
+            same = (log_tk + table.log_V(n, s, mm, kk + 1)).min(axis=1)
         same = np.where(min_n < 1 + kk[:, 0] + mm[:, 0], INF, same)
-        nr = combine(same, log_t0, log_tk.min(axis=1),
-                     log_V(n_v, s_v, mm, 0, semantics).min(axis=1),
-                     log_V(n_v, s_v, mm, kk, semantics).min(axis=1))
+        nr = combine(same, log_t0_all[w], log_tk.min(axis=1),
+                     table.log_V(n_v, s_v, mm, 0).min(axis=1),
+                     table.log_V(n_v, s_v, mm, kk).min(axis=1))
         out[i:i + step] = np.where(min_n <= kk[:, 0] + mm[:, 0], -INF, nr)
     return out
 
