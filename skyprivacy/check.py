@@ -409,7 +409,6 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
             f"The 'policy' parameter of skyline_check must be a Policy. "
             f"Got {type(policy).__name__} instead.")
     totals = release.value_totals
-    present = np.flatnonzero(totals > 0).tolist()
     unused = tuple(v for v in policy.values if not release.contains(v))
     if unused:
         warnings.warn(
@@ -437,7 +436,9 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
 
     listed = {j for j in (release.value_index(v) for v in explicit) if j is not None}
     default = policy.default
-    by_default = np.array([j for j in present if j not in listed], dtype=np.int64)
+    unlisted = totals > 0
+    unlisted[sorted(listed)] = False
+    by_default = np.flatnonzero(unlisted).astype(np.int64)
     parts = []  # (value positions, point ids, source code)
     if default is not None and len(by_default):
         d = ids(default)

@@ -70,6 +70,8 @@ INF = math.inf
 #: accurate to ~1e-13 relative (near a threshold every log term is bounded by ~60 in magnitude),
 #: so 1e-9 is far above the error and still keeps the exact candidate sets tiny.
 LOG_TOL = 1e-9
+_TABLE_N = 1024  # largest group whose falling ratios are read from a table
+_TABLE_CELLS = 1 << 20
 _DIRECT = 16  # falling ratios with at most this many factors (or small x) are summed directly
 _CHUNK = 1 << 16  # float work arrays are processed in chunks of about this many entries
 
@@ -155,6 +157,14 @@ class SortedRows:
             out[np.arange(len(x)) + self.row + 1] = csum - before
         return out
 
+    def falling(self, semantics: str) -> np.ndarray | None:
+        """The :func:`falling_table` of these rows (built once; None if too large)."""
+        if semantics == "mvpi-multiset" or not len(self.count):
+            return None
+        if not hasattr(self, "_falling"):
+            self._falling = falling_table(int(self.sizes.max()), int(self.count.max()))
+        return self._falling
+
     def _set_prefix(self):
         if self._set is None:
             n = self.sizes[self.row].astype(float)
@@ -208,15 +218,26 @@ def _log_falling(a, s, m) -> np.ndarray:
     the difference of Stirling series written without cancellation:
     (x - 1/2) log1p(ms / (x (x+m+s))) - m log1p(s / (x+m)) - s log1p(m / (x+s)) + corrections.
     """
-    a, s, m = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(s, dtype=float),
-                                  np.asarray(m, dtype=float))
-    x = np.maximum(a - m + 1.0, 1.0)
-    if m.size and m.min() == m.max() and m.flat[0] <= _DIRECT:
+    m = np.asarray(m, dtype=float)
+    if m.ndim == 0 and m <= _DIRECT:
         # one small m for all (the common case): multiply the factors, then one log; each
         # factor is at least 1/(1+s), so 16 of them never underflow
+        a, s = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(s, dtype=float))
+        x = np.maximum(a - (float(m) - 1.0), 1.0)
         ratio = np.ones(a.shape)
-        for j in range(int(m.flat[0])):
-            ratio *= (x + j) / (x + j + s)
+        for j in range(int(m)):
+            ratio *= x / (x + s)
+            x += 1.0
+        with np.errstate(divide="ignore"):
+            return np.log(ratio)
+    a, s, m = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(s, dtype=float), m)
+    x = np.maximum(a - m + 1.0, 1.0)
+    top = m.max(initial=0.0)
+    if top <= _DIRECT:  # small m of several sizes: the factors each entry has
+        ratio = np.ones(a.shape)
+        for j in range(int(top)):
+            ratio *= np.where(m > j, x / (x + s), 1.0)
+            x = x + 1.0
         with np.errstate(divide="ignore"):
             return np.log(ratio)
     direct = np.where(m > _DIRECT, np.clip(_DIRECT - x, 0.0, None), m)
@@ -272,10 +293,37 @@ def log_T(n, s, k, semantics: str, *, h=0, set_log=0.0, set_full=0) -> np.ndarra
     return np.where(n < k + 1, INF, out)
 
 
-def log_V(n, s, m, k, semantics: str) -> np.ndarray:
+def falling_table(max_n: int, max_s: int) -> np.ndarray | None:
+    """G[s, a] = log prod_{t=1..a} t / (t + s) for s <= max_s, a <= max_n, so that the falling
+    ratio of V is G[s, a] - G[s, a - m]; None when the groups are too large for it.
+
+    Built only for groups of at most ``_TABLE_N`` individuals, where the running sum of the
+    ``log1p`` terms stays far inside ``LOG_TOL`` (error below 1e-10), and ``_TABLE_CELLS``
+    entries."""
+    if max_n > _TABLE_N or (max_n + 1) * (max_s + 1) > _TABLE_CELLS:
+        return None
+    t = np.arange(1, max_n + 1, dtype=float)[None, :]
+    s = np.arange(max_s + 1, dtype=float)[:, None]
+    terms = np.log1p(-s / (t + s))
+    table = np.zeros((max_s + 1, max_n + 1))
+    np.cumsum(terms, axis=1, out=table[:, 1:])
+    return table
+
+
+def log_V(n, s, m, k, semantics: str, *, table: np.ndarray | None = None) -> np.ndarray:
     """log V(f, m, k) elementwise (Sect. 7.1); arrays broadcast.
 
-    +inf where k + m individuals do not fit (rule 2); 0 (V = 1) when m = 0 or s = 0."""
+    +inf where k + m individuals do not fit (rule 2); 0 (V = 1) when m = 0 or s = 0.
+    With a :func:`falling_table` covering the inputs (integers), svpi and mvpi-set read the
+    falling ratio from it."""
+    if table is not None and semantics != "mvpi-multiset":
+        n, s, m, k = np.broadcast_arrays(*(np.asarray(x, dtype=np.int64) for x in (n, s, m, k)))
+        a = n - s - k
+        fits = (a >= m) & (m > 0)
+        top = np.where(fits, a, 0)
+        out = np.where(fits, table[s, top] - table[s, top - np.where(fits, m, 0)], -INF)
+        out = np.where((m == 0) | (s == 0), 0.0, out)
+        return np.where(n < k + m, INF, out)
     n = np.asarray(n, dtype=float)
     s = np.asarray(s, dtype=float)
     m = np.asarray(m, dtype=float)
@@ -328,10 +376,12 @@ def holder_terms(rows: SortedRows, idx: np.ndarray, *, l, k, m, semantics: str) 
     no_k = not np.any(k)
     log_T0 = log_T(n, s, 0, semantics, **extra)
     log_Tk = log_T0 if no_k else log_T(n, s, k, semantics, **extra)
-    log_V0 = log_V(n, s, m, 0, semantics)
-    log_Vk = log_V0 if no_k else log_V(n, s, m, k, semantics)
+    table = rows.falling(semantics)
+    log_V0 = log_V(n, s, m, 0, semantics, table=table)
+    log_Vk = log_V0 if no_k else log_V(n, s, m, k, semantics, table=table)
     with np.errstate(invalid="ignore"):
-        log_minNR = np.where(n < 1 + k + m, INF, log_Tk + log_V(n, s, m, k + 1, semantics))
+        log_minNR = np.where(n < 1 + k + m, INF,
+                             log_Tk + log_V(n, s, m, k + 1, semantics, table=table))
     return HolderTerms(log_minNR, log_T0, log_Tk, log_V0, log_Vk)
 
 
@@ -721,14 +771,73 @@ def _segments(ptr: np.ndarray, order: np.ndarray, which: np.ndarray):
     return order[flat], starts, lengths
 
 
+def _amount_args(amounts: np.ndarray, which: np.ndarray) -> dict:
+    """l, k, m for entries of the given amount ids (scalars when they all share one)."""
+    if len(which) and (which == which[0]).all():
+        return dict(zip("lkm", (int(x) for x in amounts[which[0]])))
+    return {name: amounts[:, col][which] for col, name in enumerate("lkm")}
+
+
+def _row_sweep(rows: SortedRows, nz_value: np.ndarray, which: np.ndarray, amount: np.ndarray,
+               amounts: np.ndarray, n_values: int, semantics: str) -> np.ndarray:
+    """Float log NR of the values ``which`` (each at its own amount id) from one pass over
+    the nonzeros in row order: every read is sequential; minima per value by scatter-min."""
+    amount_of = np.full(n_values, -1, dtype=np.int64)
+    amount_of[which] = amount
+    acc = np.full((5, n_values), INF)
+    for lo in range(0, len(nz_value), _CHUNK):
+        own = amount_of[nz_value[lo:lo + _CHUNK]]
+        sel = np.flatnonzero(own >= 0)
+        terms = holder_terms(rows, sel + lo, semantics=semantics,
+                             **_amount_args(amounts, own[sel]))
+        at = nz_value[sel + lo]
+        for row, term in zip(acc, terms.as_tuple()):
+            np.minimum.at(row, at, term)
+    return combine(*acc[:, which])
+
+
+def _value_chunks(rows: SortedRows, by_value: tuple, held: np.ndarray, which: np.ndarray,
+                  amount: np.ndarray, amounts: np.ndarray, semantics: str) -> np.ndarray:
+    """The same for a few values: their holders gathered in chunks of whole values."""
+    ptr, order = by_value
+    out = np.empty(len(which))
+    weight = np.cumsum(held[which])
+    cut = np.searchsorted(weight, np.arange(_CHUNK, int(weight[-1]) + _CHUNK, _CHUNK),
+                          side="right")
+    bounds = np.unique(np.concatenate([[0], cut, [len(which)]]))
+    for lo, hi in zip(bounds[:-1], bounds[1:]):
+        idx, starts, lengths = _segments(ptr, order, which[lo:hi])
+        terms = holder_terms(rows, idx, semantics=semantics,
+                             **_amount_args(amounts, np.repeat(amount[lo:hi], lengths)))
+        out[lo:hi] = combine(*(np.minimum.reduceat(t, starts) for t in terms.as_tuple()))
+    return out
+
+
+def _smallest_holder(release: ReleaseCandidate, rows: SortedRows) -> np.ndarray:
+    """Size of the smallest group holding each value (cached on the release)."""
+    cached = release.__dict__.get("_smallest_holder")
+    if cached is None:
+        _, nz_value, _ = release.csr
+        cached = np.full(len(release.values), np.iinfo(np.int64).max)
+        for lo in range(0, len(nz_value), _CHUNK):  # in small pieces
+            hi = lo + _CHUNK
+            np.minimum.at(cached, nz_value[lo:hi], rows.sizes[rows.row[lo:hi]])
+        cached.setflags(write=False)
+        release.__dict__["_smallest_holder"] = cached
+    return cached
+
+
 def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarray,
                    points: list) -> tuple[np.ndarray, np.ndarray]:
     """Verdicts ``BP < c`` of many (value, point) queries in one pass over the nonzeros.
 
-    Queries are grouped by amount of knowledge; for each amount the terms of every holder of
-    every queried value are computed in one vectorized pass (in chunks) and reduced per value,
-    so P amounts cost O(nnz * P) and nothing is done per query in Python.  Queries whose float
-    log NR is within ``LOG_TOL`` of the threshold are decided with exact fractions.
+    The distinct (value, amount of knowledge) pairs are laid out in layers, each value at
+    most once per layer (the first amount of every value, then the second, ...); a layer is
+    evaluated in one vectorized pass, in chunks, with each holder's terms at its value's
+    amount, and reduced per value. A layer that involves most nonzeros sweeps them in row
+    order, one that involves a few values gathers their holders; so P points cost
+    O(nnz * P) and nothing is done per query in Python.  Queries whose float log NR is
+    within ``LOG_TOL`` of the threshold are decided with exact fractions.
 
     Parameters
     ----------
@@ -759,35 +868,36 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarr
     rows = SortedRows.of(release)
     ptr, order = release.by_value
     held = np.diff(ptr)
-    min_size = np.full(n_values, np.iinfo(np.int64).max)
     _, nz_value, _ = release.csr
-    for lo in range(0, len(nz_value), _CHUNK):  # smallest holder per value, in small pieces
-        hi = lo + _CHUNK
-        np.minimum.at(min_size, nz_value[lo:hi], rows.sizes[rows.row[lo:hi]])
+    min_size = _smallest_holder(release, rows)
     distinct = sorted(set(capped))
+    amounts = np.array(distinct, dtype=np.int64).reshape(-1, 3)
     amount_of_point = np.array([distinct.index(a) for a in capped], dtype=np.int64)
     amount = amount_of_point[point]
     live = held[value] > 0
-    for a_id, (lc, kc, mc) in enumerate(distinct):
-        queries = np.flatnonzero(live & (amount == a_id))
-        pinned = min_size[value[queries]] <= kc + mc
-        log_nr[queries[pinned]] = -INF
-        queries = queries[~pinned]
-        if not len(queries):
-            continue
-        # chunks of whole values, about _CHUNK entries each
-        weight = np.cumsum(held[value[queries]])
-        cut = np.searchsorted(weight, np.arange(_CHUNK, int(weight[-1]) + _CHUNK, _CHUNK),
-                              side="right")
-        bounds = np.unique(np.concatenate([[0], cut, [len(queries)]]))
-        for lo, hi in zip(bounds[:-1], bounds[1:]):
-            chunk = queries[lo:hi]
-            if not len(chunk):
-                continue
-            idx, starts, _ = _segments(ptr, order, value[chunk])
-            terms = holder_terms(rows, idx, l=lc, k=kc, m=mc, semantics=semantics)
-            ss = [np.minimum.reduceat(t, starts) for t in terms.as_tuple()]
-            log_nr[chunk] = combine(*ss)
+    pinned = live & (min_size[value] <= amounts[amount, 1] + amounts[amount, 2])
+    log_nr[pinned] = -INF
+    todo = np.flatnonzero(live & ~pinned)
+    if len(todo):
+        # distinct (value, amount) pairs, in layers: a value's i-th amount is in layer i
+        pair = value[todo] * len(distinct) + amount[todo]
+        pairs, back = np.unique(pair, return_inverse=True)
+        p_value, p_amount = np.divmod(pairs, len(distinct))
+        first = np.concatenate([[True], p_value[1:] != p_value[:-1]])
+        starts = np.flatnonzero(first)
+        layer = np.arange(len(pairs)) - np.repeat(starts, np.diff(np.append(starts,
+                                                                             len(pairs))))
+        pair_nr = np.empty(len(pairs))
+        for level in range(int(layer.max()) + 1):
+            mine = np.flatnonzero(layer == level)
+            which, amt = p_value[mine], p_amount[mine]
+            if 4 * int(held[which].sum()) >= len(nz_value):
+                pair_nr[mine] = _row_sweep(rows, nz_value, which, amt, amounts, n_values,
+                                           semantics)
+            else:
+                pair_nr[mine] = _value_chunks(rows, (ptr, order), held, which, amt, amounts,
+                                              semantics)
+        log_nr[todo] = pair_nr[back.reshape(-1)]
     thresholds = np.array([log_threshold(p[3]) for p in points], dtype=float)[point]
     with np.errstate(invalid="ignore"):
         safe = log_nr > thresholds
@@ -798,10 +908,6 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarr
         stats = sufficient_statistics(release, release.values[int(value[q])], l=lc, k=kc, m=mc)
         safe[q] = stats.breach_probability < points[point[q]][3]
     return safe, log_nr
-
-
-_TABLE_N = 1024  # largest group whose falling ratios are read from a table
-_TABLE_CELLS = 1 << 20
 
 
 class _ShapeTable:
@@ -829,34 +935,13 @@ class _ShapeTable:
         # V(f, m, k) does not depend on l: its front is fixed
         self.v_front = _v_front(self.n, self.s)
         self.levels: dict = {}
-        self._falling = self._falling_table()
-
-    def _falling_table(self):
-        """G[s, a] = log prod_{t=1..a} t / (t + s), so that the falling ratio of V is
-        G[s, a] - G[s, a - m]; only for small groups, where the running sum of at most
-        ``_TABLE_N`` terms stays far inside ``LOG_TOL`` (error below 1e-10)."""
-        if self.semantics == "mvpi-multiset":
-            return None
-        top_n, top_s = int(self.n.max()), int(self.s.max())
-        if top_n > _TABLE_N or (top_n + 1) * (top_s + 1) > _TABLE_CELLS:
-            return None
-        t = np.arange(1, top_n + 1, dtype=float)
-        terms = np.log1p(-np.arange(top_s + 1, dtype=float)[:, None] / (t[None, :] + np.arange(
-            top_s + 1, dtype=float)[:, None]))
-        return np.concatenate([np.zeros((top_s + 1, 1)), np.cumsum(terms, axis=1)], axis=1)
+        self._falling = None
+        if self.semantics != "mvpi-multiset":
+            self._falling = falling_table(int(self.n.max()), int(self.s.max()))
 
     def log_V(self, n, s, m, k) -> np.ndarray:
         """:func:`log_V` of holder shapes, from the falling-ratio table when there is one."""
-        if self._falling is None:
-            return log_V(n, s, m, k, self.semantics)
-        n, s, m, k = np.broadcast_arrays(n, s, m, k)
-        a = n - s - k
-        fits = (a >= m) & (m > 0)
-        top = np.where(fits, a, 0)
-        out = np.where(fits, self._falling[s, top] - self._falling[s, top - np.where(fits, m, 0)],
-                       -INF)
-        out = np.where((m == 0) | (s == 0), 0.0, out)
-        return np.where(n < k + m, INF, out)
+        return log_V(n, s, m, k, self.semantics, table=self._falling)
 
     def _ruled(self, ls: np.ndarray):
         """(U, L) most ruled out per pair: h (int) or, mvpi-set, (full, log) as one float r."""

@@ -78,7 +78,12 @@ def _factorize(series: pd.Series) -> tuple[np.ndarray, list]:
         codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=False)
     except TypeError:  # mixed, non-comparable types
         codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
-    uniques = [u.item() if isinstance(u, np.generic) else u for u in list(uniques)]
+    if isinstance(getattr(uniques, "dtype", None), pd.StringDtype):
+        # string uniques (never missing but for one NA, kept as a category): one conversion
+        # instead of iterating the extension array element by element
+        uniques = np.asarray(uniques, dtype=object).tolist()
+    else:
+        uniques = [u.item() if isinstance(u, np.generic) else u for u in list(uniques)]
     return np.asarray(codes, dtype=np.int64), uniques
 
 
@@ -496,9 +501,8 @@ class ReleaseCandidate:
                         f" rows; svpi allows one row per individual.")
             value_codes, values = _factorize(cells)
             sizes = np.bincount(group_codes, minlength=n_groups)
-            key = group_codes * len(values)
-            key += value_codes
-            del group_codes, value_codes  # only the pair keys stay: peak memory ~ 2 rows x 8B
+            key = _pair_key(group_codes, value_codes, n_groups, len(values))
+            del group_codes, value_codes  # only the pair keys stay
             return cls(sizes, *_key_counts(key, n_groups, len(values)), values, labels,
                        semantics)
 
@@ -802,9 +806,17 @@ def _pair_counts(group_codes: np.ndarray, value_codes: np.ndarray, n_groups: int
                  n_values: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(group, value, count) nonzeros of code pairs: a bincount when groups x values is small
     next to the rows, else a sort of the pair keys (memory O(rows), never O(groups x values))."""
-    key = group_codes * n_values
-    key += value_codes
-    return _key_counts(key, n_groups, n_values)
+    return _key_counts(_pair_key(group_codes, value_codes, n_groups, n_values), n_groups,
+                       n_values)
+
+
+def _pair_key(group_codes: np.ndarray, value_codes: np.ndarray, n_groups: int,
+              n_values: int) -> np.ndarray:
+    """group * n_values + value, in int32 when it fits (half the bytes to hold and sort)."""
+    key = group_codes.astype(np.int32 if n_groups * n_values < 2 ** 31 else np.int64)
+    key *= n_values
+    np.add(key, value_codes, out=key, casting="unsafe")
+    return key
 
 
 def _key_counts(key: np.ndarray, n_groups: int,
@@ -819,7 +831,7 @@ def _key_counts(key: np.ndarray, n_groups: int,
     key.sort()  # run-length encode the sorted keys, in place where possible
     starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
     count = np.diff(starts, append=len(key))
-    value = key[starts]
+    value = key[starts].astype(np.int64)
     del key, starts
     group = value // n_values
     value -= group * n_values

@@ -22,7 +22,7 @@ from skyprivacy import (
     t_closeness,
 )
 from skyprivacy.cli import main
-from skyprivacy.formulas import exact_T, exact_V, log_V
+from skyprivacy.formulas import exact_T, exact_V, falling_table, log_V
 
 SEMANTICS = ("svpi", "mvpi-set", "mvpi-multiset")
 
@@ -217,3 +217,41 @@ def test_anonymization_progress_moves_and_ends_at_one():
                                policy=Policy.uniform([(1, 2, 1, 0.5)]), progress=seen.append)
     assert result.certificate.safe
     assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) > 5
+
+
+@pytest.mark.parametrize("semantics", ("svpi", "mvpi-set"))
+def test_the_falling_table_equals_the_closed_form(semantics):
+    # V's falling ratio read from the cumulative table agrees with the direct products and
+    # the Stirling form, boundary rules included, far inside LOG_TOL
+    rng = np.random.default_rng(7)
+    n = rng.integers(1, 1025, 20_000)
+    s = np.minimum(rng.integers(0, 60, 20_000), n)
+    m = rng.integers(0, 200, 20_000)
+    k = rng.integers(0, 40, 20_000)
+    table = falling_table(1024, 60)
+    fast = log_V(n, s, m, k, semantics, table=table)
+    direct = log_V(n, s, m, k, semantics)
+    assert np.array_equal(np.isinf(fast), np.isinf(direct))
+    assert np.array_equal(np.sign(fast[np.isinf(fast)]), np.sign(direct[np.isinf(direct)]))
+    finite = np.isfinite(direct)
+    assert np.abs(fast[finite] - direct[finite]).max() < 1e-10 * (1 + np.abs(direct[finite])).max()
+    assert falling_table(1025, 1) is None  # too large a group: the closed form is used
+
+
+def test_layers_of_amounts_give_the_exact_verdicts_on_both_paths():
+    # a default point for every value plus listed values with several points each: the
+    # first layer sweeps the rows, the later ones (a few values) gather their holders
+    rng = np.random.default_rng(11)
+    groups = rng.integers(0, 300, 6000)
+    values = rng.choice(40, 6000, p=(lambda p: p / p.sum())(np.arange(1, 41) ** -1.2))
+    release = ReleaseCandidate.from_table(pd.DataFrame({"g": groups, "v": values}),
+                                          group="g", sensitive="v")
+    listed = {int(v): [(1, 2, 1, 0.7), (0, 4, 2, 0.8), (3, 0, 0, 0.6)] for v in (0, 5, 17)}
+    policy = Policy(listed, default=[(2, 3, 1, 0.75)])
+    result = skyline_check(release, policy)
+    assert len(result.rows) == 3 * 3 + 37
+    for row in result.rows:
+        bp = breach_probability(release, row.value, l=row.point.l, k=row.point.k,
+                                m=row.point.m, exact=True)
+        assert row.breach_probability == bp
+        assert row.safe == (bp < row.point.c_exact)
