@@ -161,9 +161,19 @@ def main(argv=None) -> int:
         many = run_job("anonymize", 100_000 // scale, 20_000, 1)
         few = run_job("anonymize", 100_000 // scale, 20, 1)
         ratio = many.get("seconds", float("nan")) / few.get("seconds", 1)
-        show("c_anonymize", {"values_20000": many, "values_20": few, "ratio": ratio})
+        # the two runs release different partitions (rare values allow more splits), so the
+        # raw ratio compares unequal outputs; the work per released group and per released
+        # nonzero is the like-for-like comparison
+        per_group = ((many.get("seconds", 1e9) / many.get("groups", 1))
+                     / (few.get("seconds", 1) / few.get("groups", 1)))
+        per_nonzero = ((many.get("seconds", 1e9) / many.get("nonzeros", 1))
+                       / (few.get("seconds", 1) / few.get("nonzeros", 1)))
+        show("c_anonymize", {"values_20000": many, "values_20": few, "ratio": ratio,
+                             "ratio_per_group": per_group, "ratio_per_nonzero": per_nonzero})
         targets["c_seconds<=60"] = many.get("seconds", 1e9) <= 60
-        targets["c_ratio<=3"] = ratio <= 3
+        targets["c_raw_ratio<=3"] = ratio <= 3
+        targets["c_ratio_per_group<=3"] = per_group <= 3
+        targets["c_ratio_per_nonzero<=3"] = per_nonzero <= 3
     if "e" in only:
         points = []
         for v in (20, 200, 2_000, 20_000):
@@ -174,7 +184,8 @@ def main(argv=None) -> int:
         check = np.polyfit(nnz, np.log([p["check_only_s"] for p in points]), 1)[0]
         show("e_scaling", {"points": points, "exponent_total": float(total),
                            "exponent_check_only": float(check)})
-        targets["e_exponent<=1.1"] = check <= 1.1 and total <= 1.1
+        targets["e_exponent_total<=1.1"] = total <= 1.1
+        targets["e_exponent_check_only<=1.1"] = check <= 1.1
     show("targets", {key: bool(ok) for key, ok in targets.items()})
     if not args.quick:
         if RESULT.exists():  # keep the targets of earlier partial runs
