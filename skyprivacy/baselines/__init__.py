@@ -8,7 +8,10 @@ frozen result with ``.satisfied``, the worst group and a per-group ``.to_frame()
   :func:`identity_release` (Chen, LeFevre and Ramakrishnan 2009, Proposition 3);
 - :func:`distinct_l_diversity`, :func:`entropy_l_diversity` and :func:`recursive_cl_diversity`
   (Machanavajjhala et al. 2007) and, as a skyline, :func:`cl_diversity_policy` (Proposition 4);
-- :func:`t_closeness` with the earth mover's distance (Li, Li and Venkatasubramanian 2007).
+- :func:`t_closeness` with the earth mover's distance (Li, Li and Venkatasubramanian 2007);
+- :func:`dp_breach_probability`, the dynamic program of Appendix A.3 that computes the breach
+  probability without the congregation property: a reference checker and the competitor of
+  Sect. 8.1, never on the default path.
 
 Examples
 --------
@@ -22,6 +25,7 @@ True
 True
 """
 
+from .dynamic import DP_MAX_STATES, dp_breach_probability
 from .kanonymity import (
     IDENTITY_RELEASE_MAX_CELLS,
     KAnonymityResult,
@@ -64,4 +68,6 @@ __all__ = [
     "t_closeness",
     "t_closeness_level",
     "TClosenessResult",
+    "dp_breach_probability",
+    "DP_MAX_STATES",
 ]
