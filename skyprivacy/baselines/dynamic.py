@@ -199,9 +199,10 @@ def _min_plus(table: np.ndarray, term: np.ndarray) -> np.ndarray:
             t = term[a, b]
             if t == INF:
                 continue
-            part = table[:rows - a, :cols - b] + t
-            if t == -INF:
+            if t == -INF:  # a certain placement: -inf unless the rest is impossible
                 part = np.where(table[:rows - a, :cols - b] == INF, INF, -INF)
+            else:
+                part = table[:rows - a, :cols - b] + t
             np.minimum(out[a:, b:], part, out=out[a:, b:])
     return out
 
