@@ -1,4 +1,5 @@
-"""Bundled data sets: UCI Adult and the ARX generalization hierarchies for it.
+"""Bundled data sets: UCI Adult (with ARX's generalization hierarchies) and UCI Nursery
+(with hierarchies for its ordinal attributes).
 
 This module (with :mod:`skyprivacy.io`, :mod:`skyprivacy.cli` and :mod:`skyprivacy.report`)
 is one of the few that touch the file system; it only reads files shipped inside the package.
@@ -11,7 +12,8 @@ from importlib import resources
 
 import pandas as pd
 
-__all__ = ["load_adult", "ADULT_COLUMNS", "adult_hierarchy_path", "ADULT_HIERARCHIES"]
+__all__ = ["load_adult", "ADULT_COLUMNS", "adult_hierarchy_path", "ADULT_HIERARCHIES",
+           "load_nursery", "NURSERY_COLUMNS", "nursery_hierarchy_path"]
 
 ADULT_COLUMNS = (
     "age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
@@ -82,3 +84,61 @@ def adult_hierarchy_path(attribute: str):
         raise param_error("attribute", "adult_hierarchy_path",
                           f"be one of {list(ADULT_HIERARCHIES)}", attribute)
     return resources.files("skyprivacy") / "data" / "hierarchies" / "adult" / f"{name}.csv"
+
+
+#: The UCI names of Nursery's nine columns (eight attributes and the class label), in order.
+NURSERY_COLUMNS = ("parents", "has_nurs", "form", "children", "housing", "finance", "social",
+                   "health", "class")
+
+
+def load_nursery() -> pd.DataFrame:
+    """Load UCI Nursery: 12,960 nursery-school applications, the paper's second data set.
+
+    Every combination of the eight attributes occurs exactly once (the data were generated
+    from a hierarchical decision model); ``class`` ranks the application (not_recom,
+    recommend, very_recom, priority, spec_prior).  Sect. 8.4 of the privacy-skyline paper
+    takes ``has_nurs`` (five values) as the sensitive attribute and ``class`` as the label.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A fresh frame with the UCI column names :data:`NURSERY_COLUMNS`, every column text
+        (``children`` is ordinal: '1', '2', '3', 'more').
+
+    References
+    ----------
+    Rajkovic, V. (1989). Nursery. UCI Machine Learning Repository (CC BY 4.0).
+    Used in Chen, LeFevre and Ramakrishnan (2009), Sect. 8.4 and Fig. 9.
+
+    Examples
+    --------
+    >>> nursery = load_nursery()
+    >>> nursery.shape
+    (12960, 9)
+    >>> sorted(nursery["has_nurs"].unique())
+    ['critical', 'improper', 'less_proper', 'proper', 'very_crit']
+    """
+    ref = resources.files("skyprivacy") / "data" / "nursery.csv.gz"
+    with resources.as_file(ref) as path:
+        return pd.read_csv(path, compression="gzip", dtype=object, keep_default_na=False)
+
+
+def nursery_hierarchy_path(attribute: str):
+    """Path of the bundled ARX-format hierarchy CSV for a Nursery column.
+
+    Parameters
+    ----------
+    attribute : str
+        One of :data:`NURSERY_COLUMNS`.
+
+    Examples
+    --------
+    >>> nursery_hierarchy_path("children").read_text().splitlines()[0]
+    '1;1-2;*'
+    """
+    from .errors import param_error
+
+    if attribute not in NURSERY_COLUMNS:
+        raise param_error("attribute", "nursery_hierarchy_path",
+                          f"be one of {list(NURSERY_COLUMNS)}", attribute)
+    return resources.files("skyprivacy") / "data" / "hierarchies" / "nursery" / f"{attribute}.csv"

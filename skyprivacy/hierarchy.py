@@ -876,7 +876,8 @@ class Hierarchy:
 
     @classmethod
     def bundled(cls, dataset: str, attribute: str) -> "Hierarchy":
-        """A hierarchy shipped with skyprivacy (the ARX Adult hierarchies).
+        """A hierarchy shipped with skyprivacy (ARX's Adult hierarchies; Nursery's ordinal
+        groupings).
 
         The files are ARX's, unchanged.  Note that ARX's age labels are off by one at
         multiples of five (40 sits under ``35-39``, 50 under ``45-49``): the tree is valid
@@ -885,13 +886,15 @@ class Hierarchy:
 
         Parameters
         ----------
-        dataset : {"adult"}
+        dataset : {"adult", "nursery"}
             The data set.
         attribute : str
-            A column of :func:`skyprivacy.datasets.load_adult` with an ARX hierarchy
+            Adult: a column of :func:`skyprivacy.datasets.load_adult` with an ARX hierarchy
             (``age``, ``workclass``, ``education``, ``marital-status``, ``occupation``,
             ``race``, ``sex``, ``native-country``, ``income``), or ARX's name
-            ``salary-class`` for ``income``.
+            ``salary-class`` for ``income``.  Nursery: any column of
+            :func:`skyprivacy.datasets.load_nursery` (each leaf, then a group of adjacent
+            ordinal levels, then ``*``).
 
         Returns
         -------
@@ -903,10 +906,18 @@ class Hierarchy:
         >>> age = Hierarchy.bundled("adult", "age")
         >>> age.height, age.generalize([39], 1)
         (4, ['35-39'])
+        >>> Hierarchy.bundled("nursery", "children").generalize(["3", "more"], 1)
+        ['3-more', '3-more']
         """
         owner = "Hierarchy.bundled"
-        if dataset != "adult":
-            raise param_error("dataset", owner, "be 'adult'", dataset)
+        if dataset not in ("adult", "nursery"):
+            raise param_error("dataset", owner, "be 'adult' or 'nursery'", dataset)
+        if dataset == "nursery":
+            from .datasets import NURSERY_COLUMNS
+            if attribute not in NURSERY_COLUMNS:
+                raise param_error("attribute", owner, f"be one of {list(NURSERY_COLUMNS)}",
+                                  attribute)
+            return _bundled_nursery(attribute)
         choices = [*_ADULT_COLUMNS_TO_FILES, "salary-class"]
         if attribute not in choices:
             raise param_error("attribute", owner, f"be one of {choices}", attribute)
@@ -1498,6 +1509,14 @@ def _bundled_adult(attribute: str) -> Hierarchy:
 
     stem = _ADULT_COLUMNS_TO_FILES.get(attribute, attribute)
     text = adult_hierarchy_path(stem).read_text(encoding="utf-8")
+    return Hierarchy.from_arx(text, name=attribute)
+
+
+@lru_cache(maxsize=None)
+def _bundled_nursery(attribute: str) -> Hierarchy:
+    from .datasets import nursery_hierarchy_path
+
+    text = nursery_hierarchy_path(attribute).read_text(encoding="utf-8")
     return Hierarchy.from_arx(text, name=attribute)
 
 

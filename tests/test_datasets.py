@@ -36,3 +36,42 @@ def test_bundled_hierarchy_files():
     with pytest.raises(InvalidParameterError, match=re.escape(
             "The 'attribute' parameter of adult_hierarchy_path must be one of ['age', ")):
         adult_hierarchy_path("zip")
+
+
+def test_nursery_is_the_uci_table_with_hierarchies_covering_every_value():
+    from skyprivacy import Hierarchy
+    from skyprivacy.datasets import NURSERY_COLUMNS, load_nursery
+    nursery = load_nursery()
+    assert nursery.shape == (12960, 9)
+    assert tuple(nursery.columns) == NURSERY_COLUMNS == (
+        "parents", "has_nurs", "form", "children", "housing", "finance", "social", "health",
+        "class")
+    # the eight attributes form a full Cartesian product (3*5*4*4*3*2*3*3 = 12,960)
+    assert not nursery.drop(columns="class").duplicated().any()
+    assert nursery["class"].value_counts().to_dict() == {
+        "not_recom": 4320, "priority": 4266, "spec_prior": 4044, "very_recom": 328,
+        "recommend": 2}
+    for column in NURSERY_COLUMNS:
+        hierarchy = Hierarchy.bundled("nursery", column)
+        assert set(nursery[column]) == set(hierarchy.leaves), column
+        assert hierarchy.generalize(list(nursery[column].unique()), hierarchy.height) == \
+            ["*"] * nursery[column].nunique()
+    nursery.loc[0, "parents"] = "changed"  # a fresh frame every call
+    assert load_nursery().loc[0, "parents"] == "usual"
+
+
+def test_nursery_lookups_name_the_bad_value():
+    from skyprivacy import Hierarchy
+    from skyprivacy.datasets import nursery_hierarchy_path
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'attribute' parameter of Hierarchy.bundled must be one of "
+                             r"\['parents', .*'class'\]. Got 'age' instead."):
+        Hierarchy.bundled("nursery", "age")
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'dataset' parameter of Hierarchy.bundled must be 'adult' "
+                             r"or 'nursery'. Got 'iris' instead."):
+        Hierarchy.bundled("iris", "age")
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'attribute' parameter of nursery_hierarchy_path must be "
+                             r"one of .*Got 'zip' instead."):
+        nursery_hierarchy_path("zip")

@@ -284,9 +284,9 @@ def test_dates_errors():
 
 def test_bundled_errors():
     with pytest.raises(InvalidParameterError, match=exactly(
-            "The 'dataset' parameter of Hierarchy.bundled must be 'adult'. Got 'nursery' "
-            "instead.")):
-        Hierarchy.bundled("nursery", "age")
+            "The 'dataset' parameter of Hierarchy.bundled must be 'adult' or 'nursery'. "
+            "Got 'census' instead.")):
+        Hierarchy.bundled("census", "age")
     with pytest.raises(InvalidParameterError, match=exactly(
             "The 'attribute' parameter of Hierarchy.bundled must be one of ['age', "
             "'workclass', 'education', 'marital-status', 'occupation', 'race', 'sex', "
