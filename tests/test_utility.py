@@ -1,6 +1,7 @@
 """Utility measures: hand-computed values, an oracle for the KL-divergence, properties, errors."""
 import math
 import re
+import sys
 from collections import Counter
 
 import numpy as np
@@ -10,10 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import skyprivacy.utility as utility
-from skyprivacy import InvalidParameterError, ReleaseCandidate, SchemaError
+from skyprivacy import (
+    InvalidParameterError,
+    Policy,
+    ReleaseCandidate,
+    SchemaError,
+    skyline_anonymize,
+)
 from skyprivacy.utility import (
     UtilityReport,
     average_group_size,
+    classification_accuracy,
     discernibility,
     kl_divergence,
     utility_report,
@@ -369,3 +377,74 @@ def test_utility_report_errors():
         utility_report(release, table=TABLE, assignment=GROUPS, qi="zip", sensitive="disease")
     assert utility_report(release, table=TABLE, assignment=GROUPS, qi="age",
                           sensitive="disease").kl_divergence == 0.0
+
+
+# ----------------------------------------------------------------- classification accuracy
+def test_accuracy_of_nursery_releases_sits_between_the_papers_references():
+    # Sect. 8.4: has_nurs predicts the class, so removing it costs accuracy; a bucketized
+    # release (has_nurs shuffled within groups) lands between the two references
+    from skyprivacy.datasets import load_nursery
+    nursery = load_nursery()
+    before = nursery.copy()
+    qi = [c for c in nursery.columns if c not in ("has_nurs", "class")]
+    release = skyline_anonymize(nursery, qi=qi, sensitive="has_nurs",
+                                policy=Policy.uniform([(1, 0, 0, 0.9)]), output="bucketized",
+                                random_state=0)
+    result = classification_accuracy(release.table, target="class", cv=5, random_state=0,
+                                     original=nursery, sensitive="has_nurs")
+    assert "group" not in result.features and "class" not in result.features
+    assert result.original > 0.99 and result.without_sensitive < 0.7
+    assert result.without_sensitive < result.accuracy < result.original
+    assert len(result.fold_accuracies) == 5
+    assert list(result.to_frame()["table"]) == ["release", "original", "without_sensitive"]
+    assert result.to_dict()["accuracy"] == result.accuracy
+    pd.testing.assert_frame_equal(nursery, before)  # never modifies its inputs
+
+
+def test_accuracy_reads_generalized_labels_as_categories_and_tests_on_original_rows():
+    rng = np.random.default_rng(0)
+    age = rng.integers(20, 70, 400)
+    table = pd.DataFrame({"age": age, "zip": rng.choice(["02139", "02140"], 400),
+                          "label": np.where(age < 45, "young", "old")})
+    generalized = table.assign(age=np.where(age < 45, "[20, 44]", "[45, 69]"))
+    exact = classification_accuracy(generalized, target="label", cv=4, random_state=1)
+    assert exact.accuracy == 1.0  # the label is a function of the generalized category
+    assert exact.features == ("age", "zip")
+    # trained on the release, tested on original rows whose categories it has seen
+    held = generalized.iloc[:50]
+    assert classification_accuracy(generalized.iloc[50:], target="label", test=held,
+                                   random_state=1).fold_accuracies == (1.0,)
+    noise = table.assign(label=rng.choice(["a", "b"], 400))
+    assert classification_accuracy(noise, target="label", features=["zip"], cv=4,
+                                   random_state=1).accuracy < 0.65
+
+
+def test_accuracy_errors_name_the_bad_value(monkeypatch):
+    table = pd.DataFrame({"x": [1, 2, 3, 4], "y": ["a", "b", "a", "b"], "s": list("pqpq")})
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'cv' parameter of classification_accuracy must be an integer in [2, 4]. "
+            "Got 5 instead.")):
+        classification_accuracy(table, target="y", cv=5)
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'release_table' parameter of classification_accuracy must be a pandas "
+            "DataFrame. Got 'list' instead.")):
+        classification_accuracy([], target="y")
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'release_table' parameter of classification_accuracy must have rows. "
+            "Got an empty table instead.")):
+        classification_accuracy(table.iloc[:0], target="y")
+    with pytest.raises(SchemaError, match=re.escape(
+            "Column 'label' is not in the table; columns are ['x', 'y', 's'].")):
+        classification_accuracy(table, target="label", cv=2)
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'features' parameter of classification_accuracy must not contain the "
+            "target 'y'.")):
+        classification_accuracy(table, target="y", features=["x", "y"], cv=2)
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'target' parameter of classification_accuracy must differ from the "
+            "sensitive column 'y'")):
+        classification_accuracy(table, target="y", sensitive="y", original=table, cv=2)
+    monkeypatch.setitem(sys.modules, "sklearn.tree", None)
+    with pytest.raises(ImportError, match=re.escape(
+            "classification_accuracy needs scikit-learn: pip install 'skyprivacy[ml]'")):
+        classification_accuracy(table, target="y", cv=2)
