@@ -24,3 +24,23 @@ def test_table3_example():
     out = run("table3_value_vs_attribute.py", "--arx")
     assert "value-centric          307    147.30   0.874   79.45, 1.28" in out
     assert "attribute-centric        3  15074.00   1.186   1585, 1.869" in out
+
+
+def test_reproduce_figures_runs_both_figures(tmp_path):
+    # a smoke run of the one command behind Figs. 8 and 9 (three points per axis, 3 folds)
+    run("reproduce_figures.py", "--quick", "--out", str(tmp_path))
+    import json
+    fig8 = json.loads((tmp_path / "fig8.json").read_text())
+    fig9 = json.loads((tmp_path / "fig9.json").read_text())
+    assert (tmp_path / "fig8.png").stat().st_size > 10_000
+    assert (tmp_path / "fig9.png").stat().st_size > 10_000
+    assert sorted(fig8["curves"]) == ["(0,0,0):k", "(0,0,0):l", "(0,0,0):m", "(2,6,2):k",
+                                      "(2,6,2):l", "(2,6,2):m"]
+    # more knowledge never buys utility: group sizes grow along every feasible curve
+    for curve in fig8["curves"].values():
+        sizes = [p["average_group_size"] for p in curve if p["feasible"]]
+        assert sizes == sorted(sizes)
+    assert fig8["curves"]["(0,0,0):l"][0]["average_group_size"] < 3  # (0, 0, 0): tiny groups
+    assert fig9["without_sensitive"] < fig9["original"]
+    for p in fig9["curves"]["(0,0,0):k"]:
+        assert fig9["without_sensitive"] - 0.02 <= p["accuracy"] <= fig9["original"]
