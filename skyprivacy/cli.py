@@ -25,6 +25,7 @@ import traceback
 import warnings
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 
 from . import __version__
@@ -342,6 +343,18 @@ def build_parser() -> argparse.ArgumentParser:
                 "Certify (check) or optimally perturb (optimize) the decision rule of a "
                 "transparency report (Chen, Golubchik and Pal 2022). See docs/transparency.md.")
     tsub = p.add_subparsers(dest="transparency_command", metavar="ACTION")
+    q = tsub.add_parser("verify", help="check a decision rule against its certificate",
+                        description="Recompute a decision-rule certificate from the decision "
+                                    "table and the announced rule; exit 1 on any difference "
+                                    "(a changed cell of the table or of the rule, an edited "
+                                    "beta, a fidelity that no longer holds).",
+                        epilog=EXIT_CODES, formatter_class=_Formatter)
+    _table_input(q, "the decision table (CSV or Parquet)")
+    q.add_argument("--rule", metavar="FILE",
+                   help="the table holding the announced rule (default: the decision table)")
+    q.add_argument("--certificate", required=True, metavar="JSON", help="the certificate")
+    _common_output(q)
+    q.set_defaults(handler=_cmd_transparency_verify)
     for name, help_text, description in (
             ("check", "is the announced rule beta-private?",
              "Check that no inference channel reaches confidence above beta (exit 1 if one "
@@ -381,6 +394,10 @@ def build_parser() -> argparse.ArgumentParser:
             q.add_argument("--output", metavar="FILE",
                            help="also write the table with the announced rule (d_tilde)")
             q.set_defaults(handler=_cmd_transparency_optimize)
+        q.add_argument("--certificate", metavar="JSON",
+                       help="also write a certificate of the rule (optimize: needs --output)")
+        q.add_argument("--report", metavar="HTML",
+                       help="also write a self-contained HTML report")
         _common_output(q)
     p.set_defaults(handler=None, subparser=p)
 
@@ -912,14 +929,52 @@ def _decision_table(args):
                                            weight=args.weight, decision=decision)
 
 
+def _rule_parameters(args) -> dict:
+    return {"public": args.public, "sensitive": args.sensitive, "weight": args.weight,
+            "decision": args.decision, "exact": args.exact}
+
+
+def _rule_curve(table, certificate) -> list:
+    """The trade-off curve of a binary table for the report (none for more outcomes)."""
+    from .transparency import tradeoff_curve
+
+    if not table.is_binary:
+        return []
+    constraint = certificate["fidelity"]["constraint"]
+    kind = constraint["kind"] if constraint else "delta"
+    points = tradeoff_curve(table, np.linspace(0, 1, 41), kind=kind).points
+    return list(zip(points[kind].tolist(), points["beta_star"].tolist()))
+
+
+def _rule_outputs(ctx, out, certificate, table) -> None:
+    from .report import render_rule_report
+
+    args = ctx.args
+    if args.certificate:
+        out.add(args.certificate, json_bytes(certificate))
+    if args.report:
+        out.add(args.report, render_rule_report(certificate, curve=_rule_curve(table, certificate),
+                                                source=args.table).encode("utf-8"))
+
+
 def _cmd_transparency_check(ctx: _Context) -> int:
+    from .certificate import build_rule_certificate
     from .transparency import satisfies_beta
 
     args = ctx.args
+    _check_outputs(args, {"--certificate": args.certificate, "--report": args.report},
+                   {"table": args.table})
     frame, table = _decision_table(args)
     check = satisfies_beta(table, args.announced, beta=args.beta, gamma=args.gamma,
                            exact=args.exact)
     worst = check.max_confidence
+    if args.certificate or args.report:
+        certificate = build_rule_certificate(
+            frame, announced=args.announced, beta=args.beta, gamma=args.gamma,
+            **_rule_parameters(args))
+        with OutputFiles() as out:
+            _rule_outputs(ctx, out, certificate, table)
+            ctx.note(f"wrote {', '.join(out.commit())}")
     if args.format == "json":
         ctx.emit_json({"command": "transparency check", **check.to_dict()})
     else:
@@ -942,19 +997,33 @@ def _cmd_transparency_check(ctx: _Context) -> int:
 def _cmd_transparency_optimize(ctx: _Context) -> int:
     from .transparency import Alpha, Delta, optimal_privacy
 
+    from .certificate import build_rule_certificate
+
     args = ctx.args
-    _check_outputs(args, {"--output": args.output}, {"table": args.table})
+    if args.certificate and not args.output:
+        raise UsageError("--certificate needs --output: the certificate pins the announced "
+                         "rule, which --output writes")
+    _check_outputs(args, {"--output": args.output, "--certificate": args.certificate,
+                          "--report": args.report}, {"table": args.table})
     frame, table = _decision_table(args)
     fidelity = Delta(args.delta) if args.delta is not None else Alpha(args.alpha)
     result = optimal_privacy(table, fidelity, exact=args.exact)
-    if args.output:
+    if args.output or args.report:
         announced = result.announced
         added = [c for c in announced.columns if c not in frame.columns]
         released = frame.copy()  # the cells as read, then the announced rule
         for column in added:
             released[column] = announced[column].to_numpy()
+        certificate = None
+        if args.certificate or args.report:
+            certificate = build_rule_certificate(
+                frame, released, announced=added, fidelity=fidelity, optimal=True,
+                **_rule_parameters(args))
         with OutputFiles() as out:
-            out.add(args.output, table_bytes(released, table_format(args.output)))
+            if args.output:
+                out.add(args.output, table_bytes(released, table_format(args.output)))
+            if certificate is not None:
+                _rule_outputs(ctx, out, certificate, table)
             ctx.note(f"wrote {', '.join(out.commit())}")
     if args.format == "json":
         ctx.emit_json({"command": "transparency optimize", **result.to_dict()})
@@ -967,6 +1036,40 @@ def _cmd_transparency_optimize(ctx: _Context) -> int:
             "", _text_table([str(c) for c in groups.columns], groups.values.tolist(),
                             right=set(range(1, len(groups.columns))))]))
     return EXIT_OK
+
+
+def _cmd_transparency_verify(ctx: _Context) -> int:
+    from .certificate import verify_rule_certificate
+
+    args = ctx.args
+    certificate = read_certificate(args.certificate)
+    table = read_table(args.table, format=args.input_format)
+    rule = None if args.rule is None else read_table(args.rule)
+    try:
+        verification = verify_rule_certificate(table, rule, certificate)
+    except InvalidParameterError as exc:
+        raise InputError(f"Certificate {args.certificate!r}: {exc}") from None
+    if not verification.ok:
+        print(f"{ctx.name}: FAILED: {verification.differences[0]}", file=ctx.stderr)
+    if args.format == "json":
+        ctx.emit_json({"command": "transparency verify", "verified": verification.ok,
+                       "differences": list(verification.differences),
+                       "table": {"path": args.table, "sha256": certificate["table"]["sha256"]},
+                       "rule": {"path": args.rule or args.table,
+                                "sha256": certificate["rule"]["sha256"]},
+                       "certificate": {"path": args.certificate,
+                                       "verdict": certificate.get("verdict")}})
+    elif verification.ok:
+        beta = certificate["beta"]
+        ctx.emit(f"VERIFIED: {args.rule or args.table} matches {args.certificate}: decision "
+                 f"table sha256 {certificate['table']['sha256']}, rule sha256 "
+                 f"{certificate['rule']['sha256']}, beta {beta.get('exact') or beta['value']} "
+                 f"recomputed, verdict {certificate['verdict']}.")
+    else:
+        ctx.emit("\n".join([f"NOT VERIFIED: {args.rule or args.table} and {args.table} do not "
+                            f"match {args.certificate}:"]
+                           + [f"- {d}" for d in verification.differences]))
+    return EXIT_OK if verification.ok else EXIT_UNSAFE
 
 
 def _cmd_data(ctx: _Context) -> int:

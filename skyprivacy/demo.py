@@ -170,7 +170,54 @@ def main(out=None) -> int:
                 print(f"- {row.value} at {row.point}: {row.worst_case.description}", file=out)
         print(file=out)
     anonymize_demo(adult, out)
-    return cli_demo(out)
+    code = cli_demo(out)
+    return transparency_demo(out) or code
+
+
+def transparency_demo(out=None) -> int:
+    """A transparency report's decision rule (Table 1 of Chen, Golubchik and Pal, Section 8):
+    certify the true rule, optimize it, verify the certificate, and catch an edited rule;
+    returns 0 when every step behaved."""
+    from .transparency.demos import credit_card_frame
+
+    out = out or sys.stdout
+    print("\n=== A transparency report's decision rule: certify, optimize, verify", file=out)
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="skyprivacy-demo-") as folder:
+        path = lambda name: os.path.join(folder, name)  # noqa: E731
+        credit_card_frame()[["gender", "income", "d", "section8"]].to_csv(
+            path("rules.csv"), index=False)
+        print("Table 1 of the paper (gender public, income sensitive, d = P(approve)):",
+              file=out)
+        with open(path("rules.csv"), encoding="utf-8") as stream:
+            print(stream.read(), file=out)
+        columns = ["--public", "gender", "--sensitive", "income", "--weight", "section8",
+                   "--decision", "d"]
+        steps = [
+            (["transparency", "check", path("rules.csv"), *columns, "--beta", "0.9",
+              "--certificate", path("true.cert.json")], 1),
+            (["transparency", "optimize", path("rules.csv"), *columns, "--delta", "0.9",
+              "--exact", "--output", path("announced.csv"), "--certificate",
+              path("announced.cert.json"), "--report", path("announced.html")], 0),
+            (["transparency", "verify", path("rules.csv"), "--rule", path("announced.csv"),
+              "--certificate", path("announced.cert.json")], 0),
+        ]
+        for arguments, expected in steps:
+            code, stdout, stderr = _run_cli(arguments, folder, out)
+            print(stdout + stderr + f"(exit code {code})\n", file=out)
+            ok &= code == expected
+        with open(path("announced.csv"), encoding="utf-8") as stream:
+            text = stream.read()
+        with open(path("edited.csv"), "w", encoding="utf-8") as stream:
+            stream.write(text.replace("9/10", "4/5", 1))
+        print("The announced rule edited after certification (edited.csv: one d_tilde 9/10 -> "
+              "4/5); verify must fail:", file=out)
+        code, stdout, stderr = _run_cli(["transparency", "verify", path("rules.csv"), "--rule",
+                                         path("edited.csv"), "--certificate",
+                                         path("announced.cert.json")], folder, out)
+        print(stdout + f"(exit code {code})", file=out)
+        ok &= code == 1
+    return 0 if ok else 1
 
 
 def anonymize_demo(adult: pd.DataFrame, out) -> None:

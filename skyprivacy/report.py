@@ -31,7 +31,7 @@ from .find import KnowledgeSkyline, skyline_find
 from .release import ReleaseCandidate
 
 __all__ = ["render_report", "report_skylines", "skyline_svg", "group_size_svg",
-           "confidence_text"]
+           "confidence_text", "render_rule_report", "tradeoff_svg"]
 
 _IMAGES = ("svg", "png", "auto")
 _PALETTE = ("#1b6ca8", "#d1495b", "#2e933c", "#e09f3e", "#6a4c93", "#00a6a6", "#8c5e34",
@@ -497,5 +497,189 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
                'They bound what an attacker with at most the stated (l, k, m) knowledge can '
                'infer from the quasi-identifiers named above; other columns, other releases of '
                'the same people and other kinds of knowledge are outside this guarantee.</p>')
+    out.append("</body></html>\n")
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------- decision rules
+def tradeoff_svg(points: Sequence[tuple], *, kind: str = "delta", beta=None, fidelity=None,
+                 width: int = 560, height: int = 260) -> str:
+    """The privacy-fidelity trade-off curve beta*(fidelity) as an inline SVG (Fig. 5 of
+    Chen, Golubchik and Pal), with the certified beta and the fidelity marked.
+
+    Parameters
+    ----------
+    points : sequence of (fidelity, beta_star)
+        Sorted by fidelity (:func:`skyprivacy.transparency.tradeoff_curve`).
+    kind : {'delta', 'alpha'}
+    beta, fidelity : float, optional
+        The certified rule's beta and its fidelity level (a dot and a dashed line).
+
+    Examples
+    --------
+    >>> svg = tradeoff_svg([(0.0, 0.6), (0.5, 0.62), (1.0, 1.0)], beta=0.62, fidelity=0.5)
+    >>> svg.startswith("<svg") and "polyline" in svg and "circle" in svg
+    True
+    """
+    left, right, top, bottom = 52, 16, 14, 40
+    w, h = width - left - right, height - top - bottom
+
+    def x(v):
+        return left + w * float(v)
+
+    def y(v):
+        return top + h * (1 - float(v))
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="optimal beta against '
+             f'{_esc(kind)}-fidelity">',
+             f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="#fafafa" '
+             f'stroke="#bbb"/>']
+    for t in (0, 0.25, 0.5, 0.75, 1):
+        parts.append(f'<line x1="{left - 4}" x2="{left}" y1="{y(t):.1f}" y2="{y(t):.1f}" '
+                     f'stroke="#777"/><text x="{left - 7}" y="{y(t) + 4:.1f}" font-size="11" '
+                     f'text-anchor="end">{t:g}</text>')
+        parts.append(f'<line x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{top + h}" y2="{top + h + 4}" '
+                     f'stroke="#777"/><text x="{x(t):.1f}" y="{top + h + 16}" font-size="11" '
+                     f'text-anchor="middle">{t:g}</text>')
+    line = " ".join(f"{x(f):.1f},{y(b):.1f}" for f, b in points)
+    parts.append(f'<polyline points="{line}" fill="none" stroke="{_PALETTE[0]}" '
+                 f'stroke-width="2"/>')
+    if beta is not None:
+        parts.append(f'<line x1="{left}" x2="{left + w}" y1="{y(beta):.1f}" y2="{y(beta):.1f}" '
+                     f'stroke="{_PALETTE[1]}" stroke-dasharray="4 3"/>')
+        if fidelity is not None:
+            parts.append(f'<circle cx="{x(fidelity):.1f}" cy="{y(beta):.1f}" r="4.5" '
+                         f'fill="{_PALETTE[1]}"><title>the certified rule: {_esc(kind)} = '
+                         f'{float(fidelity):g}, beta = {float(beta):.6g}</title></circle>')
+    parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 6}" font-size="12" '
+                 f'text-anchor="middle">{_esc(kind)}-fidelity</text>')
+    parts.append(f'<text x="14" y="{top + h / 2:.1f}" font-size="12" text-anchor="middle" '
+                 f'transform="rotate(-90 14 {top + h / 2:.1f})">optimal beta*</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def render_rule_report(certificate: Mapping, *, curve: Sequence[tuple] = (),
+                       source: str | None = None, title: str | None = None) -> str:
+    """The HTML report of a certified decision rule (transparency report), self-contained.
+
+    Parameters
+    ----------
+    certificate : mapping
+        From :func:`skyprivacy.certificate.build_rule_certificate`.
+    curve : sequence of (fidelity, beta_star), optional
+        The trade-off curve to draw (binary tables; see
+        :func:`skyprivacy.transparency.tradeoff_curve`).
+    source : str, optional
+        How to name the decision table.
+    title : str, optional
+        Default: a certification report when the rule is certified, a risk report otherwise.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skyprivacy.certificate import build_rule_certificate
+    >>> df = pd.DataFrame({"g": ["F", "F"], "s": ["<b>a</b>", "b"], "w": [1, 1],
+    ...                    "d": [0.5, 0.5]})
+    >>> cert = build_rule_certificate(df, public="g", sensitive="s", weight="w",
+    ...                               decision="d", beta=0.6)
+    >>> page = render_rule_report(cert)
+    >>> "Verdict: CERTIFIED" in page, "<b>a</b>" in page
+    (True, False)
+    """
+    ok = bool(certificate["satisfied"])
+    title = title or ("skyprivacy decision-rule certification" if ok
+                      else "skyprivacy decision-rule risk report")
+    beta = certificate["beta"]
+    worst = certificate["max_confidence"]
+    fidelity = certificate["fidelity"]
+    parameters = certificate["parameters"]
+    out = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>",
+           f"<h1>{_esc(title)}</h1>",
+           f'<p class="muted">{_esc(source or "decision table")} &middot; '
+           f'{_esc(certificate.get("created", ""))} by skyprivacy '
+           f'{_esc(certificate.get("library", {}).get("version", ""))}</p>']
+
+    def num(entry):
+        return entry["exact"] if entry.get("exact") else f"{entry['value']:.6g}"
+
+    if ok:
+        verdict = (f"Verdict: CERTIFIED &mdash; no inference channel of the announced rule "
+                   f"reaches confidence above beta = {_esc(num(beta))}")
+    elif not certificate["private"]:
+        verdict = (f"Verdict: NOT CERTIFIED &mdash; the announced rule lets an observer infer "
+                   f"a sensitive value with confidence {_esc(num(worst))}, above beta = "
+                   f"{_esc(num(beta))}")
+    else:
+        verdict = ("Verdict: NOT CERTIFIED &mdash; the announced rule breaks its fidelity "
+                   "constraint")
+    out.append(f'<div class="verdict {"safe" if ok else "unsafe"}" id="verdict">{verdict}'
+               f"</div>")
+    out.append("<p>An observer who knows a person's public attributes and sees the decision "
+               "the announced rule gives infers the sensitive value with a confidence "
+               "(Definition 4 of Chen, Golubchik and Pal); the rule is beta-private when no "
+               "such confidence exceeds beta.</p>")
+    rows = [("Decision table", f"{source or '(in memory)'}: "
+                               f"{certificate['table']['n_rows']:,} rows, SHA-256 "
+                               f"{certificate['table']['sha256']}"),
+            ("Announced rule", f"columns {', '.join(parameters['announced'] or [])} "
+                               f"(SHA-256 {certificate['rule']['sha256']})"
+                               if parameters.get("announced") else "the true decision rule"),
+            ("Public / sensitive", f"{', '.join(parameters['public'])} / "
+                                   f"{', '.join(parameters['sensitive'])}"),
+            ("Certified beta", f"{num(beta)} (uncertainty gamma = {beta['gamma']:.4g})"
+                               + ("" if beta.get("exact") else
+                                  f", float with relative tolerance {parameters['tolerance']}")),
+            ("Maximum confidence", f"{num(worst)}: group {worst['group']}, outcome "
+                                   f"{worst['outcome']!r}, inferring {worst['sensitive']!r}")]
+    if certificate.get("beta_star"):
+        rows.append(("Optimal beta*", f"{num(certificate['beta_star'])} (the smallest beta "
+                                      f"any rule within the fidelity constraint can reach)"))
+    constraint = fidelity.get("constraint")
+    achieved = fidelity["achieved"]
+    rows.append(("Fidelity", (f"constraint {constraint['kind']} >= {constraint['value']:g}: "
+                              f"{'holds' if fidelity['holds'] else 'BROKEN'}; "
+                              if constraint else "")
+                 + f"achieved delta = {num(achieved['delta'])}, alpha = "
+                   f"{num(achieved['alpha'])}"))
+    out.append("<h2>Summary</h2><dl>" + "".join(
+        f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in rows) + "</dl>")
+    groups = certificate["groups_reaching_beta"]
+    out.append("<h2>The groups that set beta</h2>")
+    if groups:
+        out.append("<table><thead><tr><th>Public group</th><th>Maximum confidence</th>"
+                   "</tr></thead><tbody>" + "".join(
+                       f'<tr><td>{_esc(g["group"])}</td><td class="num">'
+                       f'{_esc(num(g["max_confidence"]))}</td></tr>' for g in groups)
+                   + "</tbody></table>")
+    else:
+        out.append("<p>No group comes close to beta.</p>")
+    if curve:
+        level = constraint["value"] if constraint else None
+        kind = constraint["kind"] if constraint else "delta"
+        out.append("<h2>Privacy against fidelity</h2><figure>"
+                   + tradeoff_svg(curve, kind=kind, beta=beta["value"], fidelity=level)
+                   + "<figcaption>The smallest beta a rule within each fidelity level can "
+                     "reach (the optimal scheme); the dashed line is the certified beta, the "
+                     "dot the certified rule. More fidelity to the true rule costs "
+                     "privacy.</figcaption></figure>")
+    if not ok:
+        out.append("<h2>Next step</h2><p>" + (
+            "Announce a perturbed rule: <code>skyprivacy transparency optimize</code> finds "
+            "the rule with the smallest beta under a fidelity constraint; certify that rule."
+            if not certificate["private"] else
+            "Announce a rule within the fidelity constraint, or relax the constraint.")
+            + "</p>")
+    out.append("<h2>What this certifies</h2><p><code>skyprivacy transparency verify</code> "
+               "recomputes every number above from the decision table and the announced rule. "
+               "The guarantee covers observers who know the public attributes and the "
+               "announced rule; it says nothing about other data about the same people.</p>")
     out.append("</body></html>\n")
     return "\n".join(out)

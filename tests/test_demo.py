@@ -36,3 +36,17 @@ def test_demo_runs_as_a_module():
     assert done.returncode == 0, done.stderr
     assert "=== Release coarse" in done.stdout
     assert "=== The command line: anonymize, check, verify" in done.stdout
+
+
+def test_demo_certifies_optimizes_and_verifies_a_decision_rule():
+    out = io.StringIO()
+    assert demo.transparency_demo(out) == 0
+    text = out.getvalue()
+    assert "=== A transparency report's decision rule: certify, optimize, verify" in text
+    assert "UNSAFE: the true rule is not beta-private at beta = 0.9." in text
+    assert "Optimal beta* = 0.675 under Delta(delta=0.9)" in text
+    assert "skyprivacy transparency optimize: wrote announced.csv, announced.cert.json, " \
+           "announced.html" in text
+    assert "VERIFIED: announced.csv matches announced.cert.json" in text
+    assert "NOT VERIFIED: edited.csv and rules.csv do not match announced.cert.json" in text
+    assert "/tmp" not in text and "skyprivacy-demo-" not in text
