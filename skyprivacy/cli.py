@@ -181,12 +181,27 @@ def _common_output(p: argparse.ArgumentParser, *, json_format: bool = True) -> N
                         "terminal)")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress bar and no notes on stderr (errors and warnings remain)")
+    p.add_argument("--force", action="store_true",
+                   help="replace output files that already exist (default: refuse)")
+
+
+def _separator(text: str) -> str:
+    """A CSV separator: one character, or 'tab'."""
+    sep = "\t" if text in ("tab", "\\t") else text
+    if len(sep) != 1 or sep in "\r\n\"'":
+        raise argparse.ArgumentTypeError(f"must be one character other than a quote or a line "
+                                         f"break (or 'tab'); got {text!r}")
+    return sep
 
 
 def _table_input(p: argparse.ArgumentParser, help_text: str) -> None:
-    p.add_argument("table", help=help_text)
+    p.add_argument("table", help=help_text + "; '-' reads standard input; CSV may be gzip, "
+                                             "bz2, xz or zip compressed")
     p.add_argument("--input-format", choices=TABLE_FORMATS, default=None,
-                   help="table format (default: parquet for .parquet/.pq files, else csv)")
+                   help="table format (default: from the content, else parquet for "
+                        ".parquet/.pq files and csv otherwise)")
+    p.add_argument("--sep", type=_separator, default=None, metavar="CHAR",
+                   help="CSV field separator (default ','; 'tab' for a tab)")
     p.add_argument("--na-values", type=_text_list, default=None, metavar="TEXT,...",
                    help="cell texts read as missing besides empty cells (default: "
                         "pandas' markers such as NA, N/A, NaN, NULL, None); '' for none")
@@ -332,9 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "Recompute a certificate from the released table and the certificate's own "
                 "parameters; exit 1 on any difference in the table hash, a breach probability "
                 "or the verdict.")
-    p.add_argument("table", help="the released table (CSV or Parquet)")
-    p.add_argument("--input-format", choices=TABLE_FORMATS, default=None,
-                   help="table format (default: from the extension)")
+    _table_input(p, "the released table (CSV or Parquet)")
     p.add_argument("--certificate", required=True, metavar="JSON", help="the certificate")
     _common_output(p)
     p.set_defaults(handler=_cmd_verify)
@@ -609,6 +622,9 @@ def _check_outputs(args, outputs: dict, inputs: dict) -> None:
         if key in seen:
             raise UsageError(f"{seen[key]} and {flag} name the same file {path}")
         seen[key] = flag
+        if os.path.lexists(path) and not os.path.isdir(path) and not getattr(args, "force",
+                                                                              False):
+            raise UsageError(f"{flag} {path} already exists; pass --force to replace it")
         OutputFiles.check(path)
 
 
@@ -664,7 +680,7 @@ def _cmd_check(ctx: _Context) -> int:
     _check_outputs(args, {"--certificate": args.certificate, "--report": args.report},
                    {"table": args.table, "--policy": args.policy})
     policy = read_policy(args.policy)
-    raw = read_table(args.table, format=args.input_format)
+    raw = read_table(args.table, format=args.input_format, sep=args.sep)
     release = _load_release(args, raw)
     _check_policy_values(policy, [v for v in release.values if release.contains(v)],
                          args.sensitive)
@@ -708,7 +724,7 @@ def _cmd_anonymize(ctx: _Context) -> int:
     output_format = table_format(args.output, args.output_format)
     policy = read_policy(args.policy)
     hierarchies = _hierarchies(args)
-    raw = read_table(args.table, format=args.input_format)
+    raw = read_table(args.table, format=args.input_format, sep=args.sep)
     table = _original_table(args, raw, hierarchies)
     _check_policy_values(policy, pd.unique(table[args.sensitive]), args.sensitive)
     bar = ctx.progress("anonymizing")
@@ -788,7 +804,7 @@ def _skylines_text(skylines, top: int) -> list[str]:
 def _cmd_find(ctx: _Context) -> int:
     args = ctx.args
     _check_outputs(args, {"--output": args.output}, {"table": args.table})
-    raw = read_table(args.table, format=args.input_format)
+    raw = read_table(args.table, format=args.input_format, sep=args.sep)
     release = _load_release(args, raw)
     _check_values(args.values, [v for v in release.values if release.contains(v)],
                   args.sensitive)
@@ -822,7 +838,7 @@ def _cmd_compare(ctx: _Context) -> int:
     _check_outputs(args, {"--output": args.output}, {"table": args.table})
     output_format = table_format(args.output, None) if args.output else None
     hierarchies = _hierarchies(args)
-    raw = read_table(args.table, format=args.input_format)
+    raw = read_table(args.table, format=args.input_format, sep=args.sep)
     table = _original_table(args, raw, hierarchies)
     _check_values(args.values, pd.unique(table[args.sensitive]), args.sensitive)
     bar = ctx.progress("anonymizing, then finding skylines")
@@ -877,7 +893,7 @@ def _cmd_compare(ctx: _Context) -> int:
 def _cmd_verify(ctx: _Context) -> int:
     args = ctx.args
     certificate = read_certificate(args.certificate)
-    raw = read_table(args.table, format=args.input_format)
+    raw = read_table(args.table, format=args.input_format, sep=args.sep)
     try:
         verification = verify_certificate(raw, certificate)
     except InvalidParameterError as exc:
@@ -911,7 +927,7 @@ def _decision_table(args):
     """The raw text table and the DecisionTable built from it (numbers parsed)."""
     from .transparency import DecisionTable
 
-    raw = read_table(args.table, format=args.input_format)
+    raw = read_table(args.table, format=args.input_format, sep=args.sep)
     numeric = [args.weight, *args.decision] + ([args.announced]
                                                if getattr(args, "announced", None) else [])
     keys = [*args.public, *args.sensitive]
@@ -1043,8 +1059,8 @@ def _cmd_transparency_verify(ctx: _Context) -> int:
 
     args = ctx.args
     certificate = read_certificate(args.certificate)
-    table = read_table(args.table, format=args.input_format)
-    rule = None if args.rule is None else read_table(args.rule)
+    table = read_table(args.table, format=args.input_format, sep=args.sep)
+    rule = None if args.rule is None else read_table(args.rule, sep=args.sep)
     try:
         verification = verify_rule_certificate(table, rule, certificate)
     except InvalidParameterError as exc:

@@ -36,6 +36,8 @@ import csv
 import io as _io
 import json
 import os
+import re
+import stat
 import sys
 import tempfile
 import warnings
@@ -127,22 +129,132 @@ def _require_pyarrow(action: str) -> None:
                          f"(or use CSV).") from None
 
 
-def _csv_header(path) -> list[str]:
-    with open(path, encoding="utf-8-sig", newline="") as stream:
+_COMPRESSION = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"),
+                (b"PK\x03\x04", "zip"))
+_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+STDIN = "-"
+
+
+def _where(path) -> str:
+    return "'-' (standard input)" if str(path) == STDIN else _name(path)
+
+
+def _open_source(path, noun: str):
+    """The bytes of an input (``-`` is standard input): regular files stay on disk (a path),
+    anything else (a pipe, ``/dev/stdin``, process substitution) is read once into memory."""
+    where = _where(path)
+    if str(path) == STDIN:
+        return _io.BytesIO(sys.stdin.buffer.read())
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise InputError(f"Cannot read {noun} {where}: {_reason(exc)}.") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"Cannot read {noun} {where}: it is a directory.")
+    if stat.S_ISREG(info.st_mode):
+        return os.fspath(path)
+    try:
+        with open(path, "rb") as stream:
+            return _io.BytesIO(stream.read())
+    except OSError as exc:
+        raise InputError(f"Cannot read {noun} {where}: {_reason(exc)}.") from None
+
+
+def _head(source, size: int = 8) -> bytes:
+    if isinstance(source, _io.BytesIO):
+        return source.getvalue()[:size]
+    with open(source, "rb") as stream:
+        return stream.read(size)
+
+
+def _all_bytes(source) -> bytes:
+    if isinstance(source, _io.BytesIO):
+        return source.getvalue()
+    with open(source, "rb") as stream:
+        return stream.read()
+
+
+def _decompressed(source, where: str):
+    """The source with gzip, bz2, xz or single-member zip compression removed (detected by
+    the magic bytes, whatever the file name says)."""
+    head = _head(source)
+    kind = next((name for magic, name in _COMPRESSION if head.startswith(magic)), None)
+    if kind is None:
+        return source
+    import bz2
+    import gzip
+    import lzma
+    import zipfile
+
+    data = _all_bytes(source)
+    try:
+        if kind == "zip":
+            with zipfile.ZipFile(_io.BytesIO(data)) as archive:
+                names = [n for n in archive.namelist() if not n.endswith("/")]
+                if "[Content_Types].xml" in names and any(n.startswith("xl/") for n in names):
+                    return ("xlsx", data)
+                if len(names) != 1:
+                    raise InputError(f"Table {where} is a zip archive of {len(names)} files; "
+                                     f"it must hold exactly one CSV file.")
+                return _io.BytesIO(archive.read(names[0]))
+        opener = {"gzip": gzip.decompress, "bz2": bz2.decompress, "xz": lzma.decompress}[kind]
+        return _io.BytesIO(opener(data))
+    except InputError:
+        raise
+    except (OSError, EOFError, ValueError, zipfile.BadZipFile, lzma.LZMAError) as exc:
+        raise InputError(f"Table {where} looks {kind}-compressed but cannot be decompressed: "
+                         f"{exc}.") from None
+
+
+def _csv_header(source, sep: str) -> list[str]:
+    if isinstance(source, _io.BytesIO):
+        text = source.getvalue().decode("utf-8-sig")
+        stream = _io.StringIO(text)
+    else:
+        stream = open(source, encoding="utf-8-sig", newline="")
+    with stream:
         try:
-            return next(csv.reader(stream))
+            return next(csv.reader(stream, delimiter=sep))
         except StopIteration:
             return []
 
 
-def read_table(path, *, format: str | None = None) -> pd.DataFrame:
+def _read_excel(data: bytes, where: str) -> pd.DataFrame:
+    try:
+        import openpyxl  # noqa: F401
+    except ImportError:
+        raise InputError(f"Table {where} is an Excel workbook; reading it needs openpyxl: "
+                         f"pip install 'skyprivacy[excel]' (or save it as CSV).") from None
+    frame = pd.read_excel(_io.BytesIO(data), dtype=object, keep_default_na=False,
+                          na_filter=False)
+    return text_table(frame.reset_index(drop=True))
+
+
+def _read_parquet(source, where: str) -> pd.DataFrame:
+    _require_pyarrow("Reading")
+    try:
+        frame = pd.read_parquet(source)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"Table {where} is not a readable Parquet file: "
+                         f"{str(exc).splitlines()[0] if str(exc) else exc!r}.") from None
+    return text_table(frame.reset_index(drop=True))
+
+
+def read_table(path, *, format: str | None = None, sep: str | None = None) -> pd.DataFrame:
     """Read a table as text: every cell the ``str`` written in the file.
+
+    ``path`` may be ``-`` (standard input), a pipe or a process substitution (read once); CSV
+    compressed with gzip, bz2, xz or zip is read transparently, Parquet is recognized by its
+    magic bytes whatever the file is called, an Excel ``.xlsx`` workbook through the
+    ``excel`` extra, and a UTF-8 byte-order mark is ignored.
 
     Parameters
     ----------
     path : str or os.PathLike
     format : {'csv', 'parquet'}, optional
-        Default: from the file name (:func:`table_format`).
+        Default: from the content, else from the file name (:func:`table_format`).
+    sep : str, optional
+        The CSV field separator (one character; default ``,``).
 
     Returns
     -------
@@ -154,7 +266,9 @@ def read_table(path, *, format: str | None = None) -> pd.DataFrame:
     ------
     InputError
         The file does not exist or cannot be read, is not UTF-8, is not valid CSV, has no
-        header or repeats a column name; Parquet without pyarrow.
+        header, only a header, an empty or repeated column name, a header that looks
+        separated by another character than ``sep``, or control characters in a cell;
+        Parquet without pyarrow, Excel without openpyxl.
 
     Examples
     --------
@@ -164,49 +278,106 @@ def read_table(path, *, format: str | None = None) -> pd.DataFrame:
     >>> read_table(path).iloc[0].tolist()
     ['39', 'NA']
     """
-    fmt = table_format(path, format)
-    where = _name(path)
+    where = _where(path)
+    if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"'"):
+        raise InvalidParameterError(f"The 'sep' parameter of read_table must be one character "
+                                    f"other than a quote or a line break. Got {sep!r} instead.")
+    if table_format(path, format) == "parquet":  # validates format; pyarrow first
+        _require_pyarrow("Reading")
+    source = _open_source(path, "table")
     try:
-        if fmt == "parquet":
-            _require_pyarrow("Reading")
-            try:
-                frame = pd.read_parquet(path)
-            except (OSError, ValueError) as exc:
-                if isinstance(exc, OSError) and not os.path.exists(path):
-                    raise
-                raise InputError(f"Table {where} is not a readable Parquet file: "
-                                 f"{str(exc).splitlines()[0] if str(exc) else exc!r}.") from None
-            return text_table(frame.reset_index(drop=True))
-        header = _csv_header(path)
-        if not header:
-            raise InputError(f"Table {where} is empty: a CSV table needs a header line.")
-        duplicated = sorted({c for c in header if header.count(c) > 1})
-        if duplicated:
-            raise InputError(f"Table {where} repeats the column name(s) {duplicated}; column "
-                             f"names must be distinct.")
+        if format == "parquet" or (format is None and _head(source).startswith(b"PAR1")):
+            return _read_parquet(source, where)
+        if format is None and str(path).lower().endswith(_PARQUET_SUFFIXES):
+            raise InputError(f"Table {where} is named like a Parquet file but is not one "
+                             f"(no Parquet magic bytes); pass --input-format csv if it is CSV.")
+        source = _decompressed(source, where)
+        if isinstance(source, tuple):
+            return _read_excel(source[1], where)
+        if _head(source).startswith(b"PAR1"):
+            return _read_parquet(source, where)
+        return _read_csv(source, where, sep or ",")
+    except InputError:
+        raise
+    except UnicodeDecodeError:
+        raise InputError(f"Table {where} is not UTF-8 text; save it as UTF-8 CSV.") from None
+    except OSError as exc:
+        raise InputError(f"Cannot read table {where}: {_reason(exc)}.") from None
+
+
+def _read_csv(source, where: str, sep: str) -> pd.DataFrame:
+    header = _csv_header(source, sep)
+    if not header:
+        raise InputError(f"Table {where} is empty: a CSV table needs a header line.")
+    if len(header) == 1:
+        for other, flag in ((";", ";"), ("\t", "tab")):
+            if other != sep and other in header[0]:
+                raise InputError(
+                    f"Table {where} has one column {header[0]!r}: it looks "
+                    f"{flag}-separated; pass --sep {shlex_quote(other)} (Python: "
+                    f"read_table(..., sep={other!r})).")
+    empty = [i + 1 for i, name in enumerate(header) if not name.strip()]
+    if empty:
+        raise InputError(f"Table {where} has an empty column name (column {empty[0]} of the "
+                         f"header); every column needs a name.")
+    duplicated = sorted({c for c in header if header.count(c) > 1})
+    if duplicated:
+        raise InputError(f"Table {where} repeats the column name(s) {duplicated}; column "
+                         f"names must be distinct.")
+    if isinstance(source, _io.BytesIO):
+        source.seek(0)
+    try:
         with warnings.catch_warnings():
             # a data row longer than the header would silently become an index: refuse it
             warnings.simplefilter("error", pd.errors.ParserWarning)
-            frame = pd.read_csv(path, dtype=object, keep_default_na=False, na_filter=False,
-                                encoding="utf-8-sig", index_col=False)
-    except InputError:
-        raise
+            frame = pd.read_csv(source, sep=sep, dtype=object, keep_default_na=False,
+                                na_filter=False, encoding="utf-8-sig", index_col=False)
     except pd.errors.ParserWarning:
         raise InputError(f"Table {where} is not valid CSV: a data row has more fields than "
                          f"the header.") from None
-    except UnicodeDecodeError:
-        raise InputError(f"Table {where} is not UTF-8 text; save it as UTF-8 CSV.") from None
     except pd.errors.EmptyDataError:
         raise InputError(f"Table {where} is empty: a CSV table needs a header line.") from None
     except pd.errors.ParserError as exc:
         message = " ".join(str(exc).split())
         raise InputError(f"Table {where} is not valid CSV: {message}.") from None
-    except IsADirectoryError:
-        raise InputError(f"Cannot read table {where}: it is a directory.") from None
-    except OSError as exc:
-        raise InputError(f"Cannot read table {where}: {_reason(exc)}.") from None
+    if not len(frame):
+        raise InputError(f"Table {where} has a header but no rows.")
     # short rows leave NaN even without NA filtering; they are missing cells
-    return frame.where(frame.notna(), "")
+    frame = frame.where(frame.notna(), "")
+    _reject_control(source, frame, where)
+    return frame
+
+
+def _reject_control(source, frame: pd.DataFrame, where: str) -> None:
+    """Refuse control characters (NUL, escape, ...) in cells: printed raw they can rewrite a
+    terminal, and no release should carry them.  The raw bytes are scanned first (fast)."""
+    data = _all_bytes(source) if isinstance(source, _io.BytesIO) else None
+    if data is None:
+        with open(source, "rb") as stream:
+            found = any(_CONTROL.search(chunk) for chunk in iter(lambda: stream.read(1 << 22),
+                                                                 b""))
+    else:
+        found = _CONTROL.search(data) is not None
+    if not found:
+        return
+    pattern = _CONTROL.pattern.decode("ascii")
+    for column in frame.columns:
+        hits = frame[column].astype(str).str.contains(pattern, regex=True)
+        if hits.any():
+            row = int(np.flatnonzero(hits.to_numpy())[0])
+            char = re.search(pattern, str(frame[column].iat[row])).group(0)
+            raise InputError(f"Table {where} has a control character (U+{ord(char):04X}) in "
+                             f"column {column!r}, data row {row + 1}; remove it.")
+    raise InputError(f"Table {where} has a control character in its header; remove it.")
+
+
+def shlex_quote(text: str) -> str:
+    """``text`` quoted for a POSIX shell (``$'\\t'`` for a tab)."""
+    if text == "\t":
+        return "$'\\t'"
+    import shlex
+
+    return shlex.quote(text)
 
 
 def require_columns(frame: pd.DataFrame, columns: Iterable[str]) -> None:
@@ -282,7 +453,7 @@ def _load_document(path, title: str, noun: str, syntax: str, load, decode_error)
     """Parse a UTF-8 text file with ``load``; every failure becomes one InputError line."""
     where = _name(path)
     try:
-        with open(path, encoding="utf-8") as stream:
+        with open(path, encoding="utf-8-sig") as stream:
             return load(stream)
     except decode_error as exc:
         raise InputError(f"{title} {where} is not valid {syntax}: {exc}.") from None
@@ -461,6 +632,9 @@ class OutputFiles:
             with os.fdopen(handle, "wb") as stream:
                 stream.write(data)
             os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600 files
+        except OSError as exc:  # disk full, quota: name the file
+            _remove(temporary)
+            raise InputError(f"Cannot write {_name(path)}: {_reason(exc)}.") from None
         except BaseException:
             _remove(temporary)
             raise

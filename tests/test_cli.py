@@ -601,6 +601,6 @@ def test_mvpi_rows_per_individual(work, capsys):
     assert result["release"]["n_individuals"] == 6
     assert code == (0 if result["safe"] else 1)
     assert run(capsys, "verify", "visits.csv", "--certificate", "v.json")[0] == 0
-    code, _, err = run(capsys, *argv[:-2], "--semantics", "svpi")
+    code, _, err = run(capsys, *argv[:-2], "--semantics", "svpi", "--force")
     assert code == 3 and "Individual 'p1' appears in 2 rows; svpi allows one row per " \
                          "individual." in err
