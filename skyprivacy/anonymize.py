@@ -25,6 +25,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from ._text import confidence_text, percent_text
 from .check import SkylineCheckResult, skyline_check
 from .errors import (
     InfeasibleError,
@@ -745,6 +746,46 @@ def _check_inputs(table, qi, sensitive, policy, hierarchies, semantics, split, o
     return qi, policy, semantics, dict(hierarchies)
 
 
+def _infeasible(root: ReleaseCandidate, check) -> InfeasibleError:
+    """The error for a policy even the whole table breaks, with a way forward: which points
+    fail on the whole table and, for those values, the strongest knowledge the whole table
+    withstands (its knowledge skyline at the failing point's confidence)."""
+    from .find import skyline_find
+
+    failing = check.violations
+    withstands: dict = {}
+    for row in failing:
+        key = (row.value, row.point.c_exact)
+        if key not in withstands and len(withstands) < 5:
+            withstands[key] = skyline_find(root, row.value, c=row.point.c_exact).points
+    first = failing[0]
+    best = withstands[(first.value, first.point.c_exact)]
+    strongest = (f"the whole table withstands at most (l, k, m) in {list(best)[:6]}"
+                 f"{' ...' if len(best) > 6 else ''} for {first.value!r} at c = "
+                 f"{confidence_text(first.point.c_exact)}" if best else
+                 f"the whole table is unsafe for {first.value!r} even with no knowledge at c = "
+                 f"{confidence_text(first.point.c_exact)} (its breach probability without "
+                 f"knowledge is {_bp0(root, first.value)}: c must be above it)")
+    error = InfeasibleError(
+        f"Even the whole table as one group is unsafe: {len(failing)} (value, point) "
+        f"check(s) fail, first {first.value!r} at {first.point} with breach probability "
+        f"{first.breach_probability} "
+        f"({percent_text(first.breach_probability, first.point.c_exact)}); {strongest}; no "
+        f"generalization can satisfy the policy: relax the failing points to what the table "
+        f"withstands.")
+    error.failing = [row.to_dict() for row in failing]
+    error.withstands = [{"value": value if isinstance(value, (int, float)) else str(value),
+                         "c": str(c), "points": [list(p) for p in points]}
+                        for (value, c), points in withstands.items()]
+    return error
+
+
+def _bp0(root: ReleaseCandidate, value) -> str:
+    from .formulas import breach_probability
+    bp = breach_probability(root, value, l=0, k=0, m=0, exact=True)
+    return f"{bp} ({percent_text(bp)})"
+
+
 def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy,
                       hierarchies: Mapping | None = None, semantics: str = "svpi",
                       split: str = "infogain", output: str = "generalized",
@@ -841,11 +882,7 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         warnings.simplefilter("ignore", UnusedPolicyValueWarning)
         root_check = skyline_check(root, policy)
     if not root_check.safe:
-        row = root_check.violations[0]
-        raise InfeasibleError(
-            f"Even the whole table as one group is unsafe: value {row.value!r} at {row.point} "
-            f"has breach probability {row.breach_probability} "
-            f"({float(row.breach_probability):.1%}); no generalization can satisfy the policy.")
+        raise _infeasible(root, root_check)
 
     assignment, n_splits = engine.run()
     released, group_frame, candidate = _build_release(

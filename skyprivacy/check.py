@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ._text import percent_text
 from .errors import InvalidParameterError, UnusedPolicyValueWarning
 from .formulas import SufficientStatistics, point_verdicts, sufficient_statistics
 from .knowledge import Policy, SkylinePoint
@@ -25,8 +26,8 @@ from .release import ReleaseCandidate
 __all__ = ["skyline_check", "SkylineCheckResult", "PointCheck", "WorstCase"]
 
 
-def _pct(p: Fraction) -> str:
-    return f"{float(p):.1%}"
+def _pct(p: Fraction, threshold=None) -> str:
+    return percent_text(p, threshold)
 
 
 def _plural(n: int, word: str, plural: str | None = None) -> str:
@@ -81,14 +82,15 @@ def _native(v):
 
 
 def _explain(release: ReleaseCandidate, value, stats: SufficientStatistics,
-             bp: Fraction) -> WorstCase:
-    """Turn the argmins of the sufficient statistics into a worst case in words."""
+             bp: Fraction, threshold=None) -> WorstCase:
+    """Turn the argmins of the sufficient statistics into a worst case in words (the
+    percentage never rounds onto ``threshold``, the confidence it is compared with)."""
     l, k, m = stats.l, stats.k, stats.m
     mvpi = release.semantics != "svpi"
     case = stats.case
     labels = release.group_labels
     j = release.value_index(value)
-    confidence = f"confidence {bp} ({_pct(bp)})"
+    confidence = f"confidence {bp} ({_pct(bp, threshold)})"
     if case == "absent":
         return WorstCase(value, case, None, None, None, (), bp,
                          f"{value!r} occurs in no group of the release: no attacker can infer it.")
@@ -271,7 +273,7 @@ class SkylineCheckResult:
                                           m=point.m, owner="skyline_check")
             bp = stats.breach_probability
             row = PointCheck(value, point, bp, bool(self._safe[i]), source,
-                             _explain(self._release, value, stats, bp))
+                             _explain(self._release, value, stats, bp, point.c_exact))
             self._cache[i] = row
         return row
 
@@ -334,13 +336,15 @@ class SkylineCheckResult:
             worst = self.worst
             if worst is not None:
                 head += (f" Closest call: {worst.value!r} at {worst.point}, breach probability "
-                         f"{worst.breach_probability} ({_pct(worst.breach_probability)}).")
+                         f"{worst.breach_probability} "
+                         f"({_pct(worst.breach_probability, worst.point.c_exact)}).")
             return head
         violations = self.violations
         lines = [f"UNSAFE: {len(violations)} of {len(self)} (value, point) checks fail."]
         for row in violations:
             lines.append(f"- {row.value!r} at {row.point}: breach probability "
-                         f"{row.breach_probability} ({_pct(row.breach_probability)}) >= "
+                         f"{row.breach_probability} "
+                         f"({_pct(row.breach_probability, row.point.c_exact)}) >= "
                          f"{row.point.c}. {row.worst_case.description}")
         return "\n".join(lines)
 

@@ -59,7 +59,7 @@ from .io import (
     table_format,
 )
 from .release import SEMANTICS, ReleaseCandidate
-from .report import confidence_text
+from ._text import confidence_text, percent_text
 
 __all__ = ["main", "build_parser", "SCHEMA_VERSION", "EXIT_OK", "EXIT_UNSAFE", "EXIT_USAGE",
            "EXIT_INPUT", "EXIT_INTERNAL"]
@@ -530,8 +530,8 @@ def _text_table(headers: list[str], rows: list[list], right: set[int] = frozense
                      [line(row) for row in cells])
 
 
-def _pct(p) -> str:
-    return f"{float(p):.1%}"
+def _pct(p, threshold=None) -> str:
+    return percent_text(p, threshold)
 
 
 def _release_line(release: ReleaseCandidate, source: str, n_rows: int) -> str:
@@ -544,7 +544,8 @@ def _release_line(release: ReleaseCandidate, source: str, n_rows: int) -> str:
 def _checks_text(result, certificate: dict) -> list[str]:
     lines = [_text_table(
         ["value", "l", "k", "m", "c", "breach", "exact", "verdict"],
-        [[c["value"], c["l"], c["k"], c["m"], f"{c['c']:g}", _pct(c["breach_probability"]),
+        [[c["value"], c["l"], c["k"], c["m"], f"{c['c']:g}",
+          _pct(c["breach_probability_exact"], c["c_exact"]),
           c["breach_probability_exact"], "safe" if c["safe"] else "UNSAFE"]
          for c in certificate["checks"]], right={1, 2, 3, 4, 5, 6})]
     if result.violations:
@@ -555,7 +556,8 @@ def _checks_text(result, certificate: dict) -> list[str]:
         shown = sorted(result.rows, key=lambda r: r.point.c_exact - r.breach_probability)[:3]
     for row in shown:
         lines.append(f"- {row.value!r} at {row.point}: breach probability "
-                     f"{row.breach_probability} ({_pct(row.breach_probability)}). "
+                     f"{row.breach_probability} "
+                     f"({_pct(row.breach_probability, row.point.c_exact)}). "
                      f"{row.worst_case.description}")
     return lines
 
@@ -699,6 +701,7 @@ def _cmd_check(ctx: _Context) -> int:
     if args.format == "json":
         ctx.emit_json({"command": "check", "safe": result.safe,
                        "verdict": certificate["verdict"],
+                       "next_step": None if result.safe else _next_step(result, args),
                        "n_checks": len(result.rows), "n_violations": len(result.violations),
                        "table": {"path": args.table, "sha256": certificate["table"]["sha256"],
                                  "n_rows": len(raw)},
@@ -708,8 +711,18 @@ def _cmd_check(ctx: _Context) -> int:
     else:
         ctx.emit("\n".join([_verdict_line(result),
                             _release_line(release, args.table, len(raw)), ""]
-                           + _checks_text(result, certificate)))
+                           + _checks_text(result, certificate)
+                           + ([] if result.safe else ["", _next_step(result, args)])))
     return EXIT_OK if result.safe else EXIT_UNSAFE
+
+
+def _next_step(result, args) -> str:
+    """What to do about an unsafe table: anonymize it, or relax the failing points."""
+    values = sorted({str(row.value) for row in result.violations})
+    shown = ", ".join(repr(v) for v in values[:10]) + (" ..." if len(values) > 10 else "")
+    return (f"Next step: generalize the table until it is safe, e.g. skyprivacy anonymize "
+            f"{args.table} --qi COL,... --sensitive {args.sensitive} --policy {args.policy} "
+            f"--output released.csv; or relax the failing points of {shown}.")
 
 
 def _cmd_anonymize(ctx: _Context) -> int:
@@ -858,6 +871,12 @@ def _cmd_compare(ctx: _Context) -> int:
                     f"sensitive values of a group reveal.")
         else:
             c, l = args.diversity_c, args.l_diversity
+            distinct = int(table[args.sensitive].nunique())
+            if l > distinct:  # say it in l-diversity terms, not as a skyline point
+                raise InfeasibleError(
+                    f"Recursive ({c}, {l})-diversity needs at least {l} distinct values of "
+                    f"{args.sensitive!r} in every QI-group, and the table has only {distinct} "
+                    f"distinct values; choose --l-diversity {distinct} or less.")
             made = skyline_anonymize(table, qi=args.qi, sensitive=args.sensitive,
                                      policy=cl_diversity_policy(c, l), hierarchies=hierarchies,
                                      semantics=args.semantics, split=args.split or "infogain",
@@ -1150,6 +1169,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{target.prog}: error: choose a command (see --help)", file=sys.stderr)
         return EXIT_USAGE
     ctx = _Context(args)
+    start = OutputFiles.mark()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SkyPrivacyWarning)
         warnings.simplefilter("ignore", UnusedPolicyValueWarning)  # an input error here
@@ -1171,6 +1191,10 @@ def main(argv: list[str] | None = None) -> int:
             code = EXIT_USAGE
         except InfeasibleError as exc:
             print(f"{ctx.name}: infeasible: {_one_line(exc)}", file=sys.stderr)
+            if getattr(args, "format", None) == "json" and hasattr(exc, "failing"):
+                ctx.emit_json({"command": ctx.name.split(" ", 1)[-1], "verdict": "infeasible",
+                               "message": _one_line(exc), "failing": exc.failing,
+                               "withstands": exc.withstands})
             code = EXIT_UNSAFE
         except _INPUT_ERRORS as exc:
             print(f"{ctx.name}: error: {_one_line(exc)}", file=sys.stderr)
@@ -1179,7 +1203,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{ctx.name}: error: {_one_line(exc)}", file=sys.stderr)
             code = EXIT_INPUT
         except KeyboardInterrupt:
-            print(f"{ctx.name}: interrupted; nothing was written", file=sys.stderr)
+            written = OutputFiles.committed_since(start)
+            print(f"{ctx.name}: interrupted; "
+                  + (f"these outputs were complete before the interruption and are on disk: "
+                     f"{', '.join(written)}" if written else "nothing was written"),
+                  file=sys.stderr)
             code = 130
         except Exception:  # a bug: keep the traceback, but never exit 1 ("unsafe")
             traceback.print_exc()

@@ -496,7 +496,7 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
         breach = min(skyline.minimal_unsafe, key=lambda p: (sum(p), p), default=None)
         if breach is not None:
             stats = sufficient_statistics(release, value, l=breach[0], k=breach[1], m=breach[2])
-            worst[value] = _explain(release, value, stats, stats.breach_probability)
+            worst[value] = _explain(release, value, stats, stats.breach_probability, c_exact)
         if progress is not None:
             progress(done / len(values))
     skylines.sort(key=lambda s: (s.exposure if s.exposure is not None else INF,

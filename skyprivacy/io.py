@@ -598,9 +598,21 @@ class OutputFiles:
     ['a.txt', 'b.txt']
     """
 
+    _committed: list = []  # every target put in place in this process, in order
+
     def __init__(self):
         self._staged: list[tuple[str, str]] = []
         self._targets: set[str] = set()
+
+    @classmethod
+    def mark(cls) -> int:
+        """A position in the record of committed outputs (see :meth:`committed_since`)."""
+        return len(cls._committed)
+
+    @classmethod
+    def committed_since(cls, mark: int) -> list:
+        """The outputs put in place since ``mark`` (complete files: each was renamed whole)."""
+        return list(cls._committed[mark:])
 
     @staticmethod
     def check(path) -> None:
@@ -648,6 +660,7 @@ class OutputFiles:
             for temporary, path in self._staged:
                 os.replace(temporary, path)
                 done.append(path)
+                OutputFiles._committed.append(path)
         except OSError as exc:
             raise InputError(f"Cannot write {_name(path)}: {_reason(exc)}.") from None
         finally:

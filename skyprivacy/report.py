@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._text import confidence_text, percent_text
 from .check import SkylineCheckResult
 from .errors import param_error
 from .find import KnowledgeSkyline, skyline_find
@@ -42,24 +43,10 @@ def _esc(value) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _pct(p: float) -> str:
-    return f"{p:.1%}"
+def _pct(p, threshold=None) -> str:
+    return percent_text(p, threshold)
 
 
-def confidence_text(c) -> str:
-    """A threshold as the decimal it was written as (``0.9``), else as a fraction (``2/3``).
-
-    Examples
-    --------
-    >>> confidence_text(Fraction(9, 10)), confidence_text(Fraction(2, 3))
-    ('0.9', '2/3')
-    """
-    c = Fraction(c)
-    as_float = float(c)
-    return repr(as_float) if Fraction(repr(as_float)) == c else str(c)
-
-
-# ------------------------------------------------------------------------------ choosing values
 def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, confidence=None,
                     n_values: int = 4, progress=None) -> list[KnowledgeSkyline]:
     """Knowledge skylines of the most exposed values of a checked release.
@@ -342,7 +329,7 @@ def _policy_text(policy: Mapping) -> str:
 
 def render_report(certificate: Mapping, release: ReleaseCandidate, *,
                   skylines: Sequence[KnowledgeSkyline] = (), source: str | None = None,
-                  title: str = "skyprivacy certification report", images: str = "svg") -> str:
+                  title: str | None = None, images: str = "svg") -> str:
     """The HTML report of a certified release, as one self-contained page.
 
     Parameters
@@ -355,7 +342,8 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
         Knowledge skylines to draw (:func:`report_skylines` picks the most exposed values).
     source : str, optional
         How to name the table (e.g. its file name).
-    title : str
+    title : str, optional
+        Default: a certification report when the release is safe, a risk report otherwise.
     images : {'svg', 'png', 'auto'}, default 'svg'
         Skyline pictures drawn as inline SVG (with the policy's points marked), or the
         matplotlib pictures of :func:`skyprivacy.plot_skyline_slices` as PNG data URIs
@@ -388,6 +376,8 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
     checks = list(certificate["checks"])
     failing = [c for c in checks if not c["safe"]]
     safe = bool(certificate["safe"])
+    if title is None:  # an unsafe table is not certified: call the page what it is
+        title = "skyprivacy certification report" if safe else "skyprivacy risk report"
     parameters = certificate["parameters"]
     table = certificate["table"]
     sizes = release.sizes_array
@@ -440,7 +430,7 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
                    f'<td>{_esc(c.get("source", ""))}</td><td class="num">{c["l"]}</td>'
                    f'<td class="num">{c["k"]}</td><td class="num">{c["m"]}</td>'
                    f'<td class="num">{_esc(c.get("c", c["c_exact"]))}</td>'
-                   f'<td class="num">{_pct(float(c["breach_probability"]))}</td>'
+                   f'<td class="num">{_pct(c["breach_probability_exact"], c["c_exact"])}</td>'
                    f'<td class="num">{_esc(c["breach_probability_exact"])}</td>'
                    f'<td>{"safe" if c["safe"] else "<b>UNSAFE</b>"}</td></tr>')
     out.append("</tbody></table>")
@@ -458,7 +448,7 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
         out.append(f'<li><b>{_esc(c["value"])}</b> at (l={c["l"]}, k={c["k"]}, m={c["m"]}, '
                    f'c={_esc(c.get("c", c["c_exact"]))}): breach probability '
                    f'{_esc(c["breach_probability_exact"])} '
-                   f'({_pct(float(c["breach_probability"]))}). '
+                   f'({_pct(c["breach_probability_exact"], c["c_exact"])}). '
                    f'{_esc(c.get("worst_case", ""))}</li>')
     out.append("</ul>")
 
@@ -486,6 +476,16 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
                 caption += (f" A coordinate equal to its search bound {skyline.bounds} means "
                             f"safe up to that bound.")
             out.append(f"<figure>{picture}<figcaption>{_esc(caption)}</figcaption></figure>")
+
+    if failing:
+        values = sorted({str(c["value"]) for c in failing})
+        out.append("<h2>Next step</h2><p>This table is not safe to release under the policy. "
+                   "Generalize it until it is: <code>skyprivacy anonymize</code> (Python: "
+                   "<code>skyline_anonymize</code>) with the same policy finds a safe "
+                   "generalization and certifies it; or, if the policy asks more than the "
+                   "release must withstand, relax the failing points for "
+                   f"{_esc(', '.join(values[:10]))}{' ...' if len(values) > 10 else ''}."
+                   "</p>")
 
     # -- group sizes
     out.append("<h2>QI-group sizes</h2><figure>" + group_size_svg(sizes) +

@@ -1,5 +1,6 @@
 """SkylineAnonymize: safe, minimal in svpi, deterministic, input untouched, clear errors."""
 import re
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -14,6 +15,7 @@ from skyprivacy import (
     Policy,
     ReleaseCandidate,
     SchemaError,
+    breach_probability,
     skyline_check,
 )
 from skyprivacy.anonymize import k_anonymize, skyline_anonymize, splittable_groups
@@ -150,14 +152,25 @@ def test_bucketized_keeps_qi_and_permutes_values_within_groups():
     pd.testing.assert_frame_equal(out, generator.table)
 
 
-def test_infeasible_policy_names_value_and_point():
+def test_infeasible_policy_names_value_and_point_and_a_way_forward():
     table = make_table(1, 30)
     with pytest.raises(InfeasibleError, match=re.escape(
-            "Even the whole table as one group is unsafe: value 'flu' at (l=4, k=0, m=0, "
-            "c=0.5) has breach probability 1 (100.0%); no generalization can satisfy the "
-            "policy.")):
+            "Even the whole table as one group is unsafe: 1 (value, point) check(s) fail, "
+            "first 'flu' at (l=4, k=0, m=0, c=0.5) with breach probability 1 (100.0%); the "
+            "whole table withstands at most (l, k, m) in [(0, 1, 0)] for 'flu' at c = 0.5; no "
+            "generalization can satisfy the policy: relax the failing points to what the "
+            "table withstands.")) as caught:
         skyline_anonymize(table, qi="age", sensitive="disease",
                           policy=Policy({"flu": [(4, 0, 0, 0.5)]}))
+    # the same, structured: the failing checks and what the whole table withstands
+    assert [row["value"] for row in caught.value.failing] == ["flu"]
+    assert caught.value.withstands == [{"value": "flu", "c": "1/2", "points": [[0, 1, 0]]}]
+    # and it is the truth: the one-group table is safe at (0, 1, 0), not one step further
+    whole = ReleaseCandidate.from_table(table.assign(g=0), group="g", sensitive="disease")
+    assert breach_probability(whole, "flu", l=0, k=1, m=0, exact=True) < Fraction(1, 2)
+    for point in ((1, 1, 0), (0, 2, 0), (0, 1, 1)):
+        assert breach_probability(whole, "flu", l=point[0], k=point[1], m=point[2],
+                                  exact=True) >= Fraction(1, 2)
 
 
 def test_k_anonymize_matches_the_identity_skyline_through_the_same_engine():

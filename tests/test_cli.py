@@ -136,7 +136,10 @@ def test_check_json_has_every_row_and_the_certificate(work, capsys):
     result = json.loads(out)
     assert code == 1 and result["safe"] is False and result["n_violations"] == 14
     assert set(result) == {"schema_version", "command", "safe", "verdict", "n_checks",
-                           "n_violations", "table", "release", "rows", "certificate"}
+                           "n_violations", "table", "release", "rows", "certificate",
+                           "next_step"}
+    assert result["next_step"].startswith("Next step: generalize the table until it is safe, "
+                                          "e.g. skyprivacy anonymize ")
     row = result["rows"][0]
     assert set(row) >= {"value", "l", "k", "m", "c", "breach_probability",
                         "breach_probability_exact", "safe", "worst_case"}
@@ -221,9 +224,16 @@ def test_an_infeasible_policy_exits_1_and_writes_nothing(work, capsys):
                          "--output", "no.csv", "--report", "no.html")
     assert code == 1 and out == ""
     assert err.startswith("skyprivacy anonymize: infeasible: Even the whole table as one group "
-                          "is unsafe: value ")
+                          "is unsafe: ")
+    assert "the whole table is unsafe for " in err and "even with no knowledge at c = 0.01 " \
+        "(its breach probability without knowledge is " in err
     assert len(err.splitlines()) == 1
     assert not any(os.path.exists(n) for n in ("no.csv", "no.cert.json", "no.html"))
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "strict.toml",
+                         "--output", "no.csv", "--format", "json")
+    report = json.loads(out)
+    assert code == 1 and report["verdict"] == "infeasible"
+    assert report["failing"] and report["withstands"][0]["c"] == "1/100"
 
 
 def test_parquet_output_or_a_clear_error(work, capsys):

@@ -1,0 +1,51 @@
+"""Shared wording helpers: how a threshold and a probability near it are printed.
+
+One home for the text every surface (command line, reports, error messages) uses, so a
+probability is never printed as its threshold."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+__all__ = ["confidence_text", "percent_text"]
+
+
+def confidence_text(c) -> str:
+    """A threshold as the decimal it was written as (``0.9``), else as a fraction (``2/3``).
+
+    Examples
+    --------
+    >>> confidence_text(Fraction(9, 10)), confidence_text(Fraction(2, 3))
+    ('0.9', '2/3')
+    """
+    c = Fraction(c)
+    as_float = float(c)
+    return repr(as_float) if Fraction(repr(as_float)) == c else str(c)
+
+
+def percent_text(p, threshold=None, *, digits: int = 1) -> str:
+    """``p`` as a percentage that never rounds onto ``threshold`` or across it.
+
+    With one decimal, 0.89955 would print as 90.0% next to c = 0.9 although it is below it;
+    decimals are added until the printed value sits on the same side of the printed
+    threshold as the exact value (up to 12; beyond that, an exact ``<`` or ``>`` mark).
+
+    Examples
+    --------
+    >>> percent_text(Fraction(1, 2))
+    '50.0%'
+    >>> percent_text(0.89955, Fraction(9, 10))
+    '89.95%'
+    >>> percent_text(Fraction(9, 10), Fraction(9, 10))
+    '90.0%'
+    """
+    value = Fraction(p) if not isinstance(p, float) else Fraction(repr(p))
+    if threshold is None:
+        return f"{float(value):.{digits}%}"
+    limit = Fraction(threshold)
+    side = (value > limit) - (value < limit)
+    for places in range(digits, 13):
+        shown = Fraction(f"{float(value) * 100:.{places}f}") / 100
+        if (shown > limit) - (shown < limit) == side:
+            return f"{float(value):.{places}%}"
+    return ("<" if side < 0 else ">") + f"{float(limit):.12%}"
