@@ -45,7 +45,7 @@ from .formulas import (
     within_tolerance,
 )
 from .knowledge import Policy
-from .qi import _NumericQI, _SetQI, _TreeQI
+from .qi import _NumericQI, _SetQI, _TreeQI, qi_kinds
 from .release import (
     ReleaseCandidate,
     _factorize,
@@ -239,7 +239,7 @@ class _Mondrian:
     k-anonymity (every group at least that large), for the k-anonymity baseline."""
 
     def __init__(self, table, qi, sensitive, policy, hierarchies, semantics, split,
-                 min_size=None, progress=None):
+                 min_size=None, progress=None, kinds=None):
         self.qi = list(qi)
         self.min_size = min_size
         self.progress = progress
@@ -279,12 +279,12 @@ class _Mondrian:
         self.elem_row, self.elem_val = self.elem_row[order], self.elem_val[order]
         self.row_start = np.searchsorted(self.elem_row, np.arange(self.n_rows + 1))
         self.attrs = []
+        kinds = kinds or qi_kinds(table, self.qi, hierarchies or {})
         for name in self.qi:
             column = table[name]
-            hierarchy = (hierarchies or {}).get(name)
-            if hierarchy is not None:
-                self.attrs.append(_TreeQI(name, column, hierarchy))
-            elif pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+            if kinds[name] == "tree":
+                self.attrs.append(_TreeQI(name, column, hierarchies[name]))
+            elif kinds[name] == "numeric":
                 self.attrs.append(_NumericQI(name, column))
             else:
                 self.attrs.append(_SetQI(name, column))
@@ -790,7 +790,7 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
                       hierarchies: Mapping | None = None, semantics: str = "svpi",
                       split: str = "infogain", output: str = "generalized",
                       random_state=None, group_column: str = "group",
-                      progress=None) -> AnonymizationResult:
+                      progress=None, numeric=None, categorical=None) -> AnonymizationResult:
     """Generalize or bucketize a table so that it is safe under a skyline policy (Fig. 4).
 
     Parameters
@@ -825,6 +825,14 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     progress : callable, optional
         Called with the fraction (0..1] of rows already in final groups, at most once per
         percent (for progress bars; the library itself never prints).
+    numeric, categorical : str or list of str, optional
+        Quasi-identifiers to split as ordered numbers (median cuts, ranges) or as categories,
+        whatever their dtype. Default (:func:`skyprivacy.qi.qi_kinds`, shared with the command
+        line): numeric dtypes and text whose every cell is a number are numeric, except
+        leading-zero codes (ZIP ``02139``); a mostly-numeric text column with a few other
+        cells is split as categories with a :class:`MixedColumnWarning`. A released cell that
+        is not generalized is the input cell, unchanged; ranges print their bounds as they
+        appear in the input.
 
     Returns
     -------
@@ -871,8 +879,10 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         raise InvalidParameterError(
             f"The bucket column {group_column!r} already exists in the table; pass another "
             f"group_column.")
+    kinds = qi_kinds(table, qi, hierarchies, numeric=numeric, categorical=categorical,
+                     owner=owner)
     engine = _Mondrian(table, qi, sensitive, policy, hierarchies, semantics, split,
-                       progress=progress)
+                       progress=progress, kinds=kinds)
 
     # The whole table as one group must be safe (Theorem 4's premise); say what fails if not.
     whole = engine.root_groups()
@@ -921,10 +931,18 @@ def _build_release(engine, table, qi, assignment, sensitive, output, random_stat
 
     released = table.copy()
     if output == "generalized":
-        for name in qi:
-            released[name] = pd.Series(
-                np.asarray(columns[name], dtype=object)[assignment], index=table.index,
-                dtype=object)
+        for attr in engine.attrs:
+            name = attr.name
+            labels = np.asarray(columns[name], dtype=object)[assignment]
+            # a group whose rows all hold the same cell publishes that cell exactly as it was
+            # in the input (02139 stays 02139, 1.50 stays 1.50)
+            cells = table[name].to_numpy(dtype=object)
+            codes, _ = _factorize(table[name])
+            same = (np.minimum.reduceat(codes[order], starts)
+                    == np.maximum.reduceat(codes[order], starts))
+            keep = same[assignment]
+            released[name] = pd.Series(np.where(keep, cells, labels), index=table.index,
+                                       dtype=object)
         candidate = (ReleaseCandidate.from_table(released, qi=qi, sensitive=sensitive,
                                                  semantics=semantics) if sensitive else None)
     else:
@@ -970,7 +988,8 @@ class KAnonymizationResult:
 
 def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None = None,
                 split: str = "widest", output: str = "generalized",
-                group_column: str = "group", progress=None) -> KAnonymizationResult:
+                group_column: str = "group", progress=None, numeric=None,
+                categorical=None) -> KAnonymizationResult:
     """k-anonymity with the SkylineAnonymize engine (Proposition 3).
 
     With the identity of each individual as the sensitive value, the skyline point
@@ -1019,8 +1038,10 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
         raise InvalidParameterError(
             f"The bucket column {group_column!r} already exists in the table; pass another "
             f"group_column.")
+    kinds = qi_kinds(work, qi, hierarchies, numeric=numeric, categorical=categorical,
+                     owner=owner)
     engine = _Mondrian(work, qi, marker, None, hierarchies, "svpi", split, min_size=int(k),
-                       progress=progress)
+                       progress=progress, kinds=kinds)
     if engine.n_rows < k:
         raise InfeasibleError(f"The table has {engine.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")

@@ -249,6 +249,9 @@ def _hierarchy_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--categorical", type=_column_list, default=[], metavar="COL,...",
                    help="quasi-identifiers to treat as categories even when every cell is a "
                         "number (numbers without a hierarchy are split into ranges)")
+    p.add_argument("--numeric", type=_column_list, default=[], metavar="COL,...",
+                   help="quasi-identifiers to split as ordered numbers (default: text whose "
+                        "every cell is a number, except leading-zero codes such as 02139)")
     p.add_argument("--split", choices=("infogain", "widest"), default=None,
                    help="split priority (default: infogain for skyline policies, widest for "
                         "k-anonymity)")
@@ -647,19 +650,12 @@ def _hierarchies(args) -> dict:
 
 
 def _original_table(args, raw: pd.DataFrame, hierarchies: dict) -> pd.DataFrame:
-    """The input with numeric quasi-identifiers (no hierarchy, not --categorical) as numbers."""
+    """The input as read (text): the anonymization decides which QIs are numbers."""
     if len(set(args.qi) | {args.sensitive}) != len(args.qi) + 1:
         raise UsageError(f"--sensitive {args.sensitive} is also in --qi")
     require_columns(raw, [*args.qi, args.sensitive])
     reject_missing(raw, [*args.qi, args.sensitive], _na_values(args))
-    table = raw.copy()
-    for column in args.qi:
-        if column in hierarchies or column in args.categorical:
-            continue
-        numbers = as_numbers(raw[column])
-        if numbers is not None:
-            table[column] = numbers
-    return table
+    return raw  # which QIs are numbers is decided by skyprivacy.qi.qi_kinds, as in Python
 
 
 def _report_page(ctx, certificate, release, result, source) -> bytes:
@@ -746,7 +742,8 @@ def _cmd_anonymize(ctx: _Context) -> int:
             table, qi=args.qi, sensitive=args.sensitive, policy=policy, hierarchies=hierarchies,
             semantics=args.semantics, split=args.split or "infogain",
             output="bucketized" if args.bucketized else "generalized",
-            random_state=args.random_state, group_column=args.group_column, progress=bar)
+            random_state=args.random_state, group_column=args.group_column, progress=bar,
+            numeric=args.numeric, categorical=args.categorical)
     finally:
         bar.close()
     if not result.safe:  # the search only accepts safe splits; never publish otherwise
@@ -858,7 +855,8 @@ def _cmd_compare(ctx: _Context) -> int:
     try:
         if args.k_anonymity is not None:
             made = k_anonymize(table, qi=args.qi, k=args.k_anonymity, hierarchies=hierarchies,
-                               split=args.split or "widest", progress=bar.part(0, 0.5))
+                               split=args.split or "widest", progress=bar.part(0, 0.5),
+                               numeric=args.numeric, categorical=args.categorical)
             released = made.table
             release = ReleaseCandidate.from_table(released, qi=args.qi,
                                                   sensitive=args.sensitive,
@@ -880,7 +878,8 @@ def _cmd_compare(ctx: _Context) -> int:
             made = skyline_anonymize(table, qi=args.qi, sensitive=args.sensitive,
                                      policy=cl_diversity_policy(c, l), hierarchies=hierarchies,
                                      semantics=args.semantics, split=args.split or "infogain",
-                                     progress=bar.part(0, 0.5))
+                                     progress=bar.part(0, 0.5), numeric=args.numeric,
+                                     categorical=args.categorical)
             released, release = made.table, made.candidate
             diversity = recursive_cl_diversity(release, c, l)
             baseline = {"kind": "l-diversity", "c": str(c), "l": l,

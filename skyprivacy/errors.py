@@ -19,6 +19,7 @@ __all__ = [
     "InfeasibleError",
     "SkyPrivacyWarning",
     "PrivacyRiskWarning",
+    "MixedColumnWarning",
     "UnusedPolicyValueWarning",
     "UnknownValueWarning",
     "param_error",
@@ -47,6 +48,11 @@ class InfeasibleError(SkyPrivacyError, ValueError):
 
 class SkyPrivacyWarning(UserWarning):
     """Base class of every warning issued by skyprivacy."""
+
+
+class MixedColumnWarning(SkyPrivacyWarning):
+    """A quasi-identifier column is mostly numbers with a few cells that are not: it is
+    split as categories (say ``categorical=`` to silence this, or clean the cells)."""
 
 
 class PrivacyRiskWarning(SkyPrivacyWarning):

@@ -7,23 +7,136 @@ and how to label a published range.
 
 from __future__ import annotations
 
+import re
+import warnings
+
 import numpy as np
 import pandas as pd
 
-from .errors import HierarchyError
+from .errors import HierarchyError, InvalidParameterError, MixedColumnWarning
 from .release import _factorize
 
+_LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
+_MOSTLY = 0.8  # a text column this numeric, but not entirely, gets a warning
+
+
+def _as_text(column: pd.Series) -> pd.Series:
+    return column.map(lambda v: v if isinstance(v, str) else str(v))
+
+
+def _parsed(column: pd.Series) -> pd.Series:
+    """The cells of a column as numbers (NaN where a cell is not one)."""
+    if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
+        return column.astype(float)
+    return pd.to_numeric(_as_text(column).str.strip(), errors="coerce")
+
+
+def qi_kinds(table: pd.DataFrame, qi, hierarchies, *, numeric=None, categorical=None,
+             owner: str = "skyline_anonymize") -> dict:
+    """How every quasi-identifier is split: ``'tree'`` (a hierarchy), ``'numeric'`` (ordered
+    numbers, median cuts, ranges ``[lo, hi]``) or ``'set'`` (categories).
+
+    The one place the command line and Python decide it.  Explicit choices win; otherwise a
+    column is numeric when it has a numeric dtype, or when it is text whose every cell reads
+    as a number and none is a leading-zero code (ZIP ``02139``, ICD, NDC: codes, not
+    quantities).  A text column whose cells are mostly, but not all, numbers is split as
+    categories with a :class:`~skyprivacy.errors.MixedColumnWarning` naming the odd cells.
+
+    Raises
+    ------
+    InvalidParameterError
+        A column named in ``numeric`` or ``categorical`` is not a QI, is in both, has a
+        hierarchy, or (``numeric``) holds cells that are not numbers.
+    """
+    numeric = _names(numeric, "numeric", owner)
+    categorical = _names(categorical, "categorical", owner)
+    for name, chosen in (("numeric", numeric), ("categorical", categorical)):
+        for column in chosen:
+            if column not in qi:
+                raise InvalidParameterError(
+                    f"The '{name}' parameter of {owner} names {column!r}, which is not a "
+                    f"quasi-identifier; quasi-identifiers are {list(qi)!r}.")
+            if column in hierarchies:
+                raise InvalidParameterError(
+                    f"The '{name}' parameter of {owner} names {column!r}, which has a "
+                    f"hierarchy; a hierarchy decides how it is generalized.")
+    both = sorted(set(numeric) & set(categorical))
+    if both:
+        raise InvalidParameterError(f"Column(s) {both} are named both numeric and categorical "
+                                    f"in {owner}.")
+    kinds = {}
+    for column in qi:
+        if column in hierarchies:
+            kinds[column] = "tree"
+        elif column in categorical:
+            kinds[column] = "set"
+        elif column in numeric:
+            numbers = _parsed(table[column])
+            bad = table[column][numbers.isna()]
+            if len(bad):
+                raise InvalidParameterError(
+                    f"Column {column!r} is declared numeric in {owner} but {len(bad)} cell(s) "
+                    f"are not numbers, e.g. {list(dict.fromkeys(map(str, bad)))[:3]!r}.")
+            kinds[column] = "numeric"
+        else:
+            kinds[column] = _infer(table[column], column, owner)
+    return kinds
+
+
+def _infer(column: pd.Series, name: str, owner: str) -> str:
+    if pd.api.types.is_bool_dtype(column):
+        return "set"
+    if pd.api.types.is_numeric_dtype(column):
+        return "numeric"
+    text = _as_text(column)
+    if text.str.match(_LEADING_ZERO).any():
+        return "set"  # codes such as ZIP 02139: never read as numbers
+    numbers = _parsed(column)
+    odd = numbers.isna()
+    if not odd.any():
+        return "numeric"
+    share = 1 - odd.mean()
+    if share >= _MOSTLY:
+        examples = list(dict.fromkeys(text[odd]))[:3]
+        warnings.warn(
+            f"Column {name!r} is mostly numbers but {int(odd.sum())} cell(s) are not (e.g. "
+            f"{examples!r}): {owner} splits it as categories; clean those cells, or pass "
+            f"categorical=[{name!r}] (--categorical {name}) to say so.",
+            MixedColumnWarning, stacklevel=4)
+    return "set"
+
+
+def _names(value, name: str, owner: str) -> list:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    try:
+        names = list(value)
+    except TypeError:
+        names = None
+    if names is None or not all(isinstance(v, str) for v in names):
+        raise InvalidParameterError(f"The '{name}' parameter of {owner} must be a column name "
+                                    f"or a list of column names. Got {value!r} instead.")
+    return names
+
+
 class _NumericQI:
-    """A numeric quasi-identifier: codes are ranks of the distinct values."""
+    """A numeric quasi-identifier: codes are ranks of the distinct numbers; each number is
+    published as the text it had in the input (``1.50`` stays ``1.50``)."""
 
     kind = "numeric"
 
     def __init__(self, name: str, column: pd.Series):
         self.name = name
-        uniques, codes = np.unique(column.to_numpy(), return_inverse=True)
+        numbers = _parsed(column).to_numpy()
+        uniques, first, codes = np.unique(numbers, return_index=True, return_inverse=True)
         self.uniques = uniques
         self.codes = codes.astype(np.int64).reshape(-1)
         self.span = float(uniques[-1] - uniques[0]) if len(uniques) > 1 else 0.0
+        originals = column.to_numpy(dtype=object)[first]
+        self.texts = [v if isinstance(v, str) else str(v.item() if isinstance(v, np.generic)
+                                                       else v) for v in originals]
 
     def level_split(self, codes, part_of, starts, lo, hi):
         """Median split of every group of a level at once.
@@ -65,10 +178,8 @@ class _NumericQI:
         return child, n_children, width
 
     def label(self, lo: int, hi: int) -> str:
-        a, b = self.uniques[lo], self.uniques[hi]
-        a = a.item() if isinstance(a, np.generic) else a
-        b = b.item() if isinstance(b, np.generic) else b
-        return str(a) if lo == hi else f"[{a}, {b}]"
+        a, b = self.texts[lo].strip(), self.texts[hi].strip()
+        return a if lo == hi else f"[{a}, {b}]"
 
 
 class _SetQI(_NumericQI):

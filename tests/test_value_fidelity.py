@@ -1,0 +1,125 @@
+"""Publish exactly what the data says (issue 12, item 1): released cells that are not
+generalized are the input cells; ranges print their bounds as written; which QIs are
+numbers is decided in one place, the same for Python and the command line."""
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skyprivacy import InvalidParameterError, MixedColumnWarning, Policy
+from skyprivacy.anonymize import k_anonymize, skyline_anonymize
+from skyprivacy.cli import main
+from skyprivacy.io import read_table
+from skyprivacy.qi import qi_kinds
+
+LOOSE = Policy.uniform([(0, 0, 0, 1)])
+
+
+def test_leading_zero_codes_are_never_numbers_and_keep_their_zero():
+    table = pd.DataFrame({"zip": ["02139", "02139", "02140", "02140"] * 3,
+                          "disease": ["flu", "cold", "flu", "hiv"] * 3})
+    assert qi_kinds(table, ["zip"], {}) == {"zip": "set"}
+    result = skyline_anonymize(table, qi="zip", sensitive="disease", policy=LOOSE)
+    assert sorted(set(result.table["zip"])) == ["02139", "02140"]
+
+
+def test_numbers_keep_the_text_they_were_written_with():
+    table = pd.DataFrame({"dose": ["1.50", "1.50", "2.25", "2.25", "1e3", "1e3"],
+                          "disease": ["a", "b", "a", "b", "a", "b"]})
+    assert qi_kinds(table, ["dose"], {}) == {"dose": "numeric"}
+    exact = skyline_anonymize(table, qi="dose", sensitive="disease", policy=LOOSE)
+    assert exact.table["dose"].tolist() == table["dose"].tolist()
+    coarse = k_anonymize(table, qi="dose", k=4)
+    assert set(coarse.table["dose"]) == {"[1.50, 2.25]", "1e3"} or \
+        set(coarse.table["dose"]) == {"[1.50, 1e3]"}
+    assert all(cell in ("[1.50, 2.25]", "[1.50, 1e3]", "1e3") for cell in coarse.table["dose"])
+
+
+def test_a_mostly_numeric_column_warns_and_is_split_as_categories():
+    ages = [str(a) for a in range(20, 38)] + ["40+", "unknown"]
+    table = pd.DataFrame({"age": ages, "disease": ["a", "b"] * 10})
+    with pytest.warns(MixedColumnWarning, match=re.escape(
+            "Column 'age' is mostly numbers but 2 cell(s) are not (e.g. ['40+', 'unknown']): "
+            "skyline_anonymize splits it as categories; clean those cells, or pass "
+            "categorical=['age'] (--categorical age) to say so.")):
+        assert qi_kinds(table, ["age"], {}) == {"age": "set"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert qi_kinds(table, ["age"], {}, categorical=["age"]) == {"age": "set"}
+
+
+def test_explicit_choices_and_their_errors():
+    table = pd.DataFrame({"zip": ["02139", "02140"], "age": ["30", "x"], "d": ["a", "b"]})
+    assert qi_kinds(table, ["zip"], {}, numeric=["zip"]) == {"zip": "numeric"}
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "Column 'age' is declared numeric in skyline_anonymize but 1 cell(s) are not "
+            "numbers, e.g. ['x'].")):
+        qi_kinds(table, ["age"], {}, numeric="age")
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'numeric' parameter of skyline_anonymize names 'd', which is not a "
+            "quasi-identifier; quasi-identifiers are ['zip'].")):
+        qi_kinds(table, ["zip"], {}, numeric="d")
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "Column(s) ['zip'] are named both numeric and categorical in skyline_anonymize.")):
+        qi_kinds(table, ["zip"], {}, numeric="zip", categorical=["zip"])
+
+
+def test_python_and_the_command_line_publish_the_same_file_identically(tmp_path,
+                                                                       monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(3)
+    rows = 300
+    pd.DataFrame({"zip": rng.choice(["02139", "02140", "02141", "10001"], rows),
+                  "age": rng.integers(18, 90, rows).astype(str),
+                  "disease": rng.choice(["flu", "cold", "hiv", "gout", "acne"], rows)}
+                 ).to_csv("t.csv", index=False)
+    (tmp_path / "p.toml").write_text("[default]\nskyline = [[1, 2, 0, 0.9]]\n")
+    assert main(["anonymize", "t.csv", "--qi", "zip,age", "--sensitive", "disease",
+                 "--policy", "p.toml", "--output", "cli.csv", "-q"]) == 0
+    table = read_table("t.csv")
+    python = skyline_anonymize(table, qi=["zip", "age"], sensitive="disease",
+                               policy=Policy.uniform([(1, 2, 0, 0.9)]))
+    cli = read_table("cli.csv")
+    pd.testing.assert_frame_equal(
+        python.table.astype(str).astype(object).reset_index(drop=True), cli)
+    assert any(cell.startswith("[") for cell in cli["age"])  # ages are ranges, as numbers
+    assert all(not cell.startswith("[") for cell in cli["zip"])  # ZIPs are codes
+
+
+def _covers(label: str, cell: str, numeric: bool) -> bool:
+    if label == cell:
+        return True
+    if numeric and label.startswith("["):
+        low, high = (float(x) for x in label.strip("[]").split(", "))
+        return low <= float(cell) <= high
+    if numeric:  # one number written two ways in one group ('2', '2.0'): one text for both
+        return float(label) == float(cell)
+    if label.startswith("{") and " ..., " not in label:
+        return cell in label.strip("{}").split(", ")
+    if label.startswith("{"):  # "{a, ..., z} (n values)": a sorted run of categories
+        first, last = label[1:label.index("}")].split(", ..., ")
+        return first <= cell <= last
+    return False
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(2, 6))
+def test_every_released_cell_is_its_input_or_a_label_that_covers_it(seed, k):
+    rng = np.random.default_rng(seed)
+    rows = int(rng.integers(8, 60))
+    table = pd.DataFrame({
+        "code": rng.choice(["007", "012", "120", "A1", "b2"], rows),
+        "amount": rng.choice(["1.50", "2", "2.0", "10", "1e2", "-3"], rows),
+        "age": rng.integers(0, 100, rows),
+        "disease": rng.choice(["x", "y", "z"], rows)})
+    kinds = qi_kinds(table, ["code", "amount", "age"], {})
+    assert kinds == {"code": "set", "amount": "numeric", "age": "numeric"}
+    result = k_anonymize(table, qi=["code", "amount", "age"], k=min(k, rows))
+    for column in ("code", "amount", "age"):
+        for label, cell in zip(result.table[column], table[column]):
+            assert _covers(str(label), str(cell), kinds[column] == "numeric"), \
+                (column, label, cell)
