@@ -866,9 +866,10 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarr
     if not n_q:
         return safe, log_nr
     rows = SortedRows.of(release)
-    ptr, order = release.by_value
-    held = np.diff(ptr)
     _, nz_value, _ = release.csr
+    # groups holding each value; the by-value order itself is built only if a layer of few
+    # values needs it (a sweep in row order does not)
+    held = np.bincount(nz_value, minlength=n_values)
     min_size = _smallest_holder(release, rows)
     distinct = sorted(set(capped))
     amounts = np.array(distinct, dtype=np.int64).reshape(-1, 3)
@@ -895,7 +896,7 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarr
                 pair_nr[mine] = _row_sweep(rows, nz_value, which, amt, amounts, n_values,
                                            semantics)
             else:
-                pair_nr[mine] = _value_chunks(rows, (ptr, order), held, which, amt, amounts,
+                pair_nr[mine] = _value_chunks(rows, release.by_value, held, which, amt, amounts,
                                               semantics)
         log_nr[todo] = pair_nr[back.reshape(-1)]
     thresholds = np.array([log_threshold(p[3]) for p in points], dtype=float)[point]
