@@ -394,14 +394,14 @@ def _parse_header(certificate: Mapping, kind: str, version: int, required: set,
     its required fields, and a SHA-256 in the canonical form for each hashed table."""
     if not isinstance(certificate, Mapping):
         raise _malformed(f"expected a JSON object, got {type(certificate).__name__}")
+    if "kind" in certificate and certificate["kind"] != kind:
+        raise _malformed(f"'kind' is {certificate['kind']!r}, expected {kind!r}")
+    if "schema_version" in certificate and certificate["schema_version"] != version:
+        raise _malformed(f"schema_version {certificate['schema_version']!r} is not supported "
+                         f"(this skyprivacy reads {version})")
     missing = sorted(required - set(certificate))
     if missing:
         raise _malformed(f"missing field(s) {missing}")
-    if certificate["kind"] != kind:
-        raise _malformed(f"'kind' is {certificate['kind']!r}, expected {kind!r}")
-    if certificate["schema_version"] != version:
-        raise _malformed(f"schema_version {certificate['schema_version']!r} is not supported "
-                         f"(this skyprivacy reads {version})")
     for name in hashed:
         part = certificate[name]
         if not isinstance(part, Mapping) or not isinstance(part.get("sha256"), str):

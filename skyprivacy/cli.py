@@ -257,15 +257,22 @@ def _hierarchy_options(p: argparse.ArgumentParser) -> None:
                         "k-anonymity)")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors: ``prog: error: message (see prog --help)``."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``skyprivacy`` command (all subcommands)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="skyprivacy", formatter_class=_Formatter, epilog=EXIT_CODES,
         description="Certify data releases against adversarial knowledge: an attacker who "
                     "knows l values the target does not have, k other people's values and m "
                     "members of the target's same-value family. Full reference: docs/cli.md.")
     parser.add_argument("--version", action="version", version=f"skyprivacy {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     def command(name, help_text, description):
         return sub.add_parser(name, help=help_text, description=description, epilog=EXIT_CODES,
@@ -358,7 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("transparency", "decision tables of transparency reports",
                 "Certify (check) or optimally perturb (optimize) the decision rule of a "
                 "transparency report (Chen, Golubchik and Pal 2022). See docs/transparency.md.")
-    tsub = p.add_subparsers(dest="transparency_command", metavar="ACTION")
+    tsub = p.add_subparsers(dest="transparency_command", metavar="ACTION", parser_class=_Parser)
     q = tsub.add_parser("verify", help="check a decision rule against its certificate",
                         description="Recompute a decision-rule certificate from the decision "
                                     "table and the announced rule; exit 1 on any difference "
@@ -1133,6 +1140,27 @@ def _cmd_data(ctx: _Context) -> int:
     return EXIT_OK
 
 
+def _naming_the_file(exc, args) -> str:
+    """The error's one line, prefixed with the input file it is about when it names none."""
+    message = _one_line(exc)
+    inputs = [("Table", getattr(args, "table", None)), ("Policy", getattr(args, "policy", None)),
+              ("Certificate", getattr(args, "certificate", None)),
+              ("Rule", getattr(args, "rule", None))]
+    hierarchies = [(column, source) for column, source in getattr(args, "hierarchy", None) or ()]
+    named = [path for _, path in inputs if path] + [source for _, source in hierarchies]
+    if any(str(path) in message for path in named):
+        return message
+    if isinstance(exc, HierarchyError) and hierarchies:
+        column, source = next(((c, src) for c, src in hierarchies if f"{c!r}" in message),
+                              hierarchies[0])
+        return f"Hierarchy {source!r} of {column!r}: {message}"
+    if message.startswith("Policy") and getattr(args, "policy", None):
+        return f"Policy {args.policy!r}: {message}"
+    if getattr(args, "table", None):
+        return f"Table {args.table!r}: {message}"
+    return message
+
+
 # --------------------------------------------------------------------------------- main
 _INPUT_ERRORS = (InputError, SchemaError, HierarchyError, InvalidParameterError, OSError,
                  UnicodeDecodeError)
@@ -1196,7 +1224,7 @@ def main(argv: list[str] | None = None) -> int:
                                "withstands": exc.withstands})
             code = EXIT_UNSAFE
         except _INPUT_ERRORS as exc:
-            print(f"{ctx.name}: error: {_one_line(exc)}", file=sys.stderr)
+            print(f"{ctx.name}: error: {_naming_the_file(exc, args)}", file=sys.stderr)
             code = EXIT_INPUT
         except ImportError as exc:
             print(f"{ctx.name}: error: {_one_line(exc)}", file=sys.stderr)

@@ -281,7 +281,7 @@ def test_find_text_json_and_points_file(work, capsys):
 def test_find_rejects_an_unknown_value(work, capsys):
     assert_input_error(capsys, ["find", "released.csv", *RELEASE, "-c", "0.9", "--values",
                                 "Sales,Salse"],
-                       r"^skyprivacy find: error: Value 'Salse' does not occur in column "
+                       r"^skyprivacy find: error: Table 'released.csv': Value 'Salse' does not occur in column "
                        r"'occupation'\. Did you mean 'Sales'\?")
 
 
@@ -417,7 +417,7 @@ def test_transparency_check_and_optimize(work, capsys):
 def test_transparency_input_errors(work, capsys):
     (work / "dec.csv").write_text(DECISIONS.replace("0.5", "half"))
     assert_input_error(capsys, ["transparency", "check", "dec.csv", *DECISION, "--gamma", "0.1"],
-                       r"^skyprivacy transparency check: error: Column 'd' must hold numbers; "
+                       r"^skyprivacy transparency check: error: Table 'dec.csv': Column 'd' must hold numbers; "
                        r"it holds 'half'\.$")
     (work / "dec.csv").write_text(DECISIONS.replace("0.5", ""))
     assert_input_error(capsys, ["transparency", "optimize", "dec.csv", *DECISION, "--delta",
@@ -444,7 +444,7 @@ def test_a_missing_column(work, capsys):
     assert_input_error(capsys, ["check", "released.csv", "--qi", "age,zip", "--sensitive",
                                 "occupation", "--policy", "policy.toml", "--certificate",
                                 "c.json", "--report", "r.html"],
-                       r"^skyprivacy check: error: Column 'zip' is not in the table; columns "
+                       r"^skyprivacy check: error: Table 'released.csv': Column 'zip' is not in the table; columns "
                        r"are \['age', 'workclass', ", "c.json", "r.html")
 
 
@@ -453,7 +453,7 @@ def test_an_unknown_policy_value(work, capsys):
     for command in (["check", "released.csv"], ["anonymize", "adult.csv", "--output",
                                                 "o.csv"]):
         assert_input_error(capsys, [*command, *RELEASE, "--policy", "typo.toml"],
-                           r"error: Policy value 'Exec-manager' does not occur in column "
+                           r"error: Policy 'typo.toml': Policy value 'Exec-manager' does not occur in column "
                            r"'occupation'\. Did you mean 'Exec-managerial'\? Values there: "
                            r"\['Adm-clerical', ", "o.csv", "o.cert.json")
 
@@ -471,7 +471,7 @@ def test_a_hierarchy_that_misses_values(work, capsys):
     (work / "sex.csv").write_text("Male;*\n")
     assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
                                 "--output", "o.csv", "--hierarchy", "sex=sex.csv"],
-                       r"^skyprivacy anonymize: error: Hierarchy for column 'sex': .*'Female'",
+                       r"^skyprivacy anonymize: error: Hierarchy 'sex.csv' of 'sex': Hierarchy for column 'sex': .*'Female'",
                        "o.csv", "o.cert.json")
 
 
@@ -485,7 +485,7 @@ def test_a_missing_value(work, capsys, cell):
     for command in (["anonymize", "holes.csv", "--output", "o.csv", "--report", "o.html"],
                     ["check", "holes.csv", "--certificate", "o.json"]):
         assert_input_error(capsys, [*command, *RELEASE, "--policy", "policy.toml"],
-                           rf"error: Column 'age' has 1 missing cell\(s\), the first on data "
+                           rf"error: Table 'holes.csv': Column 'age' has 1 missing cell\(s\), the first on data "
                            rf"row 3 \('{cell}'\); skyprivacy never drops rows silently",
                            "o.csv", "o.cert.json", "o.html", "o.json")
 

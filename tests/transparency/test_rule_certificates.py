@@ -264,5 +264,6 @@ def test_cli_rule_certificate_errors(tmp_path):
     code, out, err = _run("transparency", "verify", "table.csv", "--certificate", "bad.json",
                           cwd=tmp_path)
     assert code == 3
-    assert "Certificate 'bad.json': The certificate is malformed: missing field(s)" in err
+    assert "Certificate 'bad.json': The certificate is malformed: 'kind' is 'x', expected " \
+           "'skyprivacy.rule-certificate'." in err
     assert len(err.strip().splitlines()) == 1
