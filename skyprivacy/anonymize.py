@@ -40,9 +40,10 @@ from .formulas import (
     combine,
     exact_min,
     exact_terms,
+    float_verdict_one,
+    float_verdicts,
     holder_terms,
     log_threshold,
-    within_tolerance,
 )
 from .knowledge import Policy
 from .qi import _NumericQI, _SetQI, _TreeQI, qi_kinds
@@ -63,6 +64,8 @@ _SPLITS = ("infogain", "widest")
 _OUTPUTS = ("generalized", "bucketized")
 _LIST_LIKE = (list, tuple, set, frozenset, np.ndarray)
 INF = math.inf
+_FEW = 24  # up to this many combos are judged in plain floats, more as arrays
+_WINDOW, _WINDOW_MAX = 16, 4096  # partitions judged together by the level sweep
 
 
 # --------------------------------------------------------------------------- policy plan
@@ -83,25 +86,42 @@ class _Plan:
 
     @classmethod
     def build(cls, policy: Policy | None, values: Sequence, n_individuals: int) -> _Plan:
-        cells: dict = {}
+        # Values that share a skyline (typically all but a few listed ones share the
+        # default) share its reduced points: the per-skyline work is done once and the cells
+        # of its values are laid out with array operations, never a Python step per value.
+        by_skyline: dict = {}  # id(skyline) -> (skyline, positions of its values)
         for j, value in enumerate(values if policy is not None else ()):
             skyline = policy.skyline_for(value)
-            if skyline is None:
-                continue
+            if skyline is not None:
+                by_skyline.setdefault(id(skyline), (skyline, []))[1].append(j)
+        pieces = []  # per skyline: its value positions and its reduced points
+        for skyline, positions in by_skyline.values():
+            reduced: dict = {}
             for point in skyline:
-                key = (j, point.knowledge)
-                if key not in cells or point.c_exact < cells[key].c_exact:
-                    cells[key] = point
-        keys = sorted(cells)
-        points = [cells[key] for key in keys]
-        capped = [cap_amounts(len(values), n_individuals, p.l, p.k, p.m) for p in points]
-        as_int = lambda xs: np.array(xs, dtype=np.int64)  # noqa: E731
-        value = as_int([j for j, _ in keys])
-        cell_ptr = np.concatenate([[0], np.cumsum(np.bincount(value, minlength=len(values)))])
-        return cls(value, as_int([c[0] for c in capped]), as_int([c[1] for c in capped]),
-                   as_int([c[2] for c in capped]), [p.c_exact for p in points],
-                   np.array([log_threshold(p.c_exact) for p in points], dtype=float), points,
-                   cell_ptr.astype(np.int64))
+                kept = reduced.get(point.knowledge)
+                if kept is None or point.c_exact < kept.c_exact:
+                    reduced[point.knowledge] = point
+            kept_points = [reduced[key] for key in sorted(reduced)]
+            pieces.append((np.asarray(positions, dtype=np.int64), kept_points))
+        n_values = len(values)
+        value_parts, index_parts = [], []
+        points: list = []
+        for positions, kept_points in pieces:
+            value_parts.append(np.repeat(positions, len(kept_points)))
+            index_parts.append(np.tile(np.arange(len(kept_points), dtype=np.int64)
+                                       + len(points), len(positions)))
+            points.extend(kept_points)
+        value = np.concatenate(value_parts) if value_parts else np.zeros(0, dtype=np.int64)
+        point_of = np.concatenate(index_parts) if index_parts else np.zeros(0, dtype=np.int64)
+        order = np.argsort(value, kind="stable")  # by value, then the skyline's point order
+        value, point_of = value[order], point_of[order]
+        capped = np.array([cap_amounts(n_values, n_individuals, p.l, p.k, p.m) for p in points],
+                          dtype=np.int64).reshape(-1, 3)
+        thresholds = np.array([log_threshold(p.c_exact) for p in points], dtype=float)
+        cell_ptr = np.concatenate([[0], np.cumsum(np.bincount(value, minlength=n_values))])
+        return cls(value, capped[point_of, 0], capped[point_of, 1], capped[point_of, 2],
+                   [points[i].c_exact for i in point_of.tolist()], thresholds[point_of],
+                   [points[i] for i in point_of.tolist()], cell_ptr.astype(np.int64))
 
     def __len__(self) -> int:
         return len(self.points)
@@ -115,6 +135,19 @@ def _expand(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.nda
     return starts[owner] + np.arange(total, dtype=np.int64) - offset[owner], owner
 
 
+def _count_order(group: np.ndarray, value: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """The order of (group, value, count) entries by group, count descending, then value.
+
+    Entries already in (group, value) order (as pair counts come) need one stable sort of a
+    single integer key, many times faster than sorting by three keys."""
+    top = int(count.max(initial=0)) + 1
+    in_pair_order = (len(group) < 2 or bool(np.all(
+        (group[1:] > group[:-1]) | ((group[1:] == group[:-1]) & (value[1:] > value[:-1])))))
+    if in_pair_order and int(group.max(initial=0)) < (2 ** 62) // top:
+        return np.argsort(group.astype(np.int64) * top + (top - 1 - count), kind="stable")
+    return np.lexsort((value, -count, group))
+
+
 class _Groups:
     """Groups as sparse rows: sizes and (group, value, count) nonzeros sorted by group, then
     count descending, with the :class:`~skyprivacy.formulas.SortedRows` the closed forms read."""
@@ -122,7 +155,7 @@ class _Groups:
     def __init__(self, sizes, group, value, count, *, presorted: bool = False):
         self.sizes = np.asarray(sizes, dtype=np.int64)
         if not presorted:
-            order = np.lexsort((value, -count, group))
+            order = _count_order(group, value, count)
             group, value, count = group[order], value[order], count[order]
         self.group, self.value, self.count = group, value, count
 
@@ -147,8 +180,10 @@ class _Groups:
 
 class _QStore:
     """Every group queued so far (Q of Fig. 4: the root and every accepted child), kept for
-    the exact decisions near a threshold.  Groups are numbered in queue order; recent parts
-    are merged once there are many, so finding a value's holders stays cheap."""
+    the exact decisions near a threshold.  Groups are numbered in queue order and held in
+    parts whose sizes fall geometrically (a part is merged into the one before it once it is
+    at least half as large), so there are O(log Q) parts, each nonzero is merged O(log Q)
+    times, and finding a value's holders stays cheap."""
 
     def __init__(self, first: _Groups):
         self.parts: list = []  # (offset, _Groups)
@@ -158,15 +193,18 @@ class _QStore:
     def add(self, groups: _Groups) -> None:
         self.parts.append((self.n_groups, groups))
         self.n_groups += len(groups.sizes)
-        if len(self.parts) > 32:
-            self._merge()
+        while len(self.parts) > 1 and 2 * len(self.parts[-1][1].value) >= \
+                len(self.parts[-2][1].value):
+            self._merge_last_two()
 
-    def _merge(self) -> None:
-        merged = _Groups(np.concatenate([g.sizes for _, g in self.parts]),
-                         np.concatenate([g.group + o for o, g in self.parts]),
-                         np.concatenate([g.value for _, g in self.parts]),
-                         np.concatenate([g.count for _, g in self.parts]), presorted=True)
-        self.parts = [(0, merged)]
+    def _merge_last_two(self) -> None:
+        (offset, a), (b_offset, b) = self.parts[-2:]
+        # a's groups come first and b's are numbered after them: the rows stay sorted
+        merged = _Groups(np.concatenate([a.sizes, b.sizes]),
+                         np.concatenate([a.group, b.group + (b_offset - offset)]),
+                         np.concatenate([a.value, b.value]),
+                         np.concatenate([a.count, b.count]), presorted=True)
+        self.parts[-2:] = [(offset, merged)]
 
     def holders_since(self, j: int, since: int):
         """(groups, entries) of value ``j`` over the groups numbered ``since`` or later."""
@@ -234,6 +272,127 @@ class AnonymizationResult:
 
 
 # --------------------------------------------------------------------------- engine
+def _segment_cummin(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """Running minimum of each row of ``values`` (shape (R, X)) that restarts where the
+    non-decreasing ``segment`` changes.
+
+    Small inputs: ranks make every segment's keys lower than all earlier segments', so one
+    ``minimum.accumulate`` restarts by itself; large ones go through pandas' grouped
+    ``cummin``."""
+    n = values.shape[1]
+    if n > 1000:
+        return pd.DataFrame(values.T).groupby(segment, sort=False).cummin().to_numpy().T
+    out = np.empty_like(values)
+    _, first = np.unique(segment, return_index=True)
+    offset = np.repeat(np.arange(len(first), dtype=np.int64) * n, np.diff(np.append(first, n)))
+    positions = np.arange(n, dtype=np.int64)
+    for i, row in enumerate(values):
+        order = np.argsort(row, kind="stable")
+        rank = np.empty(n, dtype=np.int64)
+        rank[order] = positions
+        out[i] = row[order][np.minimum.accumulate(rank - offset) + offset]
+    return out
+
+
+class _LevelSweep:
+    """The state of one level's acceptance: the combos' verdicts, which cells were lowered
+    when, and when each candidate was last judged (see :meth:`_Mondrian._accept_level`)."""
+
+    def __init__(self, engine, cands, combos, unsafe, unsure, live):
+        self.engine, self.cands, self.combos = engine, cands, combos
+        self.unsafe, self.unsure, self.live = unsafe, unsure, live
+        self.ptr = combos["ptr"]
+        self.lowered_at = np.zeros(len(engine.plan), dtype=np.int64)  # step of last lowering
+        self.judged_at = np.zeros(cands["n"], dtype=np.int64)
+        self.version = 0
+
+    def _live_combos(self, cand: np.ndarray) -> np.ndarray:
+        lo, hi = self.ptr[cand], self.ptr[cand + 1]
+        at, _ = _expand(lo, hi - lo)
+        return at[self.live[at]]
+
+    def first_failure(self, window: np.ndarray) -> int | None:
+        """Position in ``window`` (candidates of successive partitions, in queue order) of
+        the first one that is unsafe or unsure once every candidate before it in the window
+        is accepted; None if there is none."""
+        engine, combos = self.engine, self.combos
+        lo, hi = self.ptr[window], self.ptr[window + 1]
+        at, pos = _expand(lo, hi - lo)
+        keep = self.live[at]
+        at, pos = at[keep], pos[keep]
+        if not len(at):
+            return None
+        cell = combos["cell"][at]
+        mins = combos["mins"][:, at]
+        # statistics each combo sees: the current ones lowered by the window's earlier
+        # candidates (an exclusive running minimum per cell, in queue order)
+        by_cell = np.lexsort((pos, cell))
+        sorted_cell = cell[by_cell]
+        running = _segment_cummin(mins[:, by_cell], sorted_cell)
+        seen = np.full(mins.shape, INF)
+        same = np.flatnonzero(sorted_cell[1:] == sorted_cell[:-1]) + 1
+        seen[:, by_cell[same]] = running[:, same - 1]
+        current = np.minimum(engine.ss[:, cell], seen)
+        pinned = combos["pinned"][at]
+        changed = (mins < current).any(axis=0) | pinned
+        unsafe, unsure = engine._classify(np.minimum(current, mins),
+                                          pinned | engine.pinned[cell], cell)
+        failing = pos[(unsafe | unsure) & changed]
+        return int(failing.min()) if len(failing) else None
+
+    def accept_all(self, accepted: np.ndarray, chosen: np.ndarray) -> None:
+        """Accept candidates of distinct partitions known to be safe in this order."""
+        if not len(accepted):
+            return
+        engine, cands, combos = self.engine, self.cands, self.combos
+        chosen[cands["part"][accepted]] = accepted
+        engine._pending.extend(zip(cands["first_child"][accepted].tolist(),
+                                   cands["n_children"][accepted].tolist()))
+        at = self._live_combos(accepted)
+        if not len(at):
+            return
+        cell = combos["cell"][at]
+        before = engine.ss[:, cell]
+        for stat in range(5):
+            np.minimum.at(engine.ss[stat], cell, combos["mins"][stat, at])
+        lowered = np.unique(cell[(combos["mins"][:, at] < before).any(axis=0)])
+        if len(lowered):
+            self.version += 1
+            self.lowered_at[lowered] = self.version
+
+    def try_one(self, c: int, chosen: np.ndarray) -> bool:
+        """Judge candidate ``c`` against the current statistics (exactly near a threshold)
+        and accept it if it is safe."""
+        engine, combos = self.engine, self.combos
+        lo, hi = int(self.ptr[c]), int(self.ptr[c + 1])
+        cells = combos["cell"][lo:hi]
+        unsafe, unsure = self.unsafe, self.unsure
+        if self.version and self.judged_at[c] < self.version:
+            # only the cells lowered since this candidate was judged can change verdict
+            # (a cell's statistics and pin change only when it is lowered)
+            stale = np.flatnonzero((self.lowered_at[cells] > self.judged_at[c])
+                                   & self.live[lo:hi])
+            if len(stale):
+                stale += lo
+                unsafe[stale], unsure[stale] = (engine._verdicts_few(combos, stale)
+                                                if len(stale) <= _FEW else
+                                                engine._verdicts(combos, stale))
+            self.judged_at[c] = self.version
+        if unsafe[lo:hi].any():
+            return False
+        close = cells[unsure[lo:hi]]
+        if len(close):
+            kids = self.cands["children"]
+            first, n_children = int(self.cands["first_child"][c]), int(
+                self.cands["n_children"][c])
+            engine._flush_pending(kids)
+            if any(engine._exact_unsafe(int(cell), kids, first, n_children)
+                   for cell in close):
+                return False
+        self.accept_all(np.array([c]), chosen)
+        return True
+
+
 class _Mondrian:
     """Top-down greedy partitioning (Fig. 4). ``min_size`` switches the safety rule to plain
     k-anonymity (every group at least that large), for the k-anonymity baseline."""
@@ -520,42 +679,63 @@ class _Mondrian:
     def _classify(self, ss, pinned, cell):
         """Per combo: clearly unsafe, and too close to call in floating point; ``ss`` (5, X)
         are the statistics with the combo's children, for policy cells ``cell``."""
-        log_nr = combine(*ss)
-        theta = self.plan.log_theta[cell]
-        finite = np.isfinite(theta)
-        with np.errstate(invalid="ignore"):
-            margin = log_nr - theta
-        close = finite & np.isfinite(log_nr) & within_tolerance(log_nr, theta)
-        # c = 1 (theta = -inf): safe iff NR > 0, i.e. log NR > -inf, which is exact
-        unsafe = pinned | np.where(finite, (margin <= 0) & ~close, np.isneginf(log_nr))
-        return unsafe, close & ~unsafe
+        return float_verdicts(combine(*ss), self.plan.log_theta[cell], pinned)
 
-    def _verdicts(self, combos: dict, lo: int, hi: int):
-        """(unsafe, unsure) of combos lo:hi against the current global statistics; a combo
-        that lowers no statistic keeps the global verdict, which is safe."""
-        cell = combos["cell"][lo:hi]
-        mins = combos["mins"][:, lo:hi]
+    def _verdicts(self, combos: dict, at):
+        """(unsafe, unsure) of the combos ``at`` (a slice or positions) against the current
+        global statistics; a combo that lowers no statistic keeps the global verdict, which
+        is safe."""
+        cell = combos["cell"][at]
+        mins = combos["mins"][:, at]
         current = self.ss[:, cell]
-        pinned = combos["pinned"][lo:hi]
+        pinned = combos["pinned"][at]
         changed = (mins < current).any(axis=0) | pinned
         unsafe, unsure = self._classify(np.minimum(current, mins), pinned | self.pinned[cell],
                                         cell)
         return unsafe & changed, unsure & changed
 
+    def _verdicts_few(self, combos: dict, at: list) -> tuple[list, list]:
+        """:meth:`_verdicts` of a few combos in plain floats (the sequential loop's case)."""
+        unsafe, unsure = [], []
+        cells = combos["cell"][at].tolist()
+        mins = combos["mins"][:, at].T.tolist()
+        current = self.ss[:, cells].T.tolist()
+        pinned = combos["pinned"][at].tolist()
+        global_pinned = self.pinned[cells].tolist()
+        theta = self.plan.log_theta[cells].tolist()
+        for i in range(len(cells)):
+            own, now = mins[i], current[i]
+            if not (pinned[i] or own[0] < now[0] or own[1] < now[1] or own[2] < now[2]
+                    or own[3] < now[3] or own[4] < now[4]):
+                unsafe.append(False)
+                unsure.append(False)
+                continue
+            u, w = float_verdict_one(*(a if a < b else b for a, b in zip(own, now)),
+                                     theta[i], pinned[i] or global_pinned[i])
+            unsafe.append(u)
+            unsure.append(w)
+        return unsafe, unsure
+
     def _accept_level(self, cands: dict, order: np.ndarray, chosen: np.ndarray) -> None:
-        """Sequential acceptance, in queue order, of the level's candidates.
+        """Acceptance, in queue order, of the level's candidates (Fig. 4's FIFO, exactly).
 
         Every candidate is first judged against the level's starting statistics (unsafe then
-        means unsafe for good: the statistics only decrease).  A survivor is re-judged when
-        it is reached only if an accepted split has since lowered a statistic of a cell it
-        touches; near-threshold cells are decided exactly."""
+        means unsafe for good: the statistics only decrease).  The partitions are then taken
+        in order, a window at a time: each partition's first surviving candidate is judged
+        against the starting statistics lowered by the candidates before it in the window
+        (a running minimum per cell), which is exactly what the sequential rule sees as long
+        as every earlier one is accepted.  The prefix up to the first candidate that is then
+        unsafe or too close to call is accepted at once; that partition is decided one
+        candidate at a time (near-threshold cells with exact fractions), and the next window
+        starts after it."""
         combos = self._level_terms(cands)
         self.n_candidates += cands["n"]
-        ptr = combos["ptr"]
-        unsafe, unsure = self._verdicts(combos, 0, len(combos["cell"]))
-        cand_of = combos["cand"]
+        unsafe, unsure = self._verdicts(combos, slice(None))
+        # a combo that lowers no statistic now never will (they only decrease): its verdict
+        # stays the global one, safe, and it is never judged again
+        live = ((combos["mins"] < self.ss[:, combos["cell"]]).any(axis=0) | combos["pinned"])
         bad = np.zeros(cands["n"], dtype=bool)
-        bad[cand_of[unsafe]] = True
+        bad[combos["cand"][unsafe]] = True
         viable = order[~bad[order]]
         parts = cands["part"][viable]
         # progress: rows of partitions without a viable candidate are placed now
@@ -566,50 +746,32 @@ class _Mondrian:
         self._report(placed)
         step = max(1, self.n_rows // 20)
         next_report = placed + step
+        self._pending = []
         if not len(viable):
             return
-        last_part = np.full(len(chosen), -1, dtype=np.int64)
-        last_part[parts] = np.arange(len(viable))
-        first, n_children = cands["first_child"], cands["n_children"]
-        kids = cands["children"]
-        lowered_at = np.zeros(len(self.plan), dtype=np.int64)  # accept step of last lowering
-        judged_at = np.zeros(cands["n"], dtype=np.int64)
-        version = 0
-        self._pending = []
-        for i, c in enumerate(viable.tolist()):
-            p = int(parts[i])
-            if chosen[p] >= 0:
+        sweep = _LevelSweep(self, cands, combos, unsafe, unsure, live)
+        # the candidates of a partition are contiguous in queue order
+        runs = np.flatnonzero(np.concatenate([[True], parts[1:] != parts[:-1]]))
+        run_end = np.append(runs[1:], len(viable))
+        r, width = 0, _WINDOW
+        while r < len(runs):
+            window = viable[runs[r:r + width]]
+            fail = sweep.first_failure(window)
+            sweep.accept_all(window[:fail] if fail is not None else window, chosen)
+            if fail is None:
+                r += len(window)
+                width = min(2 * width, _WINDOW_MAX)
                 continue
-            lo, hi = int(ptr[c]), int(ptr[c + 1])
-            cells = combos["cell"][lo:hi]
-            if version and lowered_at[cells].max(initial=0) > judged_at[c]:
-                u, w = self._verdicts(combos, lo, hi)
-                unsafe[lo:hi], unsure[lo:hi] = u, w
-                judged_at[c] = version
-            ok = not unsafe[lo:hi].any()
-            if ok:
-                close = cells[unsure[lo:hi]]
-                if len(close):
-                    self._flush_pending(kids)
-                    ok = not any(self._exact_unsafe(int(cell), kids, int(first[c]),
-                                                    int(n_children[c])) for cell in close)
-            if ok:
-                chosen[p] = c
-                self._pending.append((int(first[c]), int(n_children[c])))
-                mins = combos["mins"][:, lo:hi]
-                lower = (mins < self.ss[:, cells]).any(axis=0) | combos["pinned"][lo:hi]
-                if lower.any():
-                    version += 1
-                    touched = cells[lower]
-                    self.ss[:, touched] = np.minimum(self.ss[:, touched], mins[:, lower])
-                    self.pinned[touched] |= combos["pinned"][lo:hi][lower]
-                    lowered_at[touched] = version
-            elif last_part[p] == i:  # the partition's last chance failed: it is final
-                placed += int(part_rows[p])
+            j = r + fail
+            if not any(sweep.try_one(int(c), chosen)
+                       for c in viable[runs[j]:run_end[j]].tolist()):
+                placed += int(part_rows[parts[runs[j]]])  # its last chance failed: final
                 if placed >= next_report:
                     self._report(placed)
                     next_report = placed + step
-        self._flush_pending(kids)
+            r = j + 1
+            width = max(width // 2, _WINDOW)
+        self._flush_pending(cands["children"])
 
     def _flush_pending(self, kids: _Groups) -> None:
         """Add the children accepted so far in this level to Q (for exact fallbacks)."""

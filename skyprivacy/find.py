@@ -27,11 +27,11 @@ from .errors import InvalidParameterError, param_error
 from .formulas import (
     breach_probability,
     check_amount,
+    float_verdicts,
     holder_shapes,
     log_negated_ratio,
     log_threshold,
     sufficient_statistics,
-    within_tolerance,
 )
 from .knowledge import exact_confidence
 from .release import ReleaseCandidate
@@ -99,11 +99,8 @@ class _SafetyOracle:
         if self.stats.absent:
             return np.ones(len(k), dtype=bool)
         log_nr = self.stats.log_nr(l, k, m)
-        if self.log_theta == -INF:
-            return log_nr > -INF
-        margin = log_nr - self.log_theta
-        verdict = margin > 0
-        close = np.isfinite(log_nr) & within_tolerance(log_nr, self.log_theta)
+        unsafe, close = float_verdicts(log_nr, self.log_theta)
+        verdict = ~unsafe & ~close
         for i in np.flatnonzero(close):
             self.exact_evaluations += 1
             stats = sufficient_statistics(self.stats.release, self.stats.sigma, l=int(l[i]),

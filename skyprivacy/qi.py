@@ -24,11 +24,20 @@ def _as_text(column: pd.Series) -> pd.Series:
     return column.map(lambda v: v if isinstance(v, str) else str(v))
 
 
+def _distinct(column: pd.Series) -> tuple[np.ndarray, pd.Series]:
+    """(code of every cell, the distinct cells as text): the per-cell rules below run once
+    per distinct cell, not once per row."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=False)
+    return codes, _as_text(pd.Series(uniques, dtype=object))
+
+
 def _parsed(column: pd.Series) -> pd.Series:
     """The cells of a column as numbers (NaN where a cell is not one)."""
     if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
         return column.astype(float)
-    return pd.to_numeric(_as_text(column).str.strip(), errors="coerce")
+    codes, text = _distinct(column)
+    numbers = pd.to_numeric(text.str.strip(), errors="coerce").to_numpy(dtype=float)
+    return pd.Series(numbers[codes], index=column.index)
 
 
 def qi_kinds(table: pd.DataFrame, qi, hierarchies, *, numeric=None, categorical=None,
@@ -88,16 +97,16 @@ def _infer(column: pd.Series, name: str, owner: str) -> str:
         return "set"
     if pd.api.types.is_numeric_dtype(column):
         return "numeric"
-    text = _as_text(column)
+    codes, text = _distinct(column)
     if text.str.match(_LEADING_ZERO).any():
         return "set"  # codes such as ZIP 02139: never read as numbers
-    numbers = _parsed(column)
-    odd = numbers.isna()
+    odd_text = pd.to_numeric(text.str.strip(), errors="coerce").isna().to_numpy()
+    odd = odd_text[codes]
     if not odd.any():
         return "numeric"
     share = 1 - odd.mean()
     if share >= _MOSTLY:
-        examples = list(dict.fromkeys(text[odd]))[:3]
+        examples = list(dict.fromkeys(text.to_numpy()[codes[odd]]))[:3]  # in row order
         warnings.warn(
             f"Column {name!r} is mostly numbers but {int(odd.sum())} cell(s) are not (e.g. "
             f"{examples!r}): {owner} splits it as categories; clean those cells, or pass "

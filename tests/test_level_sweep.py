@@ -1,0 +1,165 @@
+"""The level sweep of SkylineAnonymize (windows of partitions judged at once, a running minimum
+per cell) makes exactly the decisions of Fig. 4's one-candidate-at-a-time FIFO rule.
+
+The reference below is that rule written plainly: every candidate, in queue order, is judged
+on all its cells against the statistics as they are when it is reached, near-threshold cells
+exactly, and accepted if safe.  It shares the closed forms with the engine (they have their
+own oracle tests) and nothing of the sweep."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from skyprivacy import Policy
+from skyprivacy.anonymize import _LevelSweep, _Mondrian, _segment_cummin, skyline_anonymize
+from skyprivacy.formulas import float_verdict_one
+
+VALUES = [f"v{i}" for i in range(40)]
+
+
+class SequentialMondrian(_Mondrian):
+    def _accept_level(self, cands, order, chosen):
+        combos = self._level_terms(cands)
+        self.n_candidates += cands["n"]
+        ptr = combos["ptr"]
+        kids = cands["children"]
+        self._pending = []
+        for c in order.tolist():
+            p = int(cands["part"][c])
+            if chosen[p] >= 0:
+                continue
+            lo, hi = int(ptr[c]), int(ptr[c + 1])
+            unsafe, unsure = self._verdicts(combos, slice(lo, hi))
+            if unsafe.any():
+                continue
+            cells = combos["cell"][lo:hi]
+            if unsure.any():
+                self._flush_pending(kids)
+                if any(self._exact_unsafe(int(cell), kids, int(cands["first_child"][c]),
+                                          int(cands["n_children"][c]))
+                       for cell in cells[unsure]):
+                    continue
+            chosen[p] = c
+            self._pending.append((int(cands["first_child"][c]), int(cands["n_children"][c])))
+            mins = combos["mins"][:, lo:hi]
+            self.ss[:, cells] = np.minimum(self.ss[:, cells], mins)
+            self.pinned[cells] |= combos["pinned"][lo:hi]
+        self._flush_pending(kids)
+
+
+def table_of(seed, n, n_values, semantics):
+    rng = np.random.default_rng(seed)
+    table = pd.DataFrame({"age": rng.integers(20, 60, n), "zip": rng.integers(0, 50, n),
+                          "sex": rng.choice(["F", "M"], n)})
+    p = np.arange(1, n_values + 1, dtype=float) ** -1.1
+    draw = lambda size: rng.choice(VALUES[:n_values], size, p=p / p.sum())  # noqa: E731
+    if semantics == "svpi":
+        table["dx"] = draw(n)
+    else:
+        table["dx"] = pd.Series([sorted(set(draw(int(rng.integers(1, 3))))) if semantics ==
+                                 "mvpi-set" else sorted(draw(int(rng.integers(1, 3))))
+                                 for _ in range(n)], dtype=object)
+    return table
+
+
+POLICIES = [Policy.uniform([(1, 2, 1, 0.5)]), Policy.uniform([(0, 1, 0, 2 / 3)]),
+            Policy.uniform([(2, 1, 1, 0.75), (0, 3, 0, 0.6)]),
+            Policy({"v0": [(1, 1, 1, 0.5)]}, default=[(0, 2, 0, 0.9)]),
+            Policy.uniform([(1, 0, 2, 1.0)])]
+
+
+@pytest.mark.parametrize("semantics", ["svpi", "mvpi-set", "mvpi-multiset"])
+@pytest.mark.parametrize("policy", range(len(POLICIES)))
+def test_the_sweep_decides_exactly_like_the_sequential_rule(semantics, policy):
+    for seed in range(3):
+        table = table_of(seed * 7 + policy, 500, [3, 12, 40][seed % 3], semantics)
+        args = (table, ["age", "zip", "sex"], "dx", POLICIES[policy], {}, semantics,
+                "infogain" if seed % 2 else "widest")
+        engine, reference = _Mondrian(*args), SequentialMondrian(*args)
+        if engine.plan.log_theta.size == 0:
+            continue
+        got, n_got = engine.run()
+        want, n_want = reference.run()
+        assert n_got == n_want and np.array_equal(got, want), (semantics, policy, seed)
+
+
+def test_the_sweep_is_the_engine_of_skyline_anonymize_and_splits_a_lot():
+    table = table_of(3, 3000, 40, "svpi")
+    result = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="dx",
+                               policy=POLICIES[0])
+    reference = SequentialMondrian(table, ["age", "zip", "sex"], "dx", POLICIES[0], {},
+                                   "svpi", "infogain")
+    want, _ = reference.run()
+    assert result.n_splits > 50
+    assert np.array_equal(result.assignment.to_numpy(), want)
+
+
+@pytest.mark.parametrize("n", [1, 5, 999, 1001, 4000])
+def test_segment_cummin_restarts_at_every_segment(n):
+    rng = np.random.default_rng(n)
+    values = rng.normal(size=(5, n))
+    values[values > 1.6] = np.inf
+    values[values < -2.0] = -np.inf
+    segment = np.sort(rng.integers(0, max(n // 4, 1), n))
+    want = np.empty_like(values)
+    for s in np.unique(segment):
+        at = np.flatnonzero(segment == s)
+        want[:, at] = np.minimum.accumulate(values[:, at], axis=1)
+    assert np.array_equal(_segment_cummin(values, segment), want)
+
+
+class FakeEngine:
+    """Just what the sweep reads of the engine: the global statistics and the policy cells."""
+
+    def __init__(self, ss, pinned, theta):
+        self.ss, self.pinned = ss, pinned
+        self.plan = type("Plan", (), {"log_theta": theta, "__len__": lambda _: len(theta)})()
+        self._pending = []
+
+    _classify = _Mondrian._classify
+
+
+def sequential_first_failure(ss, pinned, theta, window, ptr, cell, mins, combo_pinned):
+    """The first candidate of ``window`` that is unsafe or unsure when each is judged after
+    accepting all before it, one combo at a time in plain floats."""
+    ss, pinned = ss.copy(), pinned.copy()
+    for position, c in enumerate(window):
+        for e in range(ptr[c], ptr[c + 1]):
+            x = cell[e]
+            own, now = mins[:, e], ss[:, x]
+            if not (combo_pinned[e] or (own < now).any()):
+                continue
+            if any(float_verdict_one(*np.minimum(own, now), theta[x],
+                                     combo_pinned[e] or pinned[x])):
+                return position
+        for e in range(ptr[c], ptr[c + 1]):
+            ss[:, cell[e]] = np.minimum(ss[:, cell[e]], mins[:, e])
+    return None
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_first_failure_is_the_sequential_rules_first_failure(seed):
+    rng = np.random.default_rng(seed)
+    n_cells, n_cands = int(rng.integers(1, 7)), int(rng.integers(1, 40))
+    high, low = [1.0, 2.0, np.inf], [-np.inf, -1.0, -0.25, 0.0, 1e-12, 0.25, 0.5]
+    ss = rng.choice(high, size=(5, n_cells))
+    theta = rng.choice([-np.inf, 0.0, 0.5], size=n_cells)
+    pinned = np.zeros(n_cells, dtype=bool)
+    cells = [np.sort(rng.choice(n_cells, int(rng.integers(1, n_cells + 1)), replace=False))
+             for _ in range(n_cands)]
+    ptr = np.concatenate([[0], np.cumsum([len(c) for c in cells])]).astype(np.int64)
+    cell = np.concatenate(cells).astype(np.int64)
+    # mostly high statistics with a low one here and there: each candidate alone is often
+    # safe, two together often are not (SS2 from one, SS5 from another)
+    mins = np.where(rng.random((5, len(cell))) < 0.75, rng.choice(high, (5, len(cell))),
+                    rng.choice(low, (5, len(cell))))
+    combo_pinned = rng.random(len(cell)) < 0.02
+    combos = {"cell": cell, "mins": mins, "pinned": combo_pinned, "ptr": ptr,
+              "cand": np.repeat(np.arange(n_cands), np.diff(ptr))}
+    live = (mins < ss[:, cell]).any(axis=0) | combo_pinned
+    engine = FakeEngine(ss.copy(), pinned, theta)
+    cands = {"n": n_cands, "part": np.arange(n_cands), "first_child": np.zeros(n_cands, int),
+             "n_children": np.ones(n_cands, int)}
+    sweep = _LevelSweep(engine, cands, combos, None, None, live)
+    window = np.arange(n_cands)
+    assert sweep.first_failure(window) == sequential_first_failure(
+        ss, pinned, theta, window, ptr, cell, mins, combo_pinned)
