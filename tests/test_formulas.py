@@ -5,6 +5,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skyprivacy import InvalidParameterError, ReleaseCandidate, breach_probability
 from skyprivacy.formulas import (
@@ -131,3 +133,16 @@ def test_release_type_error():
             "Got DataFrame instead.")):
         import pandas as pd
         breach_probability(pd.DataFrame(), "a", l=0, k=0, m=0)
+
+
+_LOGS = st.sampled_from([-math.inf, -2.0, -1e-10, 0.0, 1e-10, 0.3, 1.0, math.inf])
+
+
+@settings(max_examples=300)
+@given(ss=st.lists(_LOGS, min_size=5, max_size=5),
+       theta=st.sampled_from([-math.inf, 0.0, 0.3, -1.0]), pinned=st.booleans())
+def test_the_scalar_float_verdict_is_the_array_rule(ss, theta, pinned):
+    from skyprivacy.formulas import combine, float_verdict_one, float_verdicts
+    unsafe, unsure = float_verdicts(combine(*(np.array([x]) for x in ss)), theta,
+                                    np.array([pinned]))
+    assert float_verdict_one(*ss, theta, pinned) == (bool(unsafe[0]), bool(unsure[0]))
