@@ -42,15 +42,18 @@ class CountRelease:
         The period labels of the horizon, in order.
     statistic : {"count", "running_total"}
     epsilon : float
-        Total privacy budget of the whole release (epsilon-DP, delta = 0).
+        Total privacy budget of the whole release (epsilon-DP, delta = 0), per
+        :attr:`privacy_unit`.
     sensitivity : int
-        Delta: the most one individual changes a period's count.
+        Delta: the most one row changes its period's count.
     composition : {"sequential", "tree"}
     mechanism : {"laplace", "geometric"}
     scale : float
         Noise scale of each noisy value (Laplace b; geometric ``alpha = exp(-1/scale)``).
     levels : int
         Tree levels L each period enters (1 for sequential composition).
+    privacy_unit : {"individual", "row"}
+        What neighbouring tables differ in: one individual's rows in every period, or one row.
     """
 
     values: tuple
@@ -62,6 +65,7 @@ class CountRelease:
     mechanism: str
     scale: float
     levels: int
+    privacy_unit: str
 
     def per_period_counts(self) -> tuple:
         """Noisy per-period counts (differences of running totals for the tree:
@@ -80,7 +84,8 @@ class CountRelease:
         return {"values": list(self.values), "periods": list(self.periods),
                 "statistic": self.statistic, "epsilon": self.epsilon,
                 "sensitivity": self.sensitivity, "composition": self.composition,
-                "mechanism": self.mechanism, "scale": self.scale, "levels": self.levels}
+                "mechanism": self.mechanism, "scale": self.scale, "levels": self.levels,
+                "privacy_unit": self.privacy_unit}
 
 
 def tree_levels(d: int, /) -> int:
@@ -114,15 +119,14 @@ def query_contributions(df: pd.DataFrame, spec: QuerySpec, *, encoding, owner: s
     check_columns(df, columns)
     bits = {}
     for column in columns:
-        cells = df[column]
-        ok = not cells.isna().any() and pd.api.types.is_numeric_dtype(cells) \
-            and bool(cells.isin([0, 1]).all())
-        if not ok:
+        values = df[column].to_numpy()
+        if values.dtype.kind not in "biuf" or not np.all((values == 0) | (values == 1)):
+            cells = df[column]
+            shown = sorted_labels(cells.dropna())[:10] + (["NaN"] if cells.isna().any() else [])
             raise SchemaError(
                 f"Column {column!r} of the count query must hold 0/1 bits (one-hot encode it) "
-                f"so that each attribute adds at most 1 per row; it holds "
-                f"{sorted_labels(cells.dropna())[:10] + (['NaN'] if cells.isna().any() else [])}.")
-        bits[column] = cells.to_numpy().astype(np.int64)
+                f"so that each attribute adds at most 1 per row; it holds {shown}.")
+        bits[column] = values.astype(np.int64)
     by_source: dict = {}
     for column in columns:
         source = encoding.source_of(column) if encoding is not None else None
@@ -146,8 +150,8 @@ def _two_sided_geometric(rng: np.random.Generator, scale: float, size: int) -> n
 
 
 def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=None,
-                 composition="sequential", mechanism="laplace", random_state,
-                 accountant=None) -> CountRelease:
+                 composition="sequential", mechanism="laplace", privacy_unit="individual",
+                 random_state, accountant=None) -> CountRelease:
     """Release a count query per period with epsilon-differential privacy (spec §3.8).
 
     Parameters
@@ -167,11 +171,23 @@ def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=N
     encoding : EncodingMap, optional, keyword-only
         Lets bits of one one-hot attribute count once towards Delta.
     composition : {"sequential", "tree"}, keyword-only
-        ``"sequential"``: each period's count with epsilon/d (scale ``Delta d / epsilon``).
-        ``"tree"``: running totals by binary-tree continual counting, each period in
-        ``L = ceil(log2 d) + 1`` nodes of scale ``Delta L / epsilon``.
+        ``"sequential"``: one noisy count per period.  ``"tree"``: noisy running totals by
+        binary-tree continual counting, each period in ``L = ceil(log2 d) + 1`` nodes.
     mechanism : {"laplace", "geometric"}, keyword-only
         Laplace noise, or two-sided geometric noise (integer outputs).
+    privacy_unit : {"individual", "row"}, default "individual", keyword-only
+        What neighbouring tables differ in.  ``"individual"``: all rows of one individual
+        (at most one per period), the longitudinal guarantee.  ``"row"``: one row, i.e. one
+        individual in one period (event-level, as in continual counting); an individual with
+        rows in k periods is then protected only at k epsilon.  Noise scales (Delta the
+        per-row sensitivity, d periods, L tree levels):
+
+        ============  ================  ============
+        composition   individual        row
+        ============  ================  ============
+        sequential    Delta d / eps     Delta / eps
+        tree          Delta L d / eps   Delta L / eps
+        ============  ================  ============
     random_state : None, int or numpy.random.Generator, keyword-only
     accountant : BudgetAccountant, optional, keyword-only
         Charged ``epsilon`` before any noise is drawn (a refused charge releases nothing).
@@ -192,10 +208,14 @@ def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=N
 
     Notes
     -----
-    Neighbouring tables differ in one individual, who has at most one row per period and so
-    changes each period's count by at most Delta.  Sequential composition of d releases at
-    epsilon/d each, or one release of all tree nodes whose L1 sensitivity is ``Delta L``, is
-    epsilon-DP.  Averages ``c / n`` or ``c / (n d)`` are post-processing when n is public.
+    One row changes its period's count by at most Delta, so the L1 sensitivity of the d
+    period counts is Delta for a row and ``Delta d`` for an individual (epsilon/d per period:
+    sequential composition); a tree node over ``2^j`` periods changes by up to ``2^j Delta``,
+    so the L1 sensitivity of all tree nodes is ``Delta L`` for a row and ``Delta L d`` for an
+    individual.  Laplace (or geometric) noise of scale sensitivity / epsilon on every released
+    quantity is epsilon-DP (Laplace mechanism).  The tree pays off only under
+    ``privacy_unit="row"``, where its running totals carry ``O(log^1.5 d)`` noise instead of
+    ``O(sqrt d)``.  Averages ``c / n`` or ``c / (n d)`` are post-processing when n is public.
 
     References
     ----------
@@ -213,8 +233,8 @@ def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=N
     >>> release.scale, release.periods          # Delta d / epsilon = 1 * 2 / 1
     (2.0, (1, 2))
     >>> tree = count_report(table, spec=q, epsilon=1.0, periods="month", composition="tree",
-    ...                     mechanism="geometric", random_state=0)
-    >>> tree.statistic, tree.levels, tree.scale
+    ...                     mechanism="geometric", privacy_unit="row", random_state=0)
+    >>> tree.statistic, tree.levels, tree.scale  # Delta L / epsilon
     ('running_total', 2, 2.0)
     """
     owner = "count_report"
@@ -223,6 +243,7 @@ def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=N
                      requirement="be a finite number > 0", low=0.0)
     check_choice(composition, ("sequential", "tree"), name="composition", owner=owner)
     check_choice(mechanism, ("laplace", "geometric"), name="mechanism", owner=owner)
+    check_choice(privacy_unit, ("individual", "row"), name="privacy_unit", owner=owner)
     rng = check_random_state(random_state, owner=owner)
     if accountant is not None and not isinstance(accountant, BudgetAccountant):
         raise param_error("accountant", owner, "be None or a BudgetAccountant", accountant)
@@ -262,12 +283,9 @@ def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=N
     d = len(labels)
     counts = np.bincount(codes, weights=contributions, minlength=d).astype(np.int64)
 
-    if composition == "sequential":
-        levels = 1
-        scale = delta * d / eps
-    else:
-        levels = tree_levels(d)
-        scale = delta * levels / eps
+    levels = 1 if composition == "sequential" else tree_levels(d)
+    periods_per_individual = d if privacy_unit == "individual" else 1
+    scale = delta * levels * periods_per_individual / eps
     if accountant is not None:
         accountant.spend(eps)
 
@@ -298,4 +316,5 @@ def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=N
         else tuple(float(v) for v in released)
     return CountRelease(values=values, periods=tuple(labels), statistic=statistic,
                         epsilon=eps, sensitivity=int(delta), composition=composition,
-                        mechanism=mechanism, scale=float(scale), levels=levels)
+                        mechanism=mechanism, scale=float(scale), levels=levels,
+                        privacy_unit=privacy_unit)

@@ -100,12 +100,12 @@ def _tags(df: pd.DataFrame, protected, *, owner: str) -> pd.Series:
     if n_missing:
         raise SchemaError(f"Column {protected!r} (the protected attribute) has {n_missing} "
                           "missing value(s); every row needs a tag.")
-    sizes = cells.value_counts(sort=False)
-    small = sizes[sizes < 2]
-    if len(small):
-        label = native(small.index[0])
+    codes, uniques = pd.factorize(cells, sort=False)
+    sizes = np.bincount(codes, minlength=len(uniques))
+    if sizes.min() < 2:
+        label = native(uniques[int(np.argmin(sizes))])
         raise SchemaError(f"Protected class {label!r} of column {protected!r} has "
-                          f"{int(small.iloc[0])} row; FIS needs at least 2 rows per class "
+                          f"{int(sizes.min())} row; FIS needs at least 2 rows per class "
                           "(a batch of size >= 2).")
     return cells.copy()
 

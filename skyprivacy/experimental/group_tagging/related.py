@@ -39,7 +39,7 @@ class RelatedAttributes:
         Cramér's V, for every scored attribute.
     categories : mapping str -> object
         For a categorical attribute under ``method="pearson"``, the category whose bit gave the
-        score; None otherwise.
+        score (on equal |r|, the first in sorted order); None otherwise.
     threshold : float
     method : str
     skipped : tuple of str
