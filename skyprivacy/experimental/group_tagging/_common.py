@@ -19,8 +19,8 @@ def check_frame(df, *, owner: str, name: str = "df") -> pd.DataFrame:
         raise param_error(name, owner, "be a pandas DataFrame", type(df).__name__)
     if len(df) == 0:
         raise SchemaError(f"The table is empty: {owner} needs at least one row.")
-    duplicated = df.columns[df.columns.duplicated()].tolist()
-    if duplicated:
+    if not df.columns.is_unique:
+        duplicated = sorted(set(df.columns[df.columns.duplicated()].tolist()))
         raise SchemaError(f"The table has duplicate column names {duplicated}; {owner} needs "
                           "distinct column names.")
     return df

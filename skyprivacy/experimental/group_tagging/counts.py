@@ -265,17 +265,18 @@ def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=N
             raise SchemaError(f"Column {periods!r} (the periods) has "
                               f"{int(cells.isna().sum())} missing value(s); every row needs a "
                               "period.")
+        data_codes, uniques = pd.factorize(cells, sort=False)
         if horizon is None:
-            labels = sorted_labels(cells)
+            labels = sorted_labels(uniques)
         else:
             if isinstance(horizon, (str, bytes)):
                 raise param_error("horizon", owner, "be a list of period labels", horizon)
             labels = [native(v) for v in horizon]
             if not labels or len(set(labels)) != len(labels):
                 raise param_error("horizon", owner, "list distinct period labels", horizon)
-        index = {label: i for i, label in enumerate(labels)}
-        codes = np.fromiter((index.get(native(v), -1) for v in cells.tolist()), dtype=np.int64,
-                            count=len(cells))
+        position = {label: i for i, label in enumerate(labels)}
+        lookup = np.array([position.get(native(u), -1) for u in uniques], dtype=np.int64)
+        codes = lookup[data_codes]
         if (codes < 0).any():
             outside = sorted_labels(cells[codes < 0])[:10]
             raise SchemaError(f"Column {periods!r} has periods {outside} outside the horizon "
