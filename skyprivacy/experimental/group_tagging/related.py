@@ -61,28 +61,35 @@ class RelatedAttributes:
 
 
 def _as_ints(values: np.ndarray):
-    """The values as exact Python ints when they are all integers, else None."""
+    """The values as an int64 array when they are all integers, else None."""
     if values.dtype.kind in "biu":
-        return values.astype(np.int64).astype(object)
+        return values.astype(np.int64)
     if values.dtype.kind == "f" and np.all(np.isfinite(values)) \
             and np.all(values == np.round(values)) and np.abs(values).max() < 2.0 ** 53:
-        return values.astype(np.int64).astype(object)
+        return values.astype(np.int64)
     return None
 
 
-def _pearson(x: np.ndarray, y_ints: np.ndarray) -> tuple[float, Fraction | float]:
-    """(r, r squared); r squared is an exact Fraction when x is integer-valued."""
+def _exact_sums(x: np.ndarray, y: np.ndarray) -> tuple[int, int, int]:
+    """(sum x, sum x^2, sum x y) as exact Python ints (int64 when no overflow is possible)."""
+    if len(x) < 2 ** 22 and np.abs(x).max() < 2 ** 20:  # x^2 sums stay below 2^62
+        return int(x.sum()), int((x * x).sum()), int((x * y).sum())
+    big = x.astype(object)
+    return int(big.sum()), int((big * big).sum()), int((big * y.astype(object)).sum())
+
+
+def _pearson(x: np.ndarray, y: np.ndarray) -> tuple[float, Fraction | float]:
+    """(r, r squared) with a 0/1 target y; r squared is an exact Fraction when x is
+    integer-valued."""
     exact = _as_ints(x)
     if exact is not None:
         n = len(exact)
-        sx, sy = sum(exact), sum(y_ints)
-        sxx = sum(v * v for v in exact)
-        syy = sum(v * v for v in y_ints)
-        sxy = sum(a * b for a, b in zip(exact, y_ints))
+        sx, sxx, sxy = _exact_sums(exact, y)
+        sy = syy = int(y.sum())  # y is 0/1
         cov, vx, vy = n * sxy - sx * sy, n * sxx - sx * sx, n * syy - sy * sy
         r2 = Fraction(cov * cov, vx * vy)
         return math.copysign(math.sqrt(r2), cov), r2
-    r = float(np.corrcoef(x.astype(float), np.asarray(y_ints, dtype=float))[0, 1])
+    r = float(np.corrcoef(x.astype(float), y.astype(float))[0, 1])
     return r, r * r
 
 
@@ -194,7 +201,6 @@ def select_related_attributes(df, /, *, target, candidates=None, threshold=0.5,
         raise SchemaError(f"Column {target!r} (the target) is constant (every row is "
                           f"{y_values[0]!r}); no attribute can correlate with it.")
     y = y_cells.to_numpy().astype(np.int64)
-    y_ints = y.astype(object)
     tau2 = Fraction(repr(tau)) ** 2
 
     scores: dict = {}
@@ -217,11 +223,11 @@ def select_related_attributes(df, /, *, target, candidates=None, threshold=0.5,
             score, score2 = _cramers_v(codes, y)
         elif numeric:
             score, score2 = _pearson(cells.to_numpy().astype(float)
-                                     if cells.dtype.kind == "f" else cells.to_numpy(), y_ints)
+                                     if cells.dtype.kind == "f" else cells.to_numpy(), y)
         else:
             score, score2 = 0.0, Fraction(0)
             for value in sorted_labels(cells):
-                r, r2 = _pearson((cells == value).to_numpy(), y_ints)
+                r, r2 = _pearson((cells == value).to_numpy(), y)
                 if r2 > score2:
                     score, score2, category = r, r2, native(value)
         scores[name] = float(score)
