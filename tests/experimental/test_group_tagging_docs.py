@@ -83,7 +83,8 @@ def test_the_guide_quotes_the_full_run(full_run):
         quoted.append(f"| {label} | {x['fpr']['Female']:.3f} | {x['fpr']['Male']:.3f} | "
                       f"{x['fnr']['Female']:.3f} | {x['fnr']['Male']:.3f} | "
                       f"{x['fpr_gap']:.3f} | {x['fnr_gap']:.3f} | {x['error']:.3f} |")
-    quoted.append(f"identical to those on the original: {r['fairness']['same_predictions_on_fis_table']}")
+    same = r["fairness"]["same_predictions_on_fis_table"]
+    quoted.append(f"identical to those on the original: {same}")
     c = r["counts"]
     quoted.append(f"FIS releases {c['fis_count']}, the exact count")
     quoted.append(f"over {c['draws']} draws")

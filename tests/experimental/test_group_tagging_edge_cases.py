@@ -129,8 +129,8 @@ def test_unequal_batches_of_a_user_plan():
         out, realized = fis_shuffle(big, plan=uneven, random_state=0)  # a valid user plan
     assert realized.batch_sizes == ((3, 9),)
     with pytest.warns(UnprovenFormulaWarning, match=r"^Class 0 has unequal batch sizes \(3 to "
-                      r"9\): eq\. \(1\)/\(3\) assume n_i1 ≃ \.\.\. ≃ n_it_i; the mean is used\.$"), \
-            pytest.warns(NotDifferentiallyPrivateWarning):
+                      r"9\): eq\. \(1\)/\(3\) assume n_i1 ≃ \.\.\. ≃ n_it_i; the mean is "
+                      r"used\.$"), pytest.warns(NotDifferentiallyPrivateWarning):
         budget = paper_fis_epsilon(realized.t, realized.batch_sizes, S=2)
     assert budget.epsilon == pytest.approx(math.log(2 / 5 ** 2))  # mean 6
 
@@ -187,7 +187,7 @@ def test_one_hot_attribute_split():
     assert set(encoding.columns["city"]) <= set(whole.anchored)
 
 
-# -- n_p = 1: allowed (FIS = BUDS iterative shuffling, eq. (3) = eq. (1)) ---------------------------
+# -- n_p = 1: allowed (FIS = BUDS iterative shuffling, eq. (3) = eq. (1)) -----------------------
 
 def test_one_protected_class():
     table = TABLE.assign(sex="F")

@@ -84,6 +84,9 @@ def test_missing_values_raise_or_become_a_category():
     ({"columns": ["maths"], "bins": {"maths": [1]}, "categories": {"maths": [1]}},
      "The 'categories' parameter of one_hot_encode must not name a column that also has bins "
      "(bins define its categories). Got 'maths' instead."),
+    ({"columns": ["religion"], "categories": {"religion": ["a", "a"]}},
+     "The 'categories' parameter of one_hot_encode must give column 'religion' a non-empty "
+     "list of distinct categories. Got ['a', 'a'] instead."),
     ({"columns": ["religion"], "missing": "drop"},
      "The 'missing' parameter of one_hot_encode must be one of ['error', 'as_category']. Got "
      "'drop' instead."),

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from skyprivacy.errors import NotDifferentiallyPrivateWarning
+from skyprivacy.errors import NotDifferentiallyPrivateWarning, SchemaError
 from skyprivacy.experimental.group_tagging import (empirical_relinkage_rate, fis_shuffle,
                                                    one_hot_encode, paper_fis_epsilon, plan_fis,
                                                    row_return_probability, tag_groups)
@@ -134,7 +134,8 @@ def test_g2_monotonicity_is_wrong_as_the_spec_says():
     # more batches at a fixed batch size (more people) gives a *larger* "epsilon"
     assert paper_epsilon_quiet([8, 12], [100, 100], 2) > paper_epsilon_quiet([4, 6], [100, 100], 2)
     # more protected classes (1/n_p!) gives a smaller one for the same per-class terms
-    assert paper_epsilon_quiet([5, 5, 5], [11, 11, 11], 2) < paper_epsilon_quiet([5, 5], [11, 11], 2)
+    three = paper_epsilon_quiet([5, 5, 5], [11, 11, 11], 2)
+    assert three < paper_epsilon_quiet([5, 5], [11, 11], 2)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -368,3 +369,39 @@ def test_relinkage_with_nothing_to_shuffle_is_total():
     pd.testing.assert_frame_equal(out, table)
     assert empirical_relinkage_rate(plan).to_dict() == {
         "each_group": 1.0, "any_group": 1.0, "all_groups": 1.0, "per_group": []}
+
+
+@settings(max_examples=40)
+@given(st.data())
+def test_fis_invariants_hold_on_random_tables(data):
+    """Anchored columns identical; per batch each attribute group's multiset of row tuples is
+    unchanged (so per class every column's multiset is); the plan records where values came
+    from."""
+    n_f, n_m = data.draw(st.integers(2, 12)), data.draw(st.integers(2, 12))
+    n = n_f + n_m
+    values = st.lists(st.integers(0, 3), min_size=n, max_size=n)
+    table = pd.DataFrame({"sex": ["F"] * n_f + ["M"] * n_m, "keep": data.draw(values),
+                          "a": data.draw(values), "b": data.draw(values),
+                          "c": data.draw(values)})
+    groups = data.draw(st.integers(2, 3))
+    batches = {"F": data.draw(st.integers(1, n_f // 2)), "M": data.draw(st.integers(1, n_m // 2))}
+    out, plan = quiet_shuffle(table, tag="sex", anchored=["keep"], S=groups, batches=batches,
+                              random_state=data.draw(st.integers(0, 2**32)))
+    assert out[["sex", "keep"]].equals(table[["sex", "keep"]])
+    for batch, perms in zip(plan.batches, plan.permutations):
+        rows = np.asarray(batch.rows)
+        for group, perm in zip(plan.attribute_groups, perms):
+            cols = list(group)
+            assert sorted(map(tuple, out[cols].iloc[rows].to_numpy().tolist())) == \
+                sorted(map(tuple, table[cols].iloc[rows].to_numpy().tolist()))
+            source = table[cols].iloc[rows[list(perm)]].to_numpy()
+            assert np.array_equal(out[cols].iloc[rows].to_numpy(), source)
+
+
+def test_an_anchored_one_hot_attribute_that_is_absent_is_reported():
+    frame, encoding = one_hot_encode(pd.DataFrame({"sex": ["F", "F"], "r": ["a", "b"]}),
+                                     columns="r")
+    with pytest.raises(SchemaError) as caught:
+        plan_fis(frame.drop(columns=["r=a", "r=b"]).assign(x=[1, 2]), tag="sex",
+                 anchored=["r"], S=2, batches=1, encoding=encoding, random_state=0)
+    assert str(caught.value) == "Column 'r' is not in the table; columns are ['sex', 'x']."

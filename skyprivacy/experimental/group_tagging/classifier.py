@@ -144,6 +144,10 @@ def group_error_rates(y, y_pred, groups, /) -> GroupErrorRates:
     ``FPR_g = sum_{y=0} p / N_g``, ``FNR_g = 1 - sum_{y=1} p / P_g``,
     ``error_g = (sum_{y=0} p + sum_{y=1} (1 - p)) / n_g``.
 
+    References
+    ----------
+    Sengupta and Mishra, Def. 3.4 eq. (13)-(16); spec group-tagging §3.7.
+
     Examples
     --------
     >>> rates = group_error_rates([1, 0, 1, 0], [1, 1, 1, 0], ["F", "F", "M", "M"])

@@ -166,8 +166,8 @@ def one_hot_encode(df, /, *, columns, categories=None, bins=None, handle_unknown
         The source attributes to encode.
     categories : mapping column -> list, optional, keyword-only
         Explicit categories (in bit order) per categorical attribute; the default is the
-        sorted distinct values of the column.  Give them when several periods must share one
-        encoding.
+        sorted distinct values of the column (a numeric column without bins gets one bit per
+        distinct value).  Give them when several periods must share one encoding.
     bins : mapping column -> list of float, optional, keyword-only
         Bin edges per numeric attribute: edges ``e1 < ... < ek`` give ``k + 1`` bins
         ``(-inf, e1), [e1, e2), ..., [ek, inf)``.
@@ -247,8 +247,14 @@ def one_hot_encode(df, /, *, columns, categories=None, bins=None, handle_unknown
             unknown = np.zeros(len(cells), dtype=bool)
         else:
             if source in given:
-                labels = column_list(given[source], name="categories", owner=owner)
-                labels = [native(v) for v in labels]
+                try:
+                    labels = [native(v) for v in given[source]]
+                except TypeError:
+                    labels = None
+                if isinstance(given[source], str) or not labels \
+                        or len(set(labels)) != len(labels):
+                    raise param_error("categories", owner, f"give column {source!r} a non-empty "
+                                      "list of distinct categories", given[source])
             else:
                 labels = sorted_labels(cells[~absent])
             lookup = {value: code for code, value in enumerate(labels)}

@@ -241,8 +241,10 @@ def _expand_anchored(df: pd.DataFrame, names: list, encoding, owner: str) -> lis
     """Anchored names as columns: a one-hot source name stands for all its bit columns."""
     columns: list = []
     for name in names:
-        if name not in df.columns and encoding is not None and name in encoding.columns:
-            columns.extend(c for c in encoding.columns[name] if c in df.columns)
+        bits = [] if encoding is None or name in df.columns else \
+            [c for c in encoding.columns.get(name, ()) if c in df.columns]
+        if bits:
+            columns.extend(bits)
         else:
             check_columns(df, [name])
             columns.append(name)

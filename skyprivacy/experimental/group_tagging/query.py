@@ -36,8 +36,8 @@ class QuerySpec:
         always include it ("returned no matter what the question is").
     predicate : callable, optional
         Count queries only: ``row -> bool``, called with each row as a dict restricted to
-        ``attributes`` (reading any other column raises).  Without a predicate a count query sums the 0/1
-        bit columns ``attributes`` (the paper's ``C_T``).
+        ``attributes`` (reading any other column raises).  Without a predicate a count query
+        sums the 0/1 bit columns ``attributes`` (the paper's ``C_T``).
     target : str, optional
         Decision queries only, required there: the 0/1 decision column (eligible or not).
 
