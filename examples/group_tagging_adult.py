@@ -137,6 +137,8 @@ def fairness(table: pd.DataFrame, shuffled: pd.DataFrame, anchored_features: lis
     clf = RelationImpactClassifier(random_state=SEED).fit(encoded[train], y[train],
                                                           groups[train])
     test = ~train
+    by_score = RelationImpactClassifier(scores=True, random_state=SEED).fit(
+        encoded[train], y[train], groups[train])
     base = clf.estimators_[None].predict(encoded[test])
     fair = clf.predict_proba(encoded[test], groups[test])  # expected rates of the randomized rule
     same = bool(np.array_equal(clf.predict(encoded, groups),
@@ -151,6 +153,8 @@ def fairness(table: pd.DataFrame, shuffled: pd.DataFrame, anchored_features: lis
 
     train_rates = clf.group_rates_
     return {"base": rates(base), "relation_impact": rates(fair),
+            "relation_impact_scores": rates(by_score.predict_proba(encoded[test],
+                                                                   groups[test])),
             "relation_impact_train": {"fpr_gap": round(train_rates.fpr_gap, 6),
                                       "fnr_gap": round(train_rates.fnr_gap, 6),
                                       "error": round(train_rates.overall_error, 4)},
@@ -236,7 +240,7 @@ def report(result: dict) -> str:
                      f"{o['mean_exposure']} -> {f['mean_exposure']}; QI-groups "
                      f"{o['groups']} -> {f['groups']}")
     fair = result["fairness"]
-    for key in ("base", "relation_impact"):
+    for key in ("base", "relation_impact", "relation_impact_scores"):
         r = fair[key]
         lines.append(f"(c) {key} (test set): FPR {r['fpr']} FNR {r['fnr']} (gaps "
                      f"{r['fpr_gap']}, {r['fnr_gap']}), error {r['error']}")

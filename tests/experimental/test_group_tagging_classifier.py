@@ -267,3 +267,108 @@ def test_missing_scipy_and_sklearn_name_their_extras(students, monkeypatch):
     assert str(caught.value) == ("RelationImpactClassifier's default base estimator needs "
                                  "scikit-learn: pip install 'skyprivacy[ml]' (or pass "
                                  "base_estimator=)")
+
+
+# --- scores: ROC-convex-hull thresholds (spec §3.7, "for scores rather than hard labels") --------
+
+class ScoreRule(Rule):
+    def predict_proba(self, X):
+        p = self.predict(X).astype(float)
+        return np.column_stack([1 - p, p])
+
+
+def test_scores_on_the_fixture_give_the_label_optimum(students):
+    clf = RelationImpactClassifier(base_estimator=ScoreRule(), scores=True, random_state=0)
+    clf.fit(students[["maths", "electricity"]], students["eligible"], students["sex"])
+    rates = clf.group_rates_
+    assert rates.tpr == (pytest.approx(1.0), pytest.approx(1.0))
+    assert rates.fpr == (pytest.approx(1 / 3), pytest.approx(1 / 3))
+    assert rates.overall_error == pytest.approx(1 / 6)
+    assert set(clf.thresholds_["group"]) == {"F", "M"}
+    assert clf.thresholds_.groupby("group")["weight"].sum().round(9).tolist() == [1.0, 1.0]
+
+
+def test_roc_hull_vertices():
+    from skyprivacy.experimental.group_tagging.classifier import _roc_hull
+    thresholds, fpr, tpr, n_pos, n_neg = _roc_hull(np.array([0.9, 0.8, 0.7, 0.6]),
+                                                   np.array([1, 0, 1, 0]))
+    assert thresholds.tolist() == [np.inf, 0.9, 0.7, 0.6]
+    assert fpr.tolist() == [0.0, 0.0, 0.5, 1.0] and tpr.tolist() == [0.0, 0.5, 1.0, 1.0]
+    assert (n_pos, n_neg) == (2, 2)
+
+
+class Score:
+    """A fixed score per row (the first column of X)."""
+
+    def fit(self, X, y):
+        return self
+
+    def predict(self, X):
+        return (np.asarray(X)[:, 0] >= 0.5).astype(int)
+
+    def decision_function(self, X):
+        return np.asarray(X, dtype=float)[:, 0]
+
+
+def all_thresholds_optimum(score, y, groups):
+    """Oracle: the same LP over *every* threshold of every group (no hull), from the
+    definitions; its optimum must equal the hull LP's (the feasible regions coincide)."""
+    from scipy.optimize import linprog
+    blocks = []
+    for g in sorted(set(groups)):
+        s, yy = score[groups == g], y[groups == g]
+        ts = [np.inf] + sorted(set(s.tolist()), reverse=True)
+        tpr = np.array([np.mean(s[yy == 1] >= t) for t in ts])
+        fpr = np.array([np.mean(s[yy == 0] >= t) for t in ts])
+        blocks.append((tpr, fpr, int(yy.sum()), int((1 - yy).sum())))
+    sizes = [len(b[0]) for b in blocks]
+    total, offsets = sum(sizes), np.concatenate([[0], np.cumsum(sizes)])
+    cost, rows, rhs = np.zeros(total), [], []
+    for i, (tpr, fpr, n_pos, n_neg) in enumerate(blocks):
+        cost[offsets[i]:offsets[i + 1]] = n_neg * fpr - n_pos * tpr
+        simplex = np.zeros(total)
+        simplex[offsets[i]:offsets[i + 1]] = 1
+        rows.append(simplex)
+        rhs.append(1.0)
+    for kind in (0, 1):
+        first = np.zeros(total)
+        first[:sizes[0]] = blocks[0][kind]
+        for i in range(1, len(blocks)):
+            other = np.zeros(total)
+            other[offsets[i]:offsets[i + 1]] = blocks[i][kind]
+            rows.append(other - first)
+            rhs.append(0.0)
+    result = linprog(cost, A_eq=np.array(rows), b_eq=rhs, bounds=[(0, 1)] * total,
+                     method="highs")
+    return (result.fun + sum(b[2] for b in blocks)) / len(y)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_score_post_processing_matches_the_unreduced_lp(seed):
+    rng = np.random.default_rng(seed)
+    n = 80
+    groups = np.where(rng.random(n) < 0.4, "a", "b")
+    y = (rng.random(n) < 0.45).astype(int)
+    y[:2], y[2:4] = [0, 1], [0, 1]
+    groups[:4] = ["a", "a", "b", "b"]
+    score = np.round(0.6 * y + 0.25 * (groups == "b") + rng.normal(0, 0.35, n), 1)
+    X = score[:, None]
+    clf = RelationImpactClassifier(base_estimator=Score(), scores=True, random_state=0)
+    clf.fit(X, y, groups)
+    assert clf.group_rates_.fpr_gap == pytest.approx(0.0, abs=1e-9)
+    assert clf.group_rates_.fnr_gap == pytest.approx(0.0, abs=1e-9)
+    assert clf.group_rates_.overall_error == pytest.approx(all_thresholds_optimum(score, y,
+                                                                                  groups),
+                                                           abs=1e-9)
+    proba = clf.predict_proba(X, groups)
+    for g in ("a", "b"):  # monotone in the score within a group
+        order = np.argsort(score[groups == g])
+        assert np.all(np.diff(proba[groups == g][order]) >= -1e-12)
+
+
+def test_scores_need_a_scoring_estimator():
+    with pytest.raises(InvalidParameterError) as caught:
+        RelationImpactClassifier(base_estimator=Rule(), scores=True)
+    assert str(caught.value).startswith("The 'base_estimator' parameter of "
+                                        "RelationImpactClassifier must have predict_proba or "
+                                        "decision_function when scores=True. Got <")

@@ -50,7 +50,10 @@ def test_the_example_supports_the_guides_conclusions(full_run):
     fair = r["fairness"]
     assert fair["same_predictions_on_fis_table"] is True
     assert fair["relation_impact_train"]["fpr_gap"] == 0.0
-    assert fair["relation_impact"]["fpr_gap"] < fair["base"]["fpr_gap"]
+    for key in ("relation_impact", "relation_impact_scores"):
+        assert fair[key]["fpr_gap"] < fair["base"]["fpr_gap"]
+        assert fair[key]["fnr_gap"] < fair["base"]["fnr_gap"]
+    assert fair["relation_impact_scores"]["error"] <= fair["relation_impact"]["error"]
     c = r["counts"]
     assert c["fis_count"] == c["true_count"]  # FIS releases the exact count
     errors = [c["laplace"][e]["mean_abs_error"] for e in ("0.01", "0.1", "1.0", "10.0")]
@@ -78,7 +81,8 @@ def test_the_guide_quotes_the_full_run(full_run):
             f"{o['values_breached_without_knowledge']} → "
             f"{f['values_breached_without_knowledge']} | {o['mean_exposure']} → "
             f"{f['mean_exposure']} | {o['groups']} → {f['groups']} |")
-    for label, key in (("base", "base"), ("Relation Impact", "relation_impact")):
+    for label, key in (("base", "base"), ("Relation Impact (labels)", "relation_impact"),
+                       ("Relation Impact (scores)", "relation_impact_scores")):
         x = r["fairness"][key]
         quoted.append(f"| {label} | {x['fpr']['Female']:.3f} | {x['fpr']['Male']:.3f} | "
                       f"{x['fnr']['Female']:.3f} | {x['fnr']['Male']:.3f} | "

@@ -217,9 +217,10 @@ class RelationImpactClassifier:
     Parameters
     ----------
     base_estimator : estimator, optional, keyword-only
-        Anything with ``fit(X, y)`` and ``predict(X) -> 0/1``, fitted on the related
-        attributes T (a copy is fitted; the object passed is never touched).  Default:
-        scikit-learn's ``LogisticRegression(max_iter=1000)`` (needs ``skyprivacy[ml]``).
+        Anything with ``fit(X, y)`` and ``predict(X) -> 0/1`` (and ``predict_proba`` or
+        ``decision_function`` for ``scores=True``), fitted on the related attributes T (a copy
+        is fitted; the object passed is never touched).  Default: scikit-learn's
+        ``LogisticRegression(max_iter=1000)`` (needs ``skyprivacy[ml]``).
     per_group : bool, default False, keyword-only
         Fit one base estimator per group (the paper's set of classifiers ``{h_c1..h_ci}``)
         instead of one pooled estimator.
@@ -227,6 +228,9 @@ class RelationImpactClassifier:
         Equal TPR and FPR across groups (the reading of Def. 3.4), or equal TPR only.
     tolerance : float, default 0.0, keyword-only
         Allowed difference of the constrained rates between any two groups, in [0, 1].
+    scores : bool, default False, keyword-only
+        Post-process the base estimator's scores by randomized thresholds on the convex hull
+        of each group's ROC curve, instead of its 0/1 labels.
     random_state : None, int or numpy.random.Generator, keyword-only
         Randomness of :meth:`predict` (an int gives the same predictions on every call).
 
@@ -235,21 +239,27 @@ class RelationImpactClassifier:
     groups_ : tuple
         Groups seen in fit.
     mixing_ : pandas.DataFrame
-        ``p_{g, yhat} = P(final prediction = 1 | base prediction = yhat, group = g)``, one row
-        per group, columns ``p0`` and ``p1``.
+        Labels (``scores=False``): ``p_{g, yhat} = P(final prediction = 1 | base prediction =
+        yhat, group = g)``, one row per group, columns ``p0`` and ``p1``.
+    thresholds_ : pandas.DataFrame
+        Scores (``scores=True``): per group, the ROC-hull thresholds used and their weights;
+        ``P(final prediction = 1 | score s) = sum of the weights of thresholds <= s``.
     base_rates_ : GroupErrorRates
-        The base estimator's rates on the training rows.
+        The base estimator's label rates on the training rows.
     group_rates_ : GroupErrorRates
         The derived predictor's expected rates on the training rows.
 
     Notes
     -----
-    The Hardt-Price-Srebro linear program: minimise the expected number of errors
-    ``sum_g [(1 - p_g1) TP_g + (1 - p_g0) FN_g + p_g1 FP_g + p_g0 TN_g]`` over
+    The Hardt-Price-Srebro linear program.  With labels: minimise the expected number of
+    errors ``sum_g [(1 - p_g1) TP_g + (1 - p_g0) FN_g + p_g1 FP_g + p_g0 TN_g]`` over
     ``p in [0, 1]^(2 n_p)`` subject to ``TPR_g = TPR_h`` and ``FPR_g = FPR_h`` for all groups
     (``|.| <= tolerance``), where ``TPR_g = (p_g1 TP_g + p_g0 FN_g) / P_g`` and
-    ``FPR_g = (p_g1 FP_g + p_g0 TN_g) / N_g``.  It is always feasible (a constant predictor
-    satisfies it).  Needs scipy (``skyprivacy[lp]``).
+    ``FPR_g = (p_g1 FP_g + p_g0 TN_g) / N_g``.  With scores: the variables are the weights of
+    a mixture of the thresholds at the vertices of each group's ROC convex hull (the
+    achievable (FPR, TPR) region), summing to 1 per group; the objective is
+    ``sum_g N_g FPR_g + P_g (1 - TPR_g)``.  Both are always feasible (a constant predictor
+    satisfies the constraints).  Needs scipy (``skyprivacy[lp]``).
 
     References
     ----------
@@ -274,14 +284,20 @@ class RelationImpactClassifier:
     """
 
     def __init__(self, *, base_estimator=None, per_group=False, constraint="equalized_odds",
-                 tolerance=0.0, random_state=None):
+                 tolerance=0.0, scores=False, random_state=None):
         owner = "RelationImpactClassifier"
         if base_estimator is not None and not (hasattr(base_estimator, "fit")
                                                and hasattr(base_estimator, "predict")):
             raise param_error("base_estimator", owner, "be None or an estimator with fit and "
                               "predict", base_estimator)
-        if not isinstance(per_group, (bool, np.bool_)):
-            raise param_error("per_group", owner, "be True or False", per_group)
+        for name, flag in (("per_group", per_group), ("scores", scores)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise param_error(name, owner, "be True or False", flag)
+        if scores and base_estimator is not None and not (
+                hasattr(base_estimator, "predict_proba")
+                or hasattr(base_estimator, "decision_function")):
+            raise param_error("base_estimator", owner, "have predict_proba or "
+                              "decision_function when scores=True", base_estimator)
         check_choice(constraint, ("equalized_odds", "equal_opportunity"), name="constraint",
                      owner=owner)
         check_real(tolerance, name="tolerance", owner=owner, requirement="be in [0, 1]",
@@ -291,12 +307,13 @@ class RelationImpactClassifier:
         self.per_group = bool(per_group)
         self.constraint = constraint
         self.tolerance = float(tolerance)
+        self.scores = bool(scores)
         self.random_state = random_state
 
     def __repr__(self) -> str:
         return (f"RelationImpactClassifier(base_estimator={self.base_estimator!r}, "
                 f"per_group={self.per_group}, constraint={self.constraint!r}, "
-                f"tolerance={self.tolerance})")
+                f"tolerance={self.tolerance}, scores={self.scores})")
 
     # -- fitting --------------------------------------------------------------------------
 
@@ -354,13 +371,44 @@ class RelationImpactClassifier:
         else:
             self.estimators_ = {None: template.fit(X, labels)}
         self.groups_ = tuple(names)
-        base = self._base_predict(X, tags, owner=owner)
-        self.mixing_ = self._solve(linprog, labels, base, tags)
+        base = self._base_output(X, tags, owner=owner, scores=False)
+        if self.scores:
+            score = self._base_output(X, tags, owner=owner, scores=True)
+            self.thresholds_ = self._solve_scores(linprog, labels, score, tags)
+            proba = self._threshold_probability(score, tags)
+        else:
+            self.mixing_ = self._solve_labels(linprog, labels, base, tags)
+            proba = self._label_probability(base, tags)
         self.base_rates_ = group_error_rates(labels, base, tags)
-        self.group_rates_ = group_error_rates(labels, self._probability(base, tags), tags)
+        self.group_rates_ = group_error_rates(labels, proba, tags)
         return self
 
-    def _solve(self, linprog, labels, base, tags) -> pd.DataFrame:
+    def _constraints(self, tpr_rows: list, fpr_rows: list) -> dict:
+        """Equal (or within-tolerance) TPR and, for equalized odds, FPR across groups."""
+        kinds = [tpr_rows] + ([fpr_rows] if self.constraint == "equalized_odds" else [])
+        differences = []
+        for block in kinds:
+            k = len(block)
+            if self.tolerance == 0.0:
+                differences += [block[i] - block[0] for i in range(1, k)]
+            else:
+                differences += [block[i] - block[j] for i in range(k) for j in range(k)
+                                if i != j]
+        if not differences:
+            return {}
+        matrix = np.array(differences)
+        if self.tolerance == 0.0:
+            return {"A_eq": matrix, "b_eq": np.zeros(len(matrix))}
+        return {"A_ub": matrix, "b_ub": np.full(len(matrix), self.tolerance)}
+
+    @staticmethod
+    def _run(linprog, cost, bounds, constraints) -> np.ndarray:
+        result = linprog(cost, bounds=bounds, method="highs", **constraints)
+        if result.status != 0:  # pragma: no cover - a constant predictor is always feasible
+            raise InfeasibleError(f"The equalized-odds linear program failed: {result.message}")
+        return np.clip(result.x, 0.0, 1.0)
+
+    def _solve_labels(self, linprog, labels, base, tags) -> pd.DataFrame:
         k = len(self.groups_)
         cost = np.zeros(2 * k)
         tpr_rows, fpr_rows = [], []
@@ -376,54 +424,66 @@ class RelationImpactClassifier:
             fpr[2 * i], fpr[2 * i + 1] = tn / (fp + tn), fp / (fp + tn)
             tpr_rows.append(tpr)
             fpr_rows.append(fpr)
-        rates = tpr_rows + (fpr_rows if self.constraint == "equalized_odds" else [])
-        per_kind = len(self.groups_)
-        differences = []
-        for start in range(0, len(rates), per_kind):
-            block = rates[start:start + per_kind]
-            if self.tolerance == 0.0:
-                differences += [block[i] - block[0] for i in range(1, per_kind)]
-            else:
-                differences += [block[i] - block[j] for i in range(per_kind)
-                                for j in range(per_kind) if i != j]
-        kwargs = {}
-        if differences:
-            matrix = np.array(differences)
-            if self.tolerance == 0.0:
-                kwargs = {"A_eq": matrix, "b_eq": np.zeros(len(matrix))}
-            else:
-                kwargs = {"A_ub": matrix, "b_ub": np.full(len(matrix), self.tolerance)}
-        result = linprog(cost / labels.size, bounds=[(0.0, 1.0)] * (2 * k), method="highs",
-                         **kwargs)
-        if result.status != 0:  # pragma: no cover - a constant predictor is always feasible
-            raise InfeasibleError(f"The equalized-odds linear program failed: {result.message}")
-        p = np.clip(result.x, 0.0, 1.0)
+        p = self._run(linprog, cost / labels.size, [(0.0, 1.0)] * (2 * k),
+                      self._constraints(tpr_rows, fpr_rows))
         return pd.DataFrame({"p0": p[0::2], "p1": p[1::2]},
                             index=pd.Index(self.groups_, name="group"))
+
+    def _solve_scores(self, linprog, labels, score, tags) -> pd.DataFrame:
+        hulls = [_roc_hull(score[tags == g], labels[tags == g]) for g in self.groups_]
+        sizes = [len(h[0]) for h in hulls]
+        offsets = np.concatenate([[0], np.cumsum(sizes)])
+        total = int(offsets[-1])
+        cost = np.zeros(total)
+        tpr_rows, fpr_rows = [], []
+        simplex = np.zeros((len(hulls), total))
+        for i, (thresholds, fpr, tpr, n_pos, n_neg) in enumerate(hulls):
+            block = slice(offsets[i], offsets[i + 1])
+            cost[block] = n_neg * fpr - n_pos * tpr
+            row_t, row_f = np.zeros(total), np.zeros(total)
+            row_t[block], row_f[block] = tpr, fpr
+            tpr_rows.append(row_t)
+            fpr_rows.append(row_f)
+            simplex[i, block] = 1.0
+        constraints = self._constraints(tpr_rows, fpr_rows)
+        a_eq = [simplex] + ([constraints.pop("A_eq")] if "A_eq" in constraints else [])
+        b_eq = [np.ones(len(hulls))] + ([constraints.pop("b_eq")] if "b_eq" in constraints
+                                        else [])
+        constraints.update(A_eq=np.vstack(a_eq), b_eq=np.concatenate(b_eq))
+        weights = self._run(linprog, cost / labels.size, [(0.0, 1.0)] * total, constraints)
+        rows = [(group, float(t), float(w)) for i, group in enumerate(self.groups_)
+                for t, w in zip(hulls[i][0], weights[offsets[i]:offsets[i + 1]]) if w > 1e-12]
+        return pd.DataFrame(rows, columns=["group", "threshold", "weight"])
 
     # -- prediction -----------------------------------------------------------------------
 
     def _check_fitted(self, owner: str) -> None:
-        if not hasattr(self, "mixing_"):
+        if not hasattr(self, "group_rates_"):
             raise NotFittedError(f"This RelationImpactClassifier is not fitted yet; call "
                                  f"fit(X, y, groups) before {owner}.")
 
-    def _base_predict(self, X, tags, *, owner: str) -> np.ndarray:
+    def _base_output(self, X, tags, *, owner: str, scores: bool) -> np.ndarray:
         n = len(tags)
-        if None in self.estimators_:
-            return _hard_labels(self.estimators_[None].predict(X), n, owner=owner)
-        out = np.zeros(n, dtype=np.int8)
+        out = np.zeros(n, dtype=float if scores else np.int8)
         for group, estimator in self.estimators_.items():
-            mask = tags == group
+            mask = np.ones(n, dtype=bool) if group is None else tags == group
             if mask.any():
-                out[mask] = _hard_labels(estimator.predict(_rows(X, mask)), int(mask.sum()),
-                                         owner=owner)
+                rows = X if group is None else _rows(X, mask)
+                out[mask] = (_scores(estimator, rows, int(mask.sum()), owner=owner) if scores
+                             else _hard_labels(estimator.predict(rows), int(mask.sum()),
+                                               owner=owner))
         return out
 
-    def _probability(self, base, tags) -> np.ndarray:
+    def _label_probability(self, base, tags) -> np.ndarray:
         p0 = dict(zip(self.groups_, self.mixing_["p0"]))
         p1 = dict(zip(self.groups_, self.mixing_["p1"]))
         return np.array([p1[g] if h else p0[g] for g, h in zip(tags.tolist(), base.tolist())])
+
+    def _threshold_probability(self, score, tags) -> np.ndarray:
+        proba = np.zeros(len(score))
+        for group, threshold, weight in self.thresholds_.itertuples(index=False):
+            proba += weight * ((tags == group) & (score >= threshold))
+        return np.clip(proba, 0.0, 1.0)
 
     def _checked_input(self, X, groups, owner: str):
         self._check_fitted(owner)
@@ -434,19 +494,72 @@ class RelationImpactClassifier:
                               f"{list(self.groups_)}.")
         return tags
 
-    def predict_proba(self, X, groups, /) -> np.ndarray:
-        """P(prediction = 1) per row: ``p_{g, yhat}`` of the row's group and base label."""
-        owner = "RelationImpactClassifier.predict_proba"
+    def _proba(self, X, groups, owner: str) -> np.ndarray:
         tags = self._checked_input(X, groups, owner)
-        return self._probability(self._base_predict(X, tags, owner=owner), tags)
+        if self.scores:
+            return self._threshold_probability(
+                self._base_output(X, tags, owner=owner, scores=True), tags)
+        return self._label_probability(self._base_output(X, tags, owner=owner, scores=False),
+                                       tags)
+
+    def predict_proba(self, X, groups, /) -> np.ndarray:
+        """P(prediction = 1) per row: ``p_{g, yhat}`` of the row's group and base label, or
+        the weight of the row's group thresholds at or below its score."""
+        return self._proba(X, groups, "RelationImpactClassifier.predict_proba")
 
     def predict(self, X, groups, /) -> np.ndarray:
         """Randomized 0/1 predictions (``random_state`` as an int repeats them exactly)."""
-        owner = "RelationImpactClassifier.predict"
-        tags = self._checked_input(X, groups, owner)
-        p = self._probability(self._base_predict(X, tags, owner=owner), tags)
+        p = self._proba(X, groups, "RelationImpactClassifier.predict")
         rng = check_random_state(self.random_state, owner="RelationImpactClassifier")
         return (rng.random(p.size) < p).astype(np.int8)
+
+
+def _scores(estimator, X, n: int, *, owner: str) -> np.ndarray:
+    """The base estimator's scores: P(y = 1) from predict_proba, else decision_function."""
+    if hasattr(estimator, "predict_proba"):
+        values = np.asarray(estimator.predict_proba(X), dtype=float)
+        values = values[:, -1] if values.ndim == 2 else values
+    else:
+        values = np.asarray(estimator.decision_function(X), dtype=float)
+    if values.shape != (n,) or not np.all(np.isfinite(values)):
+        raise InvalidParameterError(f"The base estimator of {owner} must give one finite "
+                                    f"score per row. Got shape {values.shape} instead.")
+    return values
+
+
+def _roc_hull(score: np.ndarray, y: np.ndarray):
+    """Thresholds at the vertices of the convex hull of a group's ROC points, with their
+    (FPR, TPR), and the group's positives and negatives.
+
+    The predictor ``score >= t`` for t from +inf down to the smallest score traces the ROC
+    points from (0, 0) to (1, 1), both coordinates non-decreasing, so the points are already
+    sorted and Andrew's monotone chain finds the hull (both chains) in one pass each.
+    """
+    order = np.argsort(-score, kind="stable")
+    s, yy = score[order], y[order]
+    n_pos, n_neg = int(yy.sum()), int(yy.size - yy.sum())
+    last = np.r_[np.flatnonzero(np.diff(s) != 0), s.size - 1]  # last row of each score level
+    tp, fp = np.cumsum(yy)[last], np.cumsum(1 - yy)[last]
+    thresholds = np.r_[np.inf, s[last]]
+    points = list(zip(np.r_[0, fp] / n_neg, np.r_[0, tp] / n_pos, range(len(thresholds))))
+
+    def chain(sequence):
+        kept: list = []
+        for point in sequence:
+            while len(kept) >= 2 and _cross(kept[-2], kept[-1], point) <= 0:
+                kept.pop()
+            kept.append(point)
+        return kept
+
+    lower, upper = chain(points), chain(points[::-1])
+    vertices = sorted({p[2] for p in lower + upper})
+    fpr = np.array([points[i][0] for i in vertices])
+    tpr = np.array([points[i][1] for i in vertices])
+    return thresholds[vertices], fpr, tpr, n_pos, n_neg
+
+
+def _cross(o, a, b) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
 def _rows(X, mask: np.ndarray):
