@@ -106,3 +106,44 @@ __all__ += [
     "UnsafeConstantWarning",
     "QueryDesignWarning",
 ]
+
+
+# --- Group tagging and FIS (skyprivacy.experimental.group_tagging; Sengupta and Mishra) ---
+
+
+class NotDifferentiallyPrivateWarning(PrivacyRiskWarning):
+    """An output could be read as a differential-privacy guarantee and is not one: a paper's
+    "epsilon" that is no DP budget, or a permutation-only shuffle that releases every column
+    total exactly."""
+
+
+class UnprovenFormulaWarning(SkyPrivacyWarning):
+    """A formula kept only to reproduce a paper does not hold as stated (or is used outside
+    its premise); do not rely on its value."""
+
+
+class DegenerateColumnWarning(SkyPrivacyWarning):
+    """A column is constant, so a statistic of it (a correlation) is undefined; it is skipped."""
+
+
+class UndefinedMetricWarning(SkyPrivacyWarning):
+    """A rate is undefined (a group without negatives has no false-positive rate); it is
+    reported as NaN."""
+
+
+class UnknownCategoryWarning(SkyPrivacyWarning):
+    """A value outside an attribute's declared categories was encoded as all-zero bits."""
+
+
+class NotFittedError(SkyPrivacyError, ValueError, AttributeError):
+    """An estimator was used before ``fit``."""
+
+
+__all__ += [
+    "NotDifferentiallyPrivateWarning",
+    "UnprovenFormulaWarning",
+    "DegenerateColumnWarning",
+    "UndefinedMetricWarning",
+    "UnknownCategoryWarning",
+    "NotFittedError",
+]

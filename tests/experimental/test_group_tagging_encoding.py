@@ -1,0 +1,180 @@
+"""One-hot encoding (spec group-tagging §3.1) and the query spec (§3.2)."""
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skyprivacy.errors import (InvalidParameterError, SchemaError, UnknownCategoryWarning)
+from skyprivacy.experimental.group_tagging import (MISSING_CATEGORY, QuerySpec, count_report,
+                                                   one_hot_encode)
+
+TABLE = pd.DataFrame({"religion": ["Hindu", "Muslim", "Hindu", "Sikh"],
+                      "maths": [95, 40, 90, 89.5], "name": ["a", "b", "c", "d"]},
+                     index=[7, 8, 9, 10])
+
+
+def test_bits_replace_each_attribute_in_place_and_keep_the_index():
+    frame, encoding = one_hot_encode(TABLE, columns=["religion", "maths"],
+                                     bins={"maths": [50, 90]})
+    assert frame.columns.tolist() == ["religion=Hindu", "religion=Muslim", "religion=Sikh",
+                                      "maths=<50", "maths=[50, 90)", "maths=>=90", "name"]
+    assert frame.index.tolist() == [7, 8, 9, 10]
+    assert frame["maths=>=90"].tolist() == [1, 0, 1, 0]  # 90 is in [90, inf); 89.5 is not
+    assert frame["maths=[50, 90)"].tolist() == [0, 0, 0, 1]
+    assert frame["name"].tolist() == ["a", "b", "c", "d"]
+    assert encoding.columns["maths"] == ("maths=<50", "maths=[50, 90)", "maths=>=90")
+    assert encoding.bins["maths"] == (50.0, 90.0)
+    assert encoding.source_of("religion=Sikh") == "religion"
+    assert encoding.source_of("name") is None
+    assert encoding.to_frame().shape == (6, 3)
+    for source, bits in encoding.columns.items():  # exactly one hot bit per attribute
+        assert (frame[list(bits)].sum(axis=1) == 1).all()
+
+
+def test_explicit_categories_fix_the_bits_across_periods():
+    frame, encoding = one_hot_encode(TABLE, columns="religion",
+                                     categories={"religion": ["Sikh", "Hindu", "Muslim"]})
+    assert list(encoding.columns["religion"]) == ["religion=Sikh", "religion=Hindu",
+                                                  "religion=Muslim"]
+    later = pd.DataFrame({"religion": ["Muslim"], "maths": [1], "name": ["z"]})
+    again, same = encoding.transform(later)
+    assert same.columns == encoding.columns
+    assert again[list(encoding.columns["religion"])].iloc[0].tolist() == [0, 0, 1]
+
+
+def test_an_unseen_category_raises_or_is_ignored_with_a_warning():
+    with pytest.raises(SchemaError, match=r"^Column 'religion' has values outside its "
+                       r"categories: \['Sikh'\] \(categories are \['Hindu', 'Muslim'\]\); pass "
+                       r"handle_unknown='ignore' to encode them as all-zero bits\.$"):
+        one_hot_encode(TABLE, columns="religion", categories={"religion": ["Hindu", "Muslim"]})
+    with pytest.warns(UnknownCategoryWarning, match=r"^Column 'religion': 1 row\(s\) with values "
+                      r"outside its categories \(\['Sikh'\]\) are encoded as all-zero bits, so "
+                      r"they have no hot bit for 'religion'\.$"):
+        frame, _ = one_hot_encode(TABLE, columns="religion", handle_unknown="ignore",
+                                  categories={"religion": ["Hindu", "Muslim"]})
+    assert frame.loc[10, ["religion=Hindu", "religion=Muslim"]].tolist() == [0, 0]
+
+
+def test_missing_values_raise_or_become_a_category():
+    table = pd.DataFrame({"area": ["urban", None, "rural"], "score": [1.0, 2.0, np.nan]})
+    with pytest.raises(SchemaError, match=r"^Column 'area' has 1 missing value\(s\); pass "
+                       r"missing='as_category' to encode them as a category of their own, or "
+                       r"clean the table\.$"):
+        one_hot_encode(table, columns=["area"])
+    frame, encoding = one_hot_encode(table, columns=["area", "score"], bins={"score": [1.5]},
+                                     missing="as_category")
+    assert encoding.categories["area"] == ("rural", "urban", MISSING_CATEGORY)
+    assert frame["area=<NA>"].tolist() == [0, 1, 0]
+    assert frame["score=<NA>"].tolist() == [0, 0, 1]
+    assert encoding.transform(table).frame.columns.tolist() == frame.columns.tolist()
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"columns": []}, "The 'columns' parameter of one_hot_encode must name at least one "
+                      "column. Got [] instead."),
+    ({"columns": ["religion"], "bins": {"maths": [1]}},
+     "The 'bins' parameter of one_hot_encode must name only columns listed in 'columns' "
+     "(['religion']). Got 'maths' instead."),
+    ({"columns": ["maths"], "bins": {"maths": [90, 50]}},
+     "The 'bins' parameter of one_hot_encode must give column 'maths' a non-empty list of "
+     "finite, strictly increasing edges. Got [90, 50] instead."),
+    ({"columns": ["maths"], "bins": {"maths": [1]}, "categories": {"maths": [1]}},
+     "The 'categories' parameter of one_hot_encode must not name a column that also has bins "
+     "(bins define its categories). Got 'maths' instead."),
+    ({"columns": ["religion"], "categories": {"religion": ["a", "a"]}},
+     "The 'categories' parameter of one_hot_encode must give column 'religion' a non-empty "
+     "list of distinct categories. Got ['a', 'a'] instead."),
+    ({"columns": ["religion"], "missing": "drop"},
+     "The 'missing' parameter of one_hot_encode must be one of ['error', 'as_category']. Got "
+     "'drop' instead."),
+    ({"columns": ["religion"], "handle_unknown": "skip"},
+     "The 'handle_unknown' parameter of one_hot_encode must be one of ['error', 'ignore']. Got "
+     "'skip' instead."),
+])
+def test_bad_parameters(kwargs, message):
+    with pytest.raises(InvalidParameterError) as caught:
+        one_hot_encode(TABLE, **kwargs)
+    assert str(caught.value) == message
+
+
+def test_schema_errors():
+    with pytest.raises(SchemaError, match=r"^Column 'zip' is not in the table; columns are "
+                       r"\['religion', 'maths', 'name'\]\.$"):
+        one_hot_encode(TABLE, columns=["zip"])
+    with pytest.raises(SchemaError, match=r"^Column 'name' has bins but is not numeric"):
+        one_hot_encode(TABLE, columns=["name"], bins={"name": [1]})
+    clash = TABLE.assign(**{"religion=Hindu": 0})
+    with pytest.raises(SchemaError, match=r"^The bit column 'religion=Hindu' of 'religion' "
+                       r"clashes with another column of the table; rename one of them\.$"):
+        one_hot_encode(clash, columns=["religion"])
+    with pytest.raises(SchemaError, match=r"^The table is empty: one_hot_encode needs at least "
+                       r"one row\.$"):
+        one_hot_encode(TABLE.iloc[:0], columns=["religion"])
+
+
+@given(st.lists(st.sampled_from(["a", "b", "c", "d"]), min_size=1, max_size=30))
+def test_every_row_has_one_hot_bit_and_the_input_is_untouched(values):
+    table = pd.DataFrame({"x": values})
+    before = table.copy()
+    frame, encoding = one_hot_encode(table, columns=["x"])
+    assert (frame.sum(axis=1) == 1).all()
+    decoded = frame.idxmax(axis=1).str.removeprefix("x=")
+    assert decoded.tolist() == values
+    pd.testing.assert_frame_equal(table, before)
+
+
+# --- QuerySpec (§3.2) -------------------------------------------------------------------------
+
+def test_decision_queries_always_return_the_protected_attribute():
+    assert QuerySpec("decision", ["maths"], "sex", target="eligible").returned == ("maths",
+                                                                                   "sex")
+    assert QuerySpec("decision", ["sex", "maths"], "sex", target="y").returned == ("sex",
+                                                                                   "maths")
+    assert QuerySpec("count", "urban", None).attributes == ("urban",)
+
+
+@pytest.mark.parametrize("args, kwargs, message", [
+    (("sum", ["a"], "p"), {}, "The 'kind' parameter of QuerySpec must be one of ['count', "
+                              "'decision']. Got 'sum' instead."),
+    (("count", [], "p"), {}, "The 'attributes' parameter of QuerySpec must name at least one "
+                             "column. Got [] instead."),
+    (("count", ["a", "a"], "p"), {}, "The 'attributes' parameter of QuerySpec must name "
+                                     "distinct columns. Got ['a', 'a'] instead."),
+    (("decision", ["a"], None), {"target": "y"}, "The 'protected' parameter of QuerySpec must "
+                                                 "be given for a decision query. Got None "
+                                                 "instead."),
+    (("decision", ["a"], "p"), {}, "The 'target' parameter of QuerySpec must be the decision "
+                                   "column of a decision query. Got None instead."),
+    (("decision", ["a"], "p"), {"target": "a"}, "The 'target' parameter of QuerySpec must not "
+                                                "be one of the attributes. Got 'a' instead."),
+    (("count", ["a"], "p"), {"target": "y"}, "The 'target' parameter of QuerySpec must be "
+                                             "None for a count query. Got 'y' instead."),
+    (("count", ["a"], "p"), {"predicate": 3}, "The 'predicate' parameter of QuerySpec must be "
+                                              "None or a callable row -> bool. Got 3 instead."),
+])
+def test_query_spec_validation(args, kwargs, message):
+    with pytest.raises(InvalidParameterError) as caught:
+        QuerySpec(*args, **kwargs)
+    assert str(caught.value) == message
+
+
+def test_a_count_predicate_may_only_read_its_attributes():
+    table = pd.DataFrame({"religion": ["Hindu"] * 3, "area": ["urban", "rural", "urban"],
+                          "maths": [95, 95, 80]})
+    good = QuerySpec("count", ["religion", "area", "maths"], "religion",
+                     predicate=lambda r: r["religion"] == "Hindu" and r["area"] == "urban"
+                     and r["maths"] > 90)
+    sneaky = QuerySpec("count", ["religion"], "religion",
+                       predicate=lambda r: r["religion"] == "Hindu" and r["maths"] > 90)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        release = count_report(table, spec=good, epsilon=1e9, mechanism="geometric",
+                               random_state=0)
+    assert release.values == (1,)  # Example 1 of the paper: exactly one such row
+    with pytest.raises(SchemaError, match=r"^The predicate of the count query reads column "
+                       r"'maths', which is not among its attributes \['religion'\]; list every "
+                       r"column it reads in attributes\.$"):
+        count_report(table, spec=sneaky, epsilon=1.0, random_state=0)
