@@ -382,8 +382,9 @@ def validate_params(constraints: Mapping[str, Constraint], *, owner: str | None 
     Returns
     -------
     callable
-        The function, wrapped; ``declared_constraints(wrapped)`` returns the constraints and
-        the owner so a common test can walk them.
+        The function, wrapped: a declared argument that passes reaches the body as a native
+        Python scalar (numpy scalars unwrapped); ``declared_constraints(wrapped)`` returns the
+        constraints and the owner so a common test can walk them.
     """
     def decorate(function):
         signature = inspect.signature(function)
@@ -401,7 +402,8 @@ def validate_params(constraints: Mapping[str, Constraint], *, owner: str | None 
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
             for pname, constraint, index in checks:
-                if pname in kwargs:
+                in_kwargs = pname in kwargs
+                if in_kwargs:
                     value = kwargs[pname]
                 elif index is not None and index < len(args):
                     value = args[index]
@@ -410,6 +412,11 @@ def validate_params(constraints: Mapping[str, Constraint], *, owner: str | None 
                 if not constraint.is_satisfied_by(value):
                     raise param_error(pname, name_of, constraint.message_requirement(value),
                                       constraint.shown(value))
+                if isinstance(value, np.generic):  # the body sees native Python scalars
+                    if in_kwargs:
+                        kwargs[pname] = value.item()
+                    else:
+                        args = (*args[:index], value.item(), *args[index + 1:])
             return function(*args, **kwargs)
 
         wrapper.__param_constraints__ = (name_of, dict(constraints))

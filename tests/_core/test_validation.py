@@ -153,7 +153,9 @@ class Accountant:
 
 
 def test_validate_params_checks_what_the_caller_passed():
-    assert k_check("r", k=np.int64(2)) == ("r", np.int64(2), False)
+    got = k_check("r", k=np.int64(2), exact=np.bool_(True))
+    assert got == ("r", 2, True) and type(got[1]) is int and type(got[2]) is bool
+    assert type(Accountant().spend(1.0, np.float64(0.5))[1]) is float
     with pytest.raises(InvalidParameterError) as err:
         k_check("r", k=0)
     assert str(err.value) == "The 'k' parameter of k_check must be a positive integer. Got 0 instead."
