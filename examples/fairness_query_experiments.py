@@ -26,9 +26,15 @@ import pandas as pd
 
 from skyprivacy.datasets import load_adult
 from skyprivacy.errors import PrivacyRiskWarning
-from skyprivacy.fairness_queries import (AttributeConceal, LaplaceBiasQuery, bernoulli_design,
-                                         cs_reveal, expected_median_abs_error, leakage_score,
-                                         uniform_perturbation_design)
+from skyprivacy.fairness_queries import (
+    AttributeConceal,
+    LaplaceBiasQuery,
+    bernoulli_design,
+    cs_reveal,
+    expected_median_abs_error,
+    leakage_score,
+    uniform_perturbation_design,
+)
 
 __all__ = [
     "AdultRaceTask",

@@ -29,7 +29,13 @@ import numpy as np
 import pandas as pd
 
 from .._core.deprecation import positional_options
-from .._core.exact import REL_TOL, decimal_fraction, fraction_text, json_number, native_number
+from .._core.exact import (
+    REL_TOL,
+    decimal_fraction,
+    fraction_text,
+    json_number,
+    native_number,
+)
 from .._core.validation import Interval, validate_params
 from ..knowledge import Policy
 from ..release import ReleaseCandidate

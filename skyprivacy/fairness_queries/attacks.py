@@ -24,7 +24,6 @@ Individuals are addressed by position 0..n-1.  ``a_hat`` uses -1 for "could not 
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import asdict, dataclass, replace
 
 import numpy as np
@@ -32,8 +31,17 @@ import pandas as pd
 
 from .._core.deprecation import positional_options
 from .._core.optional import optional_import
-from .._core.validation import (Interval, Nullable, Options, Predicate, RandomState,
-                                 as_generator, check, validate_params)
+from .._core.validation import (
+    Interval,
+    Nullable,
+    Options,
+    Predicate,
+    RandomState,
+    as_generator,
+    check,
+    validate_params,
+)
+from .._core.warning import warn
 from ..errors import InfeasibleError, QueryDesignWarning, param_error
 from ._validation import check_binary_vector, check_predictions, readonly
 from .metrics import leakage_score
@@ -298,8 +306,8 @@ def decode_single(sp) -> int:
     (0, 1)
     """
     if sp == 0.0:
-        warnings.warn("An answer of exactly 0 carries no information about the target.",
-                      QueryDesignWarning, stacklevel=2)
+        warn("An answer of exactly 0 carries no information about the target.",
+                      QueryDesignWarning)
         return -1
     return 1 if sp > 0 else 0
 
@@ -400,8 +408,8 @@ def decode_flip_pair(sp1, sp2, h1_target) -> int:
     """
     product = (float(sp2) - float(sp1)) * (1.0 - 2.0 * float(h1_target))
     if product == 0.0:
-        warnings.warn("The flip pair carries no information about the target (h1(x_t) = 1/2 "
-                      "or equal answers).", QueryDesignWarning, stacklevel=2)
+        warn("The flip pair carries no information about the target (h1(x_t) = 1/2 "
+                      "or equal answers).", QueryDesignWarning)
         return -1
     return 1 if product > 0 else 0
 
@@ -663,9 +671,9 @@ def base_difference_reveal(oracle, h0, *, batch_size=None, tol=1e-12) -> AttackR
     diag = 1.0 - 2.0 * h0
     decodable = np.flatnonzero(np.abs(diag) > tol)
     if decodable.size < n:
-        warnings.warn(f"{n - decodable.size} individual(s) have h0 = 1/2: flipping their "
+        warn(f"{n - decodable.size} individual(s) have h0 = 1/2: flipping their "
                       "prediction changes nothing, so they stay undecoded (-1).",
-                      QueryDesignWarning, stacklevel=2)
+                      QueryDesignWarning)
 
     def rows(start, stop):
         idx = decodable[start:stop]
@@ -736,9 +744,9 @@ def linear_system_reveal(H, sp) -> AttackResult:
     m, n = H.shape
     rank = int(np.linalg.matrix_rank(H))
     if rank < n:
-        warnings.warn(f"rank(H) = {rank} < n = {n}: Theorem 1 needs full column rank; the "
+        warn(f"rank(H) = {rank} < n = {n}: Theorem 1 needs full column rank; the "
                       "least-squares decoding is not unique and may not reveal everyone.",
-                      QueryDesignWarning, stacklevel=2)
+                      QueryDesignWarning)
     v = np.linalg.lstsq(H, answers, rcond=None)[0]
     a_hat = np.where(v > 0, 1, 0)
     n0, n1 = _sizes_from(a_hat)
@@ -827,9 +835,9 @@ def _basis_pursuit(H, eta, *, nonneg, alpha_column, method, owner):
     res = linprog(cost, A_eq=A, b_eq=eta, bounds=(0, None), method=method)
     if res.status == 2 and not nonneg:
         # Noisy answers with rank(H) < m: decode the least-squares projection of eta.
-        warnings.warn("The answers are inconsistent with H (noisy answers and rank(H) < m); "
+        warn("The answers are inconsistent with H (noisy answers and rank(H) < m); "
                       "decoding the least-squares projection of eta onto the range of H.",
-                      QueryDesignWarning, stacklevel=3)
+                      QueryDesignWarning)
         eta = A @ np.linalg.lstsq(A, eta, rcond=None)[0]
         res = linprog(cost, A_eq=A, b_eq=eta, bounds=(0, None), method=method)
     if res.status != 0:
@@ -1183,9 +1191,9 @@ def abs_sp_partition(oracle, *, tol=1e-9, known_member=None, smaller_label=0,
     partition[0] = 1
     partition[1:] = np.where(same & ~other, 1, np.where(other & ~same, 0, -1))
     if (partition == -1).any():
-        warnings.warn(f"{int((partition == -1).sum())} answer(s) match neither class (noisy "
+        warn(f"{int((partition == -1).sum())} answer(s) match neither class (noisy "
                       "answers?); those individuals stay undetermined (-1).",
-                      QueryDesignWarning, stacklevel=2)
+                      QueryDesignWarning)
 
     alpha_label = None
     if known_member is not None:

@@ -31,14 +31,35 @@ import pandas as pd
 
 from .._core.deprecation import positional_options
 from .._core.exact import decimal_fraction
-from .._core.validation import (Boolean, InstanceOf, Interval, Nullable, Options, RandomState,
-                                 as_generator, check, validate_params)
+from .._core.validation import (
+    Boolean,
+    InstanceOf,
+    Interval,
+    Nullable,
+    Options,
+    RandomState,
+    as_generator,
+    check,
+    validate_params,
+)
+from .._core.warning import warn
 from ..errors import BudgetError, PrivacyRiskWarning, UnsafeConstantWarning, param_error
-from ._validation import (QUERIES, check_binary_vector, check_group_sizes, check_predictions,
-                          check_sizes, readonly)
+from ._validation import (
+    QUERIES,
+    check_binary_vector,
+    check_group_sizes,
+    check_predictions,
+    check_sizes,
+    readonly,
+)
 from .metrics import parity_gaps
-from .sensitivity import (attribute_conceal_beta, global_sensitivity_abs_sp,
-                          global_sensitivity_sp, smooth_abs_sp_paper_value, smooth_sp_value)
+from .sensitivity import (
+    attribute_conceal_beta,
+    global_sensitivity_abs_sp,
+    global_sensitivity_sp,
+    smooth_abs_sp_paper_value,
+    smooth_sp_value,
+)
 
 __all__ = [
     "BudgetAccountant",
@@ -336,11 +357,11 @@ class _BiasQueryMechanism:
 
     def _warn_if_weak(self, owner):
         if math.isfinite(self.epsilon) and self.epsilon > self.risk_epsilon:
-            warnings.warn(
+            warn(
                 f"{owner} with epsilon={self.epsilon} > {self.risk_epsilon}: the guarantee is "
                 f"very weak (an attacker's odds may grow by a factor up to "
                 f"e^{self.epsilon:g}); the paper's experiments use such values only to show "
-                "the error/leakage trade-off.", PrivacyRiskWarning, stacklevel=3)
+                "the error/leakage trade-off.", PrivacyRiskWarning)
 
     @property
     def name(self) -> str:  # pragma: no cover - overridden
@@ -545,10 +566,10 @@ class AttributeConceal(_BiasQueryMechanism):
         self._init_common(metric=metric, clip=clip, random_state=random_state,
                           accountant=accountant, risk_epsilon=risk_epsilon)
         if self.metric == "abs_sp" and abs_mode == "paper":
-            warnings.warn(
+            warn(
                 "AttributeConceal(abs_mode='paper') uses A.6's smooth sensitivity of |SP|, "
                 "which under-estimates it; the release is not epsilon-DP. Use it only to "
-                "reproduce the paper.", UnsafeConstantWarning, stacklevel=2)
+                "reproduce the paper.", UnsafeConstantWarning)
         self._warn_if_weak(owner)
 
     @property

@@ -17,7 +17,12 @@ import numpy as np
 
 from .._core.validation import Options, validate_params
 from ..errors import param_error
-from ._validation import check_binary_vector, check_group_sizes, check_predictions, found_values
+from ._validation import (
+    check_binary_vector,
+    check_group_sizes,
+    check_predictions,
+    found_values,
+)
 
 __all__ = [
     "GroupSizes",

@@ -20,13 +20,13 @@ is rational; smooth sensitivities involve ``exp(-k beta)`` and are floats.
 from __future__ import annotations
 
 import math
-import warnings
 from fractions import Fraction
 
 import numpy as np
 
 from .._core.deprecation import positional_options
 from .._core.validation import Boolean, Interval, Options, check, validate_params
+from .._core.warning import warn
 from ..errors import UnsafeConstantWarning
 from ._validation import QUERIES, SIZE, check_sizes
 
@@ -229,11 +229,11 @@ def smooth_abs_sp_paper_value(n0: int, beta: float, m: int) -> float:
 
 def _warn_paper_variant(variant, owner):
     if variant == "paper":
-        warnings.warn(
+        warn(
             f"{owner}(variant='paper') uses the constant of Hamman, Chen and Dutta (Theorem 7 / "
             "A.6), which under-estimates the sensitivity of |SP|; the release is not "
             "differentially private at the stated epsilon. Use it only to reproduce the paper.",
-            UnsafeConstantWarning, stacklevel=3)
+            UnsafeConstantWarning)
 
 
 @validate_params({"n": SIZE, **_COUNTED,
