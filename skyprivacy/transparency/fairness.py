@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._core.deprecation import positional_options
 from .._core.encoding import require_columns
 from .._core.exact import native
 from .._core.validation import InstanceOf, Interval, Nullable, Options, validate_params
@@ -172,7 +173,8 @@ class FairnessReport:
     measures: tuple
     fidelity: object = None
 
-    def measure(self, name: str, stratum=None) -> FairnessMeasure:
+    @positional_options("name", "stratum")
+    def measure(self, name: str, *, stratum=None) -> FairnessMeasure:
         """The measure called ``name`` (and, for conditional parity, of ``stratum``)."""
         for m in self.measures:
             if m.name == name and (stratum is None or m.stratum == stratum):
