@@ -192,23 +192,11 @@ class DecisionTable:
 
     # -- construction helpers -------------------------------------------------------------
     @classmethod
-    def from_frame(
-        cls,
-        frame: pd.DataFrame,
-        *,
-        public,
-        sensitive,
-        weight: str,
-        decision,
-        outcomes: Sequence | None = None,
-        missing: str = "error",
-        renormalize: bool = False,
-    ) -> DecisionTable:
-        """Build a :class:`DecisionTable` from a DataFrame (see the class docstring)."""
-        return cls(
-            frame, public=public, sensitive=sensitive, weight=weight, decision=decision,
-            outcomes=outcomes, missing=missing, renormalize=renormalize,
-        )
+    def from_frame(cls, frame: pd.DataFrame, **options) -> DecisionTable:
+        """Build a :class:`DecisionTable` from a DataFrame: ``public``, ``sensitive``,
+        ``weight``, ``decision`` and the optional ``outcomes``, ``missing`` and
+        ``renormalize``, all keyword-only, as in the class docstring."""
+        return cls(frame, **options)
 
     @staticmethod
     def _numeric_column(frame: pd.DataFrame, col) -> np.ndarray:
