@@ -6,7 +6,10 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from skyprivacy._core.exact import decimal_fraction
 from skyprivacy._core.validation import (Boolean, InstanceOf, Interval, Nullable, Options,
                                          Predicate, RandomState, as_generator, check,
                                          declared_constraints, owner_of, validate_params)
@@ -183,3 +186,12 @@ def test_declared_constraints_and_owner():
 def test_validate_params_refuses_an_unknown_parameter():
     with pytest.raises(TypeError, match=r"has no parameter \['kk'\]"):
         validate_params({"kk": Boolean()})(k_check.__wrapped__)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False, min_value=-5, max_value=5),
+       st.integers(-3, 3), st.integers(0, 3),
+       st.sampled_from(["both", "left", "right", "neither"]))
+def test_the_float_fast_path_agrees_with_the_printed_decimal(x, low, width, closed):
+    constraint = Interval("real", low, low + width, closed=closed)
+    assert constraint.is_satisfied_by(x) == constraint._within(decimal_fraction(x))
+    assert constraint.is_satisfied_by(x) == constraint.is_satisfied_by(np.float64(x))
