@@ -344,7 +344,7 @@ def entropy_l_diversity(release: ReleaseCandidate, *, l: int | float | Fraction
 def _entropy_level(release: ReleaseCandidate, n_h: np.ndarray, effective: np.ndarray) -> float:
     """min_g exp(H_g) as a float that itself passes the exact test (stepped down if needed)."""
     level = float(effective.min())
-    while level > 1 and not _entropy_verdicts(release, Fraction(repr(level)), n_h).all():
+    while level > 1 and not _entropy_verdicts(release, decimal_fraction(level), n_h).all():
         level = math.nextafter(level, 0.0)
     return max(level, 1.0)
 
