@@ -253,10 +253,11 @@ def test_duplicate_keys_are_rejected():
 
 
 def test_the_arrays_every_computation_reads():
-    table = DecisionTable.from_frame(
-        pd.DataFrame({"g": ["b", "a", "b", "a"], "s": [1, 2, 3, 4], "w": [0.25, 0, 0.5, 1],
-                      "d": [0.1, 0.5, 1, 0]}),
-        public="g", sensitive="s", weight="w", decision="d")
+    with pytest.warns(PrivacyRiskWarning, match=r"1 QID group\(s\) hold a single record"):
+        table = DecisionTable.from_frame(  # group a: one record of positive weight
+            pd.DataFrame({"g": ["b", "a", "b", "a"], "s": [1, 2, 3, 4], "w": [0.25, 0, 0.5, 1],
+                          "d": [0.1, 0.5, 1, 0]}),
+            public="g", sensitive="s", weight="w", decision="d")
     layout = table.layout
     assert layout is table.layout  # computed once
     assert layout.rows.tolist() == [0, 2, 3] and layout.zero_rows.tolist() == [1]
