@@ -24,7 +24,8 @@ from skyprivacy.fairness_queries import (AttributeConceal, ComplianceOracle, Lap
                                          compressed_sensing_reveal, crossover_epsilon,
                                          expected_median_abs_error, group_sizes,
                                          single_query_reveal, statistical_parity_gap)
-from skyprivacy.fairness_queries.experiments import adult_race_task
+
+from fairness_query_experiments import adult_race_task
 
 
 def main(argv=None) -> int:
@@ -77,10 +78,11 @@ def main(argv=None) -> int:
 
     print("\n3. Which mechanism answers more accurately? (median |error|, closed form)")
     for eps in (5.0, 50.0, 500.0):
-        cauchy = expected_median_abs_error("cauchy", n, sizes.n0, m, eps)
-        laplace = expected_median_abs_error("laplace", n, sizes.n0, m, eps)
+        cauchy = expected_median_abs_error(n, sizes.n0, mechanism="cauchy", m=m, epsilon=eps)
+        laplace = expected_median_abs_error(n, sizes.n0, mechanism="laplace", m=m,
+                                            epsilon=eps)
         print(f"   eps = {eps:>5g}: Attribute-Conceal {cauchy:.4g}, Laplace {laplace:.4g}")
-    cross = crossover_epsilon(n, sizes.n0, m)
+    cross = crossover_epsilon(n, sizes.n0, m=m)
     verdict = "never" if math.isinf(cross) else f"only for eps > {cross:.1f}"
     print(f"   Attribute-Conceal beats Laplace here {verdict} (spec §7.7).")
     print(f"\nVerdict: {m} exact answers reveal everyone's protected attribute (one answer "

@@ -18,9 +18,10 @@ import time
 import pandas as pd
 
 from skyprivacy.fairness_queries import crossover_epsilon
-from skyprivacy.fairness_queries.experiments import (PAPER_TABLE1, adult_race_task,
-                                                     error_scale_table, reproduce_recovery,
-                                                     reproduce_synthetic, reproduce_table1)
+
+from fairness_query_experiments import (PAPER_TABLE1, adult_race_task, error_scale_table,
+                                        reproduce_recovery, reproduce_synthetic,
+                                        reproduce_table1)
 
 
 def markdown(frame: pd.DataFrame, digits: int = 3) -> str:
@@ -91,7 +92,7 @@ def main(argv=None) -> int:
             markdown(synthetic), ""]
 
     crossings = pd.DataFrame([{"n": n, "N0": n0, "m": m,
-                               "crossover epsilon": crossover_epsilon(n, n0, m)}
+                               "crossover epsilon": crossover_epsilon(n, n0, m=m)}
                               for n, n0, m in [(100, 10, 25), (1000, 104, 300),
                                                (1000, 310, 800), (10000, 1000, 1000)]])
     out += ["## Smallest epsilon at which Attribute-Conceal beats Laplace (median error)", "",

@@ -10,7 +10,7 @@ Run:  python examples/transparency_leaks.py
 
 import pandas as pd
 
-from skyprivacy.transparency.demos import demo_fairness_leak, demo_qii_leak, demo_surrogate_leak
+from transparency_paper import demo_fairness_leak, demo_qii_leak, demo_surrogate_leak
 
 
 def main() -> None:

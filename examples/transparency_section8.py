@@ -2,7 +2,7 @@
 
 Table 1's credit-card rule with the populations 12, 5, 3 (female) and 9, 7, 4 (male) is
 announced under 90%-fidelity.  Every number printed here is listed in docs/transparency.md
-(and asserted by tests/transparency/test_transparency_section8.py).
+(and asserted by the tests of skyprivacy.transparency and tests/test_examples_transparency.py).
 
 Run:  python examples/transparency_section8.py
 """
@@ -10,7 +10,8 @@ Run:  python examples/transparency_section8.py
 import pandas as pd
 
 from skyprivacy.transparency import Delta, satisfies_beta
-from skyprivacy.transparency.demos import demo_section8
+
+from transparency_paper import demo_section8
 
 
 def main() -> None:

@@ -1,5 +1,6 @@
-"""Bundled data sets: UCI Adult (with ARX's generalization hierarchies) and UCI Nursery
-(with hierarchies for its ordinal attributes).
+"""Bundled data sets: UCI Adult (with ARX's generalization hierarchies), UCI Nursery
+(with hierarchies for its ordinal attributes) and the credit-card decision table of a
+transparency report (Table 1 of Chen, Golubchik and Pal).
 
 This module (with :mod:`skyprivacy.io`, :mod:`skyprivacy.cli` and :mod:`skyprivacy.report`)
 is one of the few that touch the file system; it only reads files shipped inside the package.
@@ -13,7 +14,7 @@ from importlib import resources
 import pandas as pd
 
 __all__ = ["load_adult", "ADULT_COLUMNS", "adult_hierarchy_path", "ADULT_HIERARCHIES",
-           "load_nursery", "NURSERY_COLUMNS", "nursery_hierarchy_path"]
+           "load_nursery", "NURSERY_COLUMNS", "nursery_hierarchy_path", "load_credit_card"]
 
 ADULT_COLUMNS = (
     "age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
@@ -142,3 +143,32 @@ def nursery_hierarchy_path(attribute: str):
         raise param_error("attribute", "nursery_hierarchy_path",
                           f"be one of {list(NURSERY_COLUMNS)}", attribute)
     return resources.files("skyprivacy") / "data" / "hierarchies" / "nursery" / f"{attribute}.csv"
+
+
+def load_credit_card() -> pd.DataFrame:
+    """Load Table 1 of Chen, Golubchik and Pal: a credit-card rule published in a report.
+
+    Six decision regions: ``gender`` (public), ``income`` (sensitive), the rule ``d`` =
+    P(approve | gender, income), and three weightings: ``population`` (the applicants),
+    ``census`` (the adversary's P(income | gender)) and ``section8`` (the smaller
+    populations of the paper's Section 8 example).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A fresh frame (callers may modify it).
+
+    References
+    ----------
+    C.-L. Chen, L. Golubchik and R. Pal, "Achieving Transparency Report Privacy in Linear
+    Time", ACM JDIQ 14(2), 2022, Table 1 (Section 3.2) and Section 8.
+
+    Examples
+    --------
+    >>> table = load_credit_card()
+    >>> table["population"].sum(), table.shape
+    (np.int64(290), (6, 6))
+    """
+    ref = resources.files("skyprivacy") / "data" / "credit_card.csv"
+    with resources.as_file(ref) as path:
+        return pd.read_csv(path, keep_default_na=False)

@@ -2,7 +2,7 @@
 
 The baselines the privacy skyline generalizes, each a plain function over a
 :class:`~skyprivacy.release.ReleaseCandidate` (none re-groups raw rows) returning a named,
-frozen result with ``.satisfied``, the worst group and a per-group ``.to_frame()``:
+frozen result with the verdict ``.safe``, the worst group and a per-group ``.to_frame()``:
 
 - :func:`k_anonymity` (Sweeney 2002) and, as a skyline, :func:`k_anonymity_policy` on
   :func:`identity_release` (Chen, LeFevre and Ramakrishnan 2009, Proposition 3);
@@ -19,55 +19,20 @@ Examples
 >>> from skyprivacy.baselines import recursive_cl_diversity, cl_diversity_policy
 >>> release = ReleaseCandidate.from_groups([(4, ["flu", "flu", "hiv", "cold"]),
 ...                                         (4, ["flu", "hiv", "hiv", "gout"])])
->>> recursive_cl_diversity(release, 2, 2).satisfied
+>>> recursive_cl_diversity(release, c=2, l=2).safe
 True
->>> skyline_check(release, cl_diversity_policy(2, 2)).safe
+>>> skyline_check(release, cl_diversity_policy(c=2, l=2)).safe
 True
+
+Data are positional and options keyword-only (``k_anonymity(release, k=3)``); the old
+positional form (``k_anonymity(release, 3)``) still works for one release, with a
+FutureWarning naming the new call.
 """
 
-from .dynamic import DP_MAX_STATES, dp_breach_probability
-from .kanonymity import (
-    IDENTITY_RELEASE_MAX_CELLS,
-    KAnonymityResult,
-    identity_release,
-    k_anonymity,
-    k_anonymity_level,
-    k_anonymity_policy,
-)
-from .ldiversity import (
-    DistinctLDiversityResult,
-    EntropyLDiversityResult,
-    RecursiveCLDiversityResult,
-    cl_diversity_policy,
-    distinct_l_diversity,
-    distinct_l_diversity_level,
-    entropy_l_diversity,
-    entropy_l_diversity_level,
-    recursive_cl_diversity,
-    recursive_cl_diversity_threshold,
-)
-from .tcloseness import TClosenessResult, t_closeness, t_closeness_level
+from . import dynamic, kanonymity, ldiversity, tcloseness
+from .dynamic import *  # noqa: F403 - each module's __all__ is the public API
+from .kanonymity import *  # noqa: F403
+from .ldiversity import *  # noqa: F403
+from .tcloseness import *  # noqa: F403
 
-__all__ = [
-    "k_anonymity",
-    "k_anonymity_level",
-    "k_anonymity_policy",
-    "identity_release",
-    "IDENTITY_RELEASE_MAX_CELLS",
-    "KAnonymityResult",
-    "distinct_l_diversity",
-    "distinct_l_diversity_level",
-    "entropy_l_diversity",
-    "entropy_l_diversity_level",
-    "recursive_cl_diversity",
-    "recursive_cl_diversity_threshold",
-    "cl_diversity_policy",
-    "DistinctLDiversityResult",
-    "EntropyLDiversityResult",
-    "RecursiveCLDiversityResult",
-    "t_closeness",
-    "t_closeness_level",
-    "TClosenessResult",
-    "dp_breach_probability",
-    "DP_MAX_STATES",
-]
+__all__ = [*kanonymity.__all__, *ldiversity.__all__, *tcloseness.__all__, *dynamic.__all__]

@@ -7,31 +7,26 @@ same everywhere.
 
 from __future__ import annotations
 
-import math
-import numbers
-from decimal import Decimal
-from fractions import Fraction
-
-import numpy as np
 import pandas as pd
 
+from .._core.deprecation import renamed_attribute
+from .._core.exact import native
+from .._core.validation import InstanceOf
 from ..errors import InvalidParameterError, param_error
 from ..release import ReleaseCandidate
 
 __all__: list[str] = []
 
-
-def native(value: object) -> object:
-    """A numpy scalar as the Python scalar it holds; tuples (MultiIndex labels) element-wise."""
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, tuple):
-        return tuple(native(v) for v in value)
-    return value
+#: The declared type of every baseline's ``release`` parameter.
+RELEASE = InstanceOf(ReleaseCandidate)
 
 
 def check_release(release: object, owner: str) -> ReleaseCandidate:
-    """Reject anything that is not a release candidate, in the words of skyline_check."""
+    """Reject anything that is not a release candidate, naming its type bare.
+
+    Kept for :mod:`skyprivacy.utility` only, whose messages show the type unquoted; the
+    baselines declare :data:`RELEASE` instead.  Goes when utility declares it too.
+    """
     if not isinstance(release, ReleaseCandidate):
         raise InvalidParameterError(
             f"The 'release' parameter of {owner} must be a ReleaseCandidate. "
@@ -43,41 +38,6 @@ def check_svpi(release: ReleaseCandidate, owner: str, why: str) -> None:
     """Reject mvpi releases for criteria that are only defined with one value per individual."""
     if release.semantics != "svpi":
         raise param_error("release", owner, f"have semantics 'svpi' ({why})", release.semantics)
-
-
-def check_int(value: object, name: str, owner: str, minimum: int) -> int:
-    """An integer >= minimum (bools rejected), returned as a Python int."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
-            or value < minimum:
-        requirement = "be a positive integer" if minimum == 1 else f"be an integer >= {minimum}"
-        raise param_error(name, owner, requirement, native(value))
-    return int(value)
-
-
-def exact_number(value: object, name: str, owner: str, requirement: str) -> Fraction:
-    """A finite real number as an exact fraction; floats are read as the decimal they print as.
-
-    ``0.75`` becomes ``Fraction(3, 4)`` (not the binary double nearest to it), so a threshold
-    written in decimal behaves exactly as written.  ``requirement`` is used in the error.
-    """
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, Decimal)):
-        raise param_error(name, owner, requirement, native(value))
-    if isinstance(value, (float, np.floating)):
-        if not math.isfinite(value):
-            raise param_error(name, owner, requirement, float(value))
-        return Fraction(repr(float(value)))
-    if isinstance(value, Decimal) and not value.is_finite():
-        raise param_error(name, owner, requirement, value)
-    return Fraction(value)
-
-
-def native_number(value: object) -> object:
-    """The caller's number as a native scalar (numpy scalars unwrapped, Decimals to Fraction)."""
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, Decimal):
-        return Fraction(value)
-    return value
 
 
 def label_info(release: ReleaseCandidate) -> tuple[tuple, tuple]:
@@ -106,38 +66,38 @@ def json_number(value: object) -> object:
 class GroupVerdicts:
     """Behaviour shared by the baseline results (frozen dataclasses).
 
-    A result provides ``group_labels``, ``label_names``, ``group_sizes``, ``ok``,
-    ``satisfied`` and ``worst_group``, plus ``_criterion`` (its name in :meth:`to_dict`),
+    A result provides ``group_labels``, ``label_names``, ``group_sizes``, ``group_safe``,
+    ``safe`` and ``worst_group``, plus ``_criterion`` (its name in :meth:`to_dict`),
     ``_measure_columns()`` (the per-group measure columns of :meth:`to_frame`) and
     ``_summary()`` (its parameters and level for :meth:`to_dict`).
+
+    ``safe`` is the verdict's one name across skyprivacy; ``satisfied`` (the release) and
+    ``ok`` (per group) are its deprecated aliases, kept for one release.
     """
+
+    satisfied = renamed_attribute("satisfied", "safe")
+    ok = renamed_attribute("ok", "group_safe")
 
     @property
     def violating_groups(self) -> tuple:
         """Labels of the groups that fail the criterion, in release order."""
-        return tuple(g for g, ok in zip(self.group_labels, self.ok) if not ok)
+        return tuple(g for g, safe in zip(self.group_labels, self.group_safe) if not safe)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per QI-group, indexed by its label: ``n_individuals``, the measure
-        column(s) of this criterion, and ``ok``."""
+        column(s) of this criterion, and ``safe``."""
         return group_frame(self.group_labels, self.label_names, {
             "n_individuals": pd.array(self.group_sizes, dtype="int64"),
             **self._measure_columns(),
-            "ok": pd.array(self.ok, dtype="bool")})
+            "safe": pd.array(self.group_safe, dtype="bool")})
 
     def to_dict(self) -> dict:
-        """JSON-friendly summary: criterion, parameters, verdict, level, worst and violating
-        groups (labels as strings, exact quantities as 'p/q')."""
-        return {"criterion": self._criterion, **self._summary(), "satisfied": self.satisfied,
-                "worst_group": str(self.worst_group),
+        """JSON-friendly summary: criterion, parameters, verdict (``safe``; ``satisfied``
+        repeats it for one release), level, worst and violating groups (labels as strings,
+        exact quantities as 'p/q')."""
+        return {"criterion": self._criterion, **self._summary(), "safe": self.safe,
+                "satisfied": self.safe, "worst_group": str(self.worst_group),
                 "violating_groups": [str(g) for g in self.violating_groups]}
 
     def _measure_columns(self) -> dict:
         return {}
-
-
-def fraction_text(value: Fraction | float) -> str:
-    """An exact quantity for JSON: 'p/q' for fractions, 'inf' for infinity."""
-    if isinstance(value, float) and math.isinf(value):
-        return "inf"
-    return str(value)

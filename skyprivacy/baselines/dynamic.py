@@ -44,17 +44,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._core.validation import Boolean, Interval, validate_params
 from ..errors import InvalidParameterError
-from ..formulas import (
-    SortedRows,
-    cap_amounts,
-    check_amount,
-    exact_T,
-    exact_V,
-    log_T,
-    log_V,
-)
+from ..formulas import SortedRows, cap_amounts, exact_T, exact_V, log_T, log_V
 from ..release import ReleaseCandidate
+from ._common import RELEASE
 
 __all__ = ["dp_breach_probability", "DP_MAX_STATES"]
 
@@ -65,6 +59,11 @@ INF = math.inf
 DP_MAX_STATES = 1 << 16
 
 
+_AMOUNT = Interval("integer", 0)
+
+
+@validate_params({"release": RELEASE, "l": _AMOUNT, "k": _AMOUNT, "m": _AMOUNT,
+                  "exact": Boolean()})
 def dp_breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k: int, m: int,
                           exact: bool = False):
     """Breach probability by the Appendix A.3 dynamic program (no congregation property).
@@ -111,12 +110,7 @@ def dp_breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k
     0.5
     """
     owner = "dp_breach_probability"
-    if not isinstance(release, ReleaseCandidate):
-        raise InvalidParameterError(
-            f"The 'release' parameter of {owner} must be a ReleaseCandidate. "
-            f"Got {type(release).__name__} instead.")
-    l, k, m = (check_amount(name, value, owner) for name, value in zip("lkm", (l, k, m)))
-    l, k, m = cap_amounts(len(release.values), release.n_individuals, l, k, m)
+    l, k, m = cap_amounts(len(release.values), release.n_individuals, int(l), int(k), int(m))
     if (k + 1) * (m + 1) > DP_MAX_STATES:
         raise InvalidParameterError(
             f"The dynamic program of {owner} needs (k + 1)(m + 1) = {(k + 1) * (m + 1)} states "

@@ -17,10 +17,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._core.deprecation import positional_options
+from .._core.exact import native
+from .._core.validation import Interval, validate_params
 from ..errors import InvalidParameterError
 from ..knowledge import Policy
 from ..release import ReleaseCandidate
-from ._common import GroupVerdicts, check_int, check_release, label_info, native
+from ._common import RELEASE, GroupVerdicts, label_info
 
 __all__ = [
     "KAnonymityResult",
@@ -43,7 +46,7 @@ class KAnonymityResult(GroupVerdicts):
     ----------
     k : int
         The requested minimum group size.
-    satisfied : bool
+    safe : bool
         True iff every QI-group holds at least ``k`` individuals.
     level : int
         The smallest group size: the largest k the release satisfies.
@@ -54,12 +57,12 @@ class KAnonymityResult(GroupVerdicts):
     group_sizes : tuple of int
         The number of individuals n_g of every group.
 
-    ``to_frame()`` has the columns ``n_individuals`` and ``ok``; ``violating_groups`` lists the
-    groups smaller than ``k``.
+    ``to_frame()`` has the columns ``n_individuals`` and ``safe``; ``violating_groups`` lists
+    the groups smaller than ``k``.
     """
 
     k: int
-    satisfied: bool
+    safe: bool
     level: int
     worst_group: object
     group_labels: tuple = field(repr=False)
@@ -67,7 +70,7 @@ class KAnonymityResult(GroupVerdicts):
     label_names: tuple = field(repr=False, default=(None,))
 
     @property
-    def ok(self) -> tuple:
+    def group_safe(self) -> tuple:
         """Per group: does it hold at least ``k`` individuals."""
         return tuple(n >= self.k for n in self.group_sizes)
 
@@ -77,7 +80,9 @@ class KAnonymityResult(GroupVerdicts):
         return {"k": self.k, "level": self.level}
 
 
-def k_anonymity(release: ReleaseCandidate, k: int) -> KAnonymityResult:
+@positional_options("release", "k")
+@validate_params({"release": RELEASE, "k": Interval("integer", 1)})
+def k_anonymity(release: ReleaseCandidate, *, k: int) -> KAnonymityResult:
     """Check k-anonymity: every QI-group holds at least ``k`` individuals.
 
     Parameters
@@ -90,7 +95,7 @@ def k_anonymity(release: ReleaseCandidate, k: int) -> KAnonymityResult:
     Returns
     -------
     KAnonymityResult
-        ``.satisfied``, the smallest group (``.level``, ``.worst_group``) and ``.to_frame()``.
+        ``.safe``, the smallest group (``.level``, ``.worst_group``) and ``.to_frame()``.
 
     Raises
     ------
@@ -115,18 +120,16 @@ def k_anonymity(release: ReleaseCandidate, k: int) -> KAnonymityResult:
     Examples
     --------
     >>> release = ReleaseCandidate.from_groups([(3, ["flu", "flu", "cold"]), (2, ["hiv", "flu"])])
-    >>> result = k_anonymity(release, 3)
+    >>> result = k_anonymity(release, k=3)
     >>> result
-    KAnonymityResult(k=3, satisfied=False, level=2, worst_group=1)
+    KAnonymityResult(k=3, safe=False, level=2, worst_group=1)
     >>> result.to_frame()  # doctest: +NORMALIZE_WHITESPACE
-           n_individuals     ok
+           n_individuals   safe
     group
     0                  3   True
     1                  2  False
     """
-    owner = "k_anonymity"
-    check_release(release, owner)
-    k = check_int(k, "k", owner, 1)
+    k = int(k)
     sizes = release.sizes_array
     worst = int(np.argmin(sizes))
     labels, names = label_info(release)
@@ -135,6 +138,7 @@ def k_anonymity(release: ReleaseCandidate, k: int) -> KAnonymityResult:
                             tuple(int(n) for n in sizes), names)
 
 
+@validate_params({"release": RELEASE})
 def k_anonymity_level(release: ReleaseCandidate) -> int:
     """The largest k for which the release is k-anonymous: its smallest group size.
 
@@ -143,10 +147,10 @@ def k_anonymity_level(release: ReleaseCandidate) -> int:
     >>> k_anonymity_level(ReleaseCandidate.from_groups([(3, list("abc")), (5, list("aabbc"))]))
     3
     """
-    check_release(release, "k_anonymity_level")
     return int(release.sizes_array.min())
 
 
+@validate_params({"k": Interval("integer", 2)})
 def k_anonymity_policy(k: int) -> Policy:
     """k-anonymity as a skyline policy: (l, k, m) = (0, k-2, 0) with confidence 1 (Prop. 3).
 
@@ -192,8 +196,7 @@ def k_anonymity_policy(k: int) -> Policy:
     >>> skyline_check(identity_release(release), k_anonymity_policy(2)).safe
     True
     """
-    k = check_int(k, "k", "k_anonymity_policy", 2)
-    return Policy.uniform([(0, k - 2, 0, 1)])
+    return Policy.uniform([(0, int(k) - 2, 0, 1)])
 
 
 def identity_release(release_or_sizes: ReleaseCandidate | Sequence[int]) -> ReleaseCandidate:
@@ -253,7 +256,7 @@ def identity_release(release_or_sizes: ReleaseCandidate | Sequence[int]) -> Rele
         raise InvalidParameterError(
             f"The identity release of {n_groups} groups and {n_people} individuals needs a "
             f"{n_groups} x {n_people} count matrix, more than {IDENTITY_RELEASE_MAX_CELLS:,} "
-            f"cells; use k_anonymity(release, k), which gives the same verdict in O(groups).")
+            f"cells; use k_anonymity(release, k=k), which gives the same verdict in O(groups).")
     counts = np.zeros((n_groups, n_people), dtype=np.int64)
     counts[np.repeat(np.arange(n_groups), sizes), np.arange(n_people)] = 1
     return ReleaseCandidate.from_counts(sizes, counts, range(n_people), labels=labels,

@@ -28,20 +28,18 @@ from functools import reduce
 import numpy as np
 import pandas as pd
 
-from ..errors import param_error
-from ..knowledge import Policy
-from ..release import ReleaseCandidate
-from ._common import (
-    GroupVerdicts,
-    check_int,
-    check_release,
-    check_svpi,
-    exact_number,
+from .._core.deprecation import positional_options
+from .._core.exact import (
+    REL_TOL,
+    decimal_fraction,
     fraction_text,
     json_number,
-    label_info,
     native_number,
 )
+from .._core.validation import Interval, validate_params
+from ..knowledge import Policy
+from ..release import ReleaseCandidate
+from ._common import RELEASE, GroupVerdicts, check_svpi, label_info
 
 __all__ = [
     "DistinctLDiversityResult",
@@ -57,14 +55,11 @@ __all__ = [
 ]
 
 _WHY = "l-diversity gives every individual exactly one sensitive value"
-# Relative slack within which the float entropy test is re-decided with integers.
-_ENTROPY_TOL = 1e-9
-
-
-def _svpi_release(release: object, owner: str) -> ReleaseCandidate:
-    check_release(release, owner)
-    check_svpi(release, owner, _WHY)
-    return release
+#: The declared constraints of the criteria's parameters.
+_L = Interval("integer", 1)
+_ENTROPY_L = Interval("real", 1, closed="left")
+_C = Interval("real", 0, closed="neither")
+_POLICY_L = Interval("integer", 2)
 
 
 # ----------------------------------------------------------------------------- distinct
@@ -76,7 +71,7 @@ class DistinctLDiversityResult(GroupVerdicts):
     ----------
     l : int
         The required number of distinct values per group.
-    satisfied : bool
+    safe : bool
         True iff every group holds at least ``l`` distinct sensitive values.
     level : int
         The smallest number of distinct values in a group: the largest l satisfied.
@@ -85,11 +80,11 @@ class DistinctLDiversityResult(GroupVerdicts):
     group_labels, group_sizes, distinct_values : tuple
         Per group: label, number of individuals, number of distinct values.
 
-    ``to_frame()`` has the columns ``n_individuals``, ``distinct_values`` and ``ok``.
+    ``to_frame()`` has the columns ``n_individuals``, ``distinct_values`` and ``safe``.
     """
 
     l: int
-    satisfied: bool
+    safe: bool
     level: int
     worst_group: object
     group_labels: tuple = field(repr=False)
@@ -98,7 +93,7 @@ class DistinctLDiversityResult(GroupVerdicts):
     label_names: tuple = field(repr=False, default=(None,))
 
     @property
-    def ok(self) -> tuple:
+    def group_safe(self) -> tuple:
         """Per group: does it hold at least ``l`` distinct values."""
         return tuple(d >= self.l for d in self.distinct_values)
 
@@ -111,7 +106,9 @@ class DistinctLDiversityResult(GroupVerdicts):
         return {"l": self.l, "level": self.level}
 
 
-def distinct_l_diversity(release: ReleaseCandidate, l: int) -> DistinctLDiversityResult:
+@positional_options("release", "l")
+@validate_params({"release": RELEASE, "l": _L})
+def distinct_l_diversity(release: ReleaseCandidate, *, l: int) -> DistinctLDiversityResult:
     """Check distinct l-diversity: every QI-group holds at least ``l`` distinct values.
 
     Parameters
@@ -144,12 +141,11 @@ def distinct_l_diversity(release: ReleaseCandidate, l: int) -> DistinctLDiversit
     Examples
     --------
     >>> release = ReleaseCandidate.from_groups([(3, ["flu", "hiv", "cold"]), (2, ["flu", "flu"])])
-    >>> distinct_l_diversity(release, 2)
-    DistinctLDiversityResult(l=2, satisfied=False, level=1, worst_group=1)
+    >>> distinct_l_diversity(release, l=2)
+    DistinctLDiversityResult(l=2, safe=False, level=1, worst_group=1)
     """
-    owner = "distinct_l_diversity"
-    _svpi_release(release, owner)
-    l = check_int(l, "l", owner, 1)
+    check_svpi(release, "distinct_l_diversity", _WHY)
+    l = int(l)
     distinct = _distinct(release)
     worst = int(np.argmin(distinct))
     labels, names = label_info(release)
@@ -159,6 +155,7 @@ def distinct_l_diversity(release: ReleaseCandidate, l: int) -> DistinctLDiversit
                                     tuple(int(d) for d in distinct), names)
 
 
+@validate_params({"release": RELEASE})
 def distinct_l_diversity_level(release: ReleaseCandidate) -> int:
     """The largest l for which the release is distinct l-diverse.
 
@@ -167,7 +164,7 @@ def distinct_l_diversity_level(release: ReleaseCandidate) -> int:
     >>> distinct_l_diversity_level(ReleaseCandidate.from_groups([(3, list("abc")), (3, list("aab"))]))
     2
     """
-    _svpi_release(release, "distinct_l_diversity_level")
+    check_svpi(release, "distinct_l_diversity_level", _WHY)
     return int(_distinct(release).min())
 
 
@@ -213,7 +210,7 @@ def _entropy_verdicts(release: ReleaseCandidate, l: Fraction, n_h: np.ndarray) -
     """Per group, exactly: is the entropy at least log(l)?"""
     n = release.sizes_array.astype(np.float64)
     bound = n * math.log(l)
-    slack = _ENTROPY_TOL * np.maximum(1.0, np.abs(bound))
+    slack = REL_TOL * np.maximum(1.0, np.abs(bound))
     ok = n_h >= bound
     for g in np.flatnonzero(np.abs(n_h - bound) <= slack):
         ok[g] = _entropy_at_least_exact(_row(release, g), l)
@@ -240,7 +237,7 @@ class EntropyLDiversityResult(GroupVerdicts):
     ----------
     l : int, float or Fraction
         The requested l, as given.
-    satisfied : bool
+    safe : bool
         True iff every group's entropy is at least log(l) (decided exactly).
     level : float
         min_g exp(H_g): the largest l satisfied (rounded down to a float that is).
@@ -252,22 +249,22 @@ class EntropyLDiversityResult(GroupVerdicts):
         Per group: the entropy H_g of the value distribution, in nats (natural log).
     effective_values : tuple of float
         Per group: exp(H_g), the "effective number of values" compared with l.
-    ok : tuple of bool
+    group_safe : tuple of bool
         Per group: H_g >= log(l), decided exactly.
 
     ``to_frame()`` has the columns ``n_individuals``, ``entropy`` (nats), ``entropy_l``
-    (exp of the entropy) and ``ok``.
+    (exp of the entropy) and ``safe``.
     """
 
     l: int | float | Fraction
-    satisfied: bool
+    safe: bool
     level: float
     worst_group: object
     group_labels: tuple = field(repr=False)
     group_sizes: tuple = field(repr=False)
     entropies: tuple = field(repr=False)
     effective_values: tuple = field(repr=False)
-    ok: tuple = field(repr=False)
+    group_safe: tuple = field(repr=False)
     label_names: tuple = field(repr=False, default=(None,))
 
     _criterion = "entropy l-diversity"
@@ -280,7 +277,9 @@ class EntropyLDiversityResult(GroupVerdicts):
         return {"l": json_number(self.l), "level": self.level}
 
 
-def entropy_l_diversity(release: ReleaseCandidate, l: int | float | Fraction
+@positional_options("release", "l")
+@validate_params({"release": RELEASE, "l": _ENTROPY_L})
+def entropy_l_diversity(release: ReleaseCandidate, *, l: int | float | Fraction
                         ) -> EntropyLDiversityResult:
     """Check entropy l-diversity: every group's value entropy is at least log(l).
 
@@ -317,18 +316,17 @@ def entropy_l_diversity(release: ReleaseCandidate, l: int | float | Fraction
     --------
     >>> release = ReleaseCandidate.from_groups([(3, ["flu", "hiv", "cold"]),
     ...                                         (4, ["flu", "flu", "hiv", "cold"])])
-    >>> result = entropy_l_diversity(release, 3)
-    >>> result.satisfied, result.worst_group, round(result.level, 4)
+    >>> result = entropy_l_diversity(release, l=3)
+    >>> result.safe, result.worst_group, round(result.level, 4)
     (False, 1, 2.8284)
     >>> result.to_frame().round(4)  # doctest: +NORMALIZE_WHITESPACE
-           n_individuals  entropy  entropy_l     ok
+           n_individuals  entropy  entropy_l   safe
     group
     0                  3   1.0986     3.0000   True
     1                  4   1.0397     2.8284  False
     """
-    owner = "entropy_l_diversity"
-    _svpi_release(release, owner)
-    l_exact = _check_entropy_l(l, owner)
+    check_svpi(release, "entropy_l_diversity", _WHY)
+    l_exact = decimal_fraction(l)
     n_h = _entropy_terms(release)
     ok = _entropy_verdicts(release, l_exact, n_h)
     effective = _effective_values(release, n_h)
@@ -343,25 +341,19 @@ def entropy_l_diversity(release: ReleaseCandidate, l: int | float | Fraction
         tuple(float(e) for e in effective), tuple(bool(o) for o in ok), names)
 
 
-def _check_entropy_l(l: object, owner: str) -> Fraction:
-    exact = exact_number(l, "l", owner, "be a finite number >= 1")
-    if exact < 1:
-        raise param_error("l", owner, "be a finite number >= 1", native_number(l))
-    return exact
-
-
 def _entropy_level(release: ReleaseCandidate, n_h: np.ndarray, effective: np.ndarray) -> float:
     """min_g exp(H_g) as a float that itself passes the exact test (stepped down if needed)."""
     level = float(effective.min())
-    while level > 1 and not _entropy_verdicts(release, Fraction(repr(level)), n_h).all():
+    while level > 1 and not _entropy_verdicts(release, decimal_fraction(level), n_h).all():
         level = math.nextafter(level, 0.0)
     return max(level, 1.0)
 
 
+@validate_params({"release": RELEASE})
 def entropy_l_diversity_level(release: ReleaseCandidate) -> float:
     """The largest l (as a float) for which the release is entropy l-diverse: min_g exp(H_g).
 
-    The returned float always passes ``entropy_l_diversity(release, level)``; groups of equally
+    The returned float always passes ``entropy_l_diversity(release, l=level)``; groups of equally
     frequent values give an exact integer.
 
     Examples
@@ -369,8 +361,7 @@ def entropy_l_diversity_level(release: ReleaseCandidate) -> float:
     >>> entropy_l_diversity_level(ReleaseCandidate.from_groups([(3, list("abc")), (4, list("aabb"))]))
     2.0
     """
-    owner = "entropy_l_diversity_level"
-    _svpi_release(release, owner)
+    check_svpi(release, "entropy_l_diversity_level", _WHY)
     n_h = _entropy_terms(release)
     return _entropy_level(release, n_h, _effective_values(release, n_h))
 
@@ -386,7 +377,7 @@ class RecursiveCLDiversityResult(GroupVerdicts):
         The constant c, as given.
     l : int
         The rank l.
-    satisfied : bool
+    safe : bool
         True iff r_1 < c * (r_l + ... + r_m) in every group (decided exactly).
     threshold : Fraction or float
         max_g r_1 / (r_l + ... + r_m) (``math.inf`` if a group has fewer than l distinct
@@ -401,12 +392,12 @@ class RecursiveCLDiversityResult(GroupVerdicts):
         Per group: r_l + ... + r_m, the counts from the l-th most frequent value on.
 
     ``to_frame()`` has the columns ``n_individuals``, ``top_count`` (r_1), ``tail_count``,
-    ``ratio`` (their quotient as a float, inf without a tail) and ``ok``.
+    ``ratio`` (their quotient as a float, inf without a tail) and ``safe``.
     """
 
     c: int | float | Fraction
     l: int
-    satisfied: bool
+    safe: bool
     threshold: Fraction | float
     worst_group: object
     group_labels: tuple = field(repr=False)
@@ -423,7 +414,7 @@ class RecursiveCLDiversityResult(GroupVerdicts):
                      for top, tail in zip(self.top_counts, self.tail_counts))
 
     @property
-    def ok(self) -> tuple:
+    def group_safe(self) -> tuple:
         """Per group: r_1 < c * (r_l + ... + r_m), exactly."""
         p, q = self.c_exact.numerator, self.c_exact.denominator
         return tuple(top * q < p * tail for top, tail in zip(self.top_counts, self.tail_counts))
@@ -461,7 +452,9 @@ def _threshold(top: np.ndarray, tail: np.ndarray) -> tuple[Fraction | float, int
     return best, where
 
 
-def recursive_cl_diversity(release: ReleaseCandidate, c: int | float | Fraction,
+@positional_options("release", "c", "l")
+@validate_params({"release": RELEASE, "c": _C, "l": _L})
+def recursive_cl_diversity(release: ReleaseCandidate, *, c: int | float | Fraction,
                            l: int) -> RecursiveCLDiversityResult:
     """Check recursive (c, l)-diversity: r_1 < c * (r_l + ... + r_m) in every QI-group.
 
@@ -502,51 +495,44 @@ def recursive_cl_diversity(release: ReleaseCandidate, c: int | float | Fraction,
     Examples
     --------
     >>> release = ReleaseCandidate.from_groups([(6, ["flu"] * 3 + ["hiv", "cold", "gout"])])
-    >>> recursive_cl_diversity(release, 2, 2)   # 3 < 2 * (1 + 1 + 1)
-    RecursiveCLDiversityResult(c=2, l=2, satisfied=True, threshold=Fraction(1, 1), worst_group=0)
-    >>> recursive_cl_diversity(release, 1, 2).satisfied   # 3 < 1 * 3 fails
+    >>> recursive_cl_diversity(release, c=2, l=2)   # 3 < 2 * (1 + 1 + 1)
+    RecursiveCLDiversityResult(c=2, l=2, safe=True, threshold=Fraction(1, 1), worst_group=0)
+    >>> recursive_cl_diversity(release, c=1, l=2).safe   # 3 < 1 * 3 fails
     False
     """
-    owner = "recursive_cl_diversity"
-    _svpi_release(release, owner)
-    c_exact = _check_c(c, owner)
-    l = check_int(l, "l", owner, 1)
+    check_svpi(release, "recursive_cl_diversity", _WHY)
+    c_exact = decimal_fraction(c)
+    l = int(l)
     top, tail = _top_and_tail(release, l)
     threshold, worst = _threshold(top, tail)
     labels, names = label_info(release)
-    satisfied = threshold != math.inf and c_exact > threshold
+    safe = threshold != math.inf and c_exact > threshold
     return RecursiveCLDiversityResult(
-        native_number(c), l, bool(satisfied), threshold, labels[worst], labels,
+        native_number(c), l, bool(safe), threshold, labels[worst], labels,
         tuple(int(n) for n in release.sizes_array), tuple(int(t) for t in top),
         tuple(int(t) for t in tail), names, c_exact)
 
 
-def recursive_cl_diversity_threshold(release: ReleaseCandidate, l: int) -> Fraction | float:
+@positional_options("release", "l")
+@validate_params({"release": RELEASE, "l": _L})
+def recursive_cl_diversity_threshold(release: ReleaseCandidate, *, l: int) -> Fraction | float:
     """max_g r_1 / (r_l + ... + r_m): the release is recursive (c, l)-diverse iff c exceeds it.
 
     Returns ``math.inf`` when some group holds fewer than ``l`` distinct values (no c works).
 
     Examples
     --------
-    >>> recursive_cl_diversity_threshold(ReleaseCandidate.from_groups([(4, list("aabc"))]), 2)
-    Fraction(1, 1)
-    >>> recursive_cl_diversity_threshold(ReleaseCandidate.from_groups([(4, list("aabc"))]), 4)
-    inf
+    >>> release = ReleaseCandidate.from_groups([(4, list("aabc"))])
+    >>> recursive_cl_diversity_threshold(release, l=2), recursive_cl_diversity_threshold(release, l=4)
+    (Fraction(1, 1), inf)
     """
-    owner = "recursive_cl_diversity_threshold"
-    _svpi_release(release, owner)
-    l = check_int(l, "l", owner, 1)
-    return _threshold(*_top_and_tail(release, l))[0]
+    check_svpi(release, "recursive_cl_diversity_threshold", _WHY)
+    return _threshold(*_top_and_tail(release, int(l)))[0]
 
 
-def _check_c(c: object, owner: str) -> Fraction:
-    exact = exact_number(c, "c", owner, "be a positive number")
-    if exact <= 0:
-        raise param_error("c", owner, "be a positive number", native_number(c))
-    return exact
-
-
-def cl_diversity_policy(c: int | float | Fraction, l: int) -> Policy:
+@positional_options("c", "l")
+@validate_params({"c": _C, "l": _POLICY_L})
+def cl_diversity_policy(*, c: int | float | Fraction, l: int) -> Policy:
     """Recursive (c, l)-diversity as a skyline policy: (l-2, 0, 0) at confidence c/(c+1).
 
     Parameters
@@ -583,15 +569,13 @@ def cl_diversity_policy(c: int | float | Fraction, l: int) -> Policy:
     Examples
     --------
     >>> from skyprivacy.check import skyline_check
-    >>> cl_diversity_policy(3, 4)
+    >>> cl_diversity_policy(c=3, l=4)
     Policy({}, default=[(2, 0, 0, Fraction(3, 4))])
     >>> release = ReleaseCandidate.from_groups([(6, ["flu"] * 3 + ["hiv", "cold", "gout"])])
-    >>> skyline_check(release, cl_diversity_policy(2, 2)).safe
+    >>> skyline_check(release, cl_diversity_policy(c=2, l=2)).safe
     True
-    >>> skyline_check(release, cl_diversity_policy(1, 2)).safe
+    >>> skyline_check(release, cl_diversity_policy(c=1, l=2)).safe
     False
     """
-    owner = "cl_diversity_policy"
-    c_exact = _check_c(c, owner)
-    l = check_int(l, "l", owner, 2)
-    return Policy.uniform([(l - 2, 0, 0, c_exact / (c_exact + 1))])
+    c_exact = decimal_fraction(c)
+    return Policy.uniform([(int(l) - 2, 0, 0, c_exact / (c_exact + 1))])

@@ -22,18 +22,13 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from .._core.deprecation import positional_options
+from .._core.encoding import MISSING_KEY, is_missing
+from .._core.exact import decimal_fraction, json_number, native, native_number
+from .._core.validation import Interval, validate_params
 from ..errors import InvalidParameterError, param_error
-from ..release import ReleaseCandidate, _is_missing
-from ._common import (
-    GroupVerdicts,
-    check_release,
-    check_svpi,
-    exact_number,
-    json_number,
-    label_info,
-    native,
-    native_number,
-)
+from ..release import ReleaseCandidate
+from ._common import RELEASE, GroupVerdicts, check_svpi, label_info
 
 __all__ = ["TClosenessResult", "t_closeness", "t_closeness_level"]
 
@@ -48,7 +43,7 @@ class TClosenessResult(GroupVerdicts):
     ----------
     t : int, float or Fraction
         The threshold, as given.
-    satisfied : bool
+    safe : bool
         True iff every group's distance is at most ``t`` (decided exactly).
     max_distance : Fraction
         The largest distance: the smallest t the release satisfies.
@@ -63,11 +58,11 @@ class TClosenessResult(GroupVerdicts):
     distances : tuple of Fraction
         Per group: the exact EMD between the group's and the release's value distributions.
 
-    ``to_frame()`` has the columns ``n_individuals``, ``distance`` (as a float) and ``ok``.
+    ``to_frame()`` has the columns ``n_individuals``, ``distance`` (as a float) and ``safe``.
     """
 
     t: int | float | Fraction
-    satisfied: bool
+    safe: bool
     max_distance: Fraction
     worst_group: object
     ground: str
@@ -79,7 +74,7 @@ class TClosenessResult(GroupVerdicts):
     t_exact: Fraction = field(repr=False, default=Fraction(0))
 
     @property
-    def ok(self) -> tuple:
+    def group_safe(self) -> tuple:
         """Per group: distance <= t, exactly."""
         return tuple(d <= self.t_exact for d in self.distances)
 
@@ -99,7 +94,7 @@ def _value_order(release: ReleaseCandidate, ordered: object, owner: str) -> tupl
     if ordered is True:
         values = list(release.values)
         try:
-            if any(_is_missing(v) for v in values):
+            if any(is_missing(v) for v in values):
                 raise TypeError
             order = sorted(values)
         except TypeError:
@@ -115,7 +110,7 @@ def _value_order(release: ReleaseCandidate, ordered: object, owner: str) -> tupl
     columns, seen = [], set()
     for value in order:
         try:
-            key = ("__missing__",) if _is_missing(value) else value
+            key = MISSING_KEY if is_missing(value) else value
             duplicate = key in seen
         except TypeError:
             raise InvalidParameterError(
@@ -203,15 +198,16 @@ def _distances(release: ReleaseCandidate, columns: list | None) -> list[Fraction
     return [Fraction(int(a), int(b)) for a, b in zip(numerators, denominators)]
 
 
-def _prepare(release: object, ordered: object, owner: str):
-    check_release(release, owner)
+def _prepare(release: ReleaseCandidate, ordered: object, owner: str):
     check_svpi(release, owner, _WHY)
     if ordered is None:
         return None, None
     return _value_order(release, ordered, owner)
 
 
-def t_closeness(release: ReleaseCandidate, t: int | float | Fraction, *,
+@positional_options("release", "t")
+@validate_params({"release": RELEASE, "t": Interval("real", 0, 1)})
+def t_closeness(release: ReleaseCandidate, *, t: int | float | Fraction,
                 ordered: bool | Sequence | None = None) -> TClosenessResult:
     """Check t-closeness: every group's value distribution is within EMD ``t`` of the overall one.
 
@@ -254,22 +250,19 @@ def t_closeness(release: ReleaseCandidate, t: int | float | Fraction, *,
     Examples
     --------
     >>> release = ReleaseCandidate.from_groups([(2, [3000, 4000]), (2, [5000, 6000])])
-    >>> t_closeness(release, 0.5)
-    TClosenessResult(t=0.5, satisfied=True, max_distance=Fraction(1, 2), worst_group=0, ground='equal')
-    >>> result = t_closeness(release, 0.3, ordered=True)
-    >>> result.max_distance, result.satisfied
+    >>> t_closeness(release, t=0.5)
+    TClosenessResult(t=0.5, safe=True, max_distance=Fraction(1, 2), worst_group=0, ground='equal')
+    >>> result = t_closeness(release, t=0.3, ordered=True)
+    >>> result.max_distance, result.safe
     (Fraction(1, 3), False)
     >>> result.to_frame().round(4)  # doctest: +NORMALIZE_WHITESPACE
-           n_individuals  distance     ok
+           n_individuals  distance   safe
     group
     0                  2    0.3333  False
     1                  2    0.3333  False
     """
-    owner = "t_closeness"
-    columns, order = _prepare(release, ordered, owner)
-    t_exact = exact_number(t, "t", owner, "be in [0, 1]")
-    if not 0 <= t_exact <= 1:
-        raise param_error("t", owner, "be in [0, 1]", native_number(t))
+    columns, order = _prepare(release, ordered, "t_closeness")
+    t_exact = decimal_fraction(t)
     distances = _distances(release, columns)
     worst = max(range(len(distances)), key=lambda g: (distances[g], -g))
     labels, names = label_info(release)
@@ -279,6 +272,7 @@ def t_closeness(release: ReleaseCandidate, t: int | float | Fraction, *,
         tuple(int(x) for x in release.sizes_array), tuple(distances), names, t_exact)
 
 
+@validate_params({"release": RELEASE})
 def t_closeness_level(release: ReleaseCandidate, *,
                       ordered: bool | Sequence | None = None) -> Fraction:
     """The smallest t for which the release is t-close: the largest group distance, exactly.

@@ -1,17 +1,19 @@
-"""Input validation shared by the fairness-query audit (spec fairness-queries §9.3).
+"""Input validation of the fairness-query audit's data (spec fairness-queries §9.3).
 
-Every public function of :mod:`skyprivacy.fairness_queries` validates at its boundary with
-these helpers, so one bad input produces the same one-line message everywhere.
+The options of every public function are declared with :mod:`skyprivacy._core.validation`;
+what is checked here is the data: 0/1 label vectors, prediction matrices, and the group sizes
+the sensitivities are defined for, so one bad input produces the same one-line message
+everywhere.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from fractions import Fraction
 
 import numpy as np
 
+from .._core.validation import Interval, check
 from ..errors import DegenerateGroupError, param_error
 
 __all__: list[str] = []
@@ -101,70 +103,25 @@ def check_group_sizes(a: np.ndarray, *, metric: str, slice_label: int | None = N
     return n0, n1
 
 
-def check_int(value, *, name: str, owner: str, minimum: int, requirement: str | None = None
-              ) -> int:
-    """A Python int >= minimum (numpy integers accepted, booleans and floats refused)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise param_error(name, owner, requirement or f"be an integer >= {minimum}", value)
-    value = int(value)
-    if value < minimum:
-        raise param_error(name, owner, requirement or f"be an integer >= {minimum}", value)
-    return value
+#: A data-set size: every sensitivity bound assumes at least three individuals.
+SIZE = Interval("integer", 3, note="the sensitivity bounds assume n >= 3")
+#: The number of queries answered together.
+QUERIES = Interval("integer", 1, note="the number of queries")
 
 
 def check_sizes(n, n0, *, owner: str, n_name: str = "n", n0_name: str = "n0") -> tuple[int, int]:
     """Validate a data-set size n >= 3 and a group size 1 <= n0 <= n - 1 (spec §3.2, §9.2)."""
-    n = check_int(n, name=n_name, owner=owner, minimum=3,
-                  requirement="be an integer >= 3 (the sensitivity bounds assume n >= 3)")
-    if isinstance(n0, (bool, np.bool_)) or not isinstance(n0, numbers.Integral):
-        raise param_error(n0_name, owner, f"be an integer in [1, {n_name} - 1]", n0)
-    n0 = int(n0)
+    n = check(n, SIZE, name=n_name, owner=owner)
+    range_text = f"be an integer in [1, {n_name} - 1]"
+    n0 = check(n0, Interval("integer", text=range_text), name=n0_name, owner=owner)
     if n0 in (0, n):
         raise DegenerateGroupError(
             f"The '{n0_name}' parameter of {owner} leaves a group empty ({n0_name} = {n0}, "
             f"{n_name} = {n}): statistical parity is undefined."
         )
-    if not 1 <= n0 <= n - 1:
-        raise param_error(n0_name, owner, f"be an integer in [1, {n_name} - 1] = [1, {n - 1}]",
-                          n0)
+    check(n0, Interval("integer", 1, n - 1, text=f"{range_text} = [1, {n - 1}]"),
+          name=n0_name, owner=owner)
     return n, n0
-
-
-def check_real(value, *, name: str, owner: str, requirement: str,
-               low: float | None = None, high: float | None = None,
-               low_open: bool = True, high_open: bool = True, allow_inf: bool = False) -> float:
-    """A real number inside an interval, returned as a Python float."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, Fraction)):
-        raise param_error(name, owner, requirement, value)
-    x = float(value)
-    if math.isnan(x) or (math.isinf(x) and not allow_inf):
-        raise param_error(name, owner, requirement, value)
-    if low is not None and (x < low or (low_open and x == low)):
-        raise param_error(name, owner, requirement, value)
-    if high is not None and (x > high or (high_open and x == high)):
-        raise param_error(name, owner, requirement, value)
-    return x
-
-
-def check_choice(value, choices, *, name: str, owner: str):
-    """One of a fixed set of options."""
-    if value not in choices:
-        raise param_error(name, owner, f"be one of {list(choices)}", value)
-    return value
-
-
-def check_random_state(random_state, *, owner: str) -> np.random.Generator:
-    """None, an int seed or a numpy Generator, as a Generator (never the global RNG)."""
-    if random_state is None:
-        return np.random.default_rng()
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) \
-            and int(random_state) >= 0:
-        return np.random.default_rng(int(random_state))
-    raise param_error("random_state", owner,
-                      "be None, a non-negative int seed or a numpy.random.Generator",
-                      random_state)
 
 
 def readonly(array: np.ndarray) -> np.ndarray:

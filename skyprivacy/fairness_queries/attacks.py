@@ -24,17 +24,33 @@ Individuals are addressed by position 0..n-1.  ``a_hat`` uses -1 for "could not 
 from __future__ import annotations
 
 import math
-import numbers
-import warnings
 from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 import pandas as pd
 
+from .._core.deprecation import positional_options
+from .._core.optional import optional_import
+from .._core.validation import (
+    Interval,
+    Nullable,
+    Options,
+    Predicate,
+    RandomState,
+    as_generator,
+    check,
+    validate_params,
+)
+from .._core.warning import warn
 from ..errors import InfeasibleError, QueryDesignWarning, param_error
-from ._validation import (check_binary_vector, check_choice, check_int, check_predictions,
-                          check_random_state, check_real, readonly)
+from ._validation import check_binary_vector, check_predictions, readonly
 from .metrics import leakage_score
+
+#: The declared options shared by the attacks.
+_COUNT = Interval("integer", 1)
+_BATCH = Nullable(_COUNT)
+_FINITE = Interval("real")
+_UNIT_OPEN_RIGHT = Interval("real", 0, 1, closed="right")
 
 __all__ = [
     "AttackResult",
@@ -105,11 +121,11 @@ class AttackResult:
         """How many individuals the attack could not decode."""
         return int((self.a_hat == -1).sum())
 
-    def evaluate(self, a, /) -> AttackResult:
+    def evaluate(self, a) -> AttackResult:
         """Return a copy with ``leakage`` scored against the true attribute ``a``."""
         return replace(self, leakage=leakage_score(a, self.a_hat))
 
-    def recovered_all(self, a, /) -> bool:
+    def recovered_all(self, a) -> bool:
         """Whether every individual was recovered exactly."""
         return bool(np.array_equal(self.a_hat, np.asarray(a).astype(np.int8)))
 
@@ -218,10 +234,8 @@ def _check_vector(h, n: int | None, *, name: str, owner: str) -> np.ndarray:
 
 
 def _check_target(target, n: int, owner: str) -> int:
-    if isinstance(target, (bool, np.bool_)) or not isinstance(target, numbers.Integral) \
-            or not 0 <= int(target) < n:
-        raise param_error("target", owner, f"be a position in [0, {n - 1}]", target)
-    return int(target)
+    return check(target, Interval("integer", 0, n - 1, text=f"be a position in [0, {n - 1}]"),
+                 name="target", owner=owner)
 
 
 def _answers(values) -> np.ndarray:
@@ -236,26 +250,14 @@ def _query_rows(oracle, make_rows, count: int, batch_size: int | None) -> np.nda
     return np.concatenate(out) if out else np.zeros(0)
 
 
-def _check_batch(batch_size, owner):
-    if batch_size is None:
-        return None
-    return check_int(batch_size, name="batch_size", owner=owner, minimum=1)
-
-
-def _require_linprog(owner: str):
-    try:
-        from scipy.optimize import linprog
-    except ImportError:  # pragma: no cover - scipy is in the test extra
-        raise ImportError(f"{owner} needs scipy for its linear-programming decoder; install "
-                          "it with: pip install 'skyprivacy[lp]'") from None
-    return linprog
 
 
 # ---------------------------------------------------------------------------------------------
 # Example 1 and Example 2: one target
 # ---------------------------------------------------------------------------------------------
 
-def single_query_design(n, target, /, *, c=1.0) -> np.ndarray:
+@validate_params({"n": Interval("integer", 2), "c": _UNIT_OPEN_RIGHT})
+def single_query_design(n, target, *, c=1.0) -> np.ndarray:
     """The query of Example 1: ``h(x_target) = c``, every other prediction 0.
 
     Parameters
@@ -276,17 +278,14 @@ def single_query_design(n, target, /, *, c=1.0) -> np.ndarray:
     >>> single_query_design(4, 2)
     array([[0., 0., 1., 0.]])
     """
-    owner = "single_query_design"
-    n = check_int(n, name="n", owner=owner, minimum=2)
-    target = _check_target(target, n, owner)
-    c = check_real(c, name="c", owner=owner, requirement="be in (0, 1]", low=0.0, high=1.0,
-                   high_open=False)
+    target = _check_target(target, n, "single_query_design")
     design = np.zeros((1, n))
     design[0, target] = c
     return design
 
 
-def decode_single(sp, /) -> int:
+@validate_params({"sp": _FINITE})
+def decode_single(sp) -> int:
     """Decode Example 1: ``a_target = 1`` iff the answer is positive.
 
     ``SP = c/N_1`` if the target is in group 1 and ``-c/N_0`` otherwise.
@@ -306,15 +305,15 @@ def decode_single(sp, /) -> int:
     >>> decode_single(-0.2), decode_single(1 / 15)
     (0, 1)
     """
-    sp = check_real(sp, name="sp", owner="decode_single", requirement="be a finite number")
     if sp == 0.0:
-        warnings.warn("An answer of exactly 0 carries no information about the target.",
-                      QueryDesignWarning, stacklevel=2)
+        warn("An answer of exactly 0 carries no information about the target.",
+                      QueryDesignWarning)
         return -1
     return 1 if sp > 0 else 0
 
 
-def single_query_reveal(oracle, target, /, *, c=1.0) -> TargetResult:
+@validate_params({"c": _UNIT_OPEN_RIGHT})
+def single_query_reveal(oracle, target, *, c=1.0) -> TargetResult:
     """Identify one individual's protected attribute with one SP query (Example 1).
 
     Parameters
@@ -354,7 +353,7 @@ def single_query_reveal(oracle, target, /, *, c=1.0) -> TargetResult:
                         group_size=size)
 
 
-def flip_pair_design(h1, target, /) -> np.ndarray:
+def flip_pair_design(h1, target) -> np.ndarray:
     """The two queries of Example 2: a model ``h1`` and the same model flipped at the target.
 
     Parameters
@@ -382,7 +381,8 @@ def flip_pair_design(h1, target, /) -> np.ndarray:
     return design
 
 
-def decode_flip_pair(sp1, sp2, h1_target, /) -> int:
+@validate_params({"sp1": _FINITE, "sp2": _FINITE, "h1_target": Interval("real", 0, 1)})
+def decode_flip_pair(sp1, sp2, h1_target) -> int:
     """Decode Example 2 with the spec's correction (§4.2).
 
     ``d = SP_2 - SP_1 = (1 - 2 h1(x_t)) (1/N_1 if a_t = 1 else -1/N_0)``; the paper's table
@@ -406,20 +406,15 @@ def decode_flip_pair(sp1, sp2, h1_target, /) -> int:
     >>> decode_flip_pair(0.3, 0.5, 1.0)  # d = +0.2 with h1(x_t) = 1: group 0
     0
     """
-    owner = "decode_flip_pair"
-    sp1 = check_real(sp1, name="sp1", owner=owner, requirement="be a finite number")
-    sp2 = check_real(sp2, name="sp2", owner=owner, requirement="be a finite number")
-    h = check_real(h1_target, name="h1_target", owner=owner, requirement="be in [0, 1]",
-                   low=0.0, high=1.0, low_open=False, high_open=False)
-    product = (sp2 - sp1) * (1.0 - 2.0 * h)
+    product = (float(sp2) - float(sp1)) * (1.0 - 2.0 * float(h1_target))
     if product == 0.0:
-        warnings.warn("The flip pair carries no information about the target (h1(x_t) = 1/2 "
-                      "or equal answers).", QueryDesignWarning, stacklevel=2)
+        warn("The flip pair carries no information about the target (h1(x_t) = 1/2 "
+                      "or equal answers).", QueryDesignWarning)
         return -1
     return 1 if product > 0 else 0
 
 
-def flip_pair_reveal(oracle, h1, target, /) -> TargetResult:
+def flip_pair_reveal(oracle, h1, target) -> TargetResult:
     """Identify one individual with two realistic models (Example 2, sign-corrected).
 
     Parameters
@@ -461,7 +456,7 @@ def flip_pair_reveal(oracle, h1, target, /) -> TargetResult:
 # Theorem 1 and Algorithm 1: n queries
 # ---------------------------------------------------------------------------------------------
 
-def flip_design(h0, /) -> np.ndarray:
+def flip_design(h0) -> np.ndarray:
     """The n x n query matrix of Algorithm 1: row i is ``h0`` with entry i flipped.
 
     ``H[i, j] = h0_j`` for ``i != j`` and ``H[i, i] = 1 - h0_i``; ``H = 1 h0^T + diag(1 - 2 h0)``.
@@ -488,7 +483,7 @@ def flip_design(h0, /) -> np.ndarray:
     return design
 
 
-def flip_design_slogdet(h0, /, *, tol=1e-12) -> tuple[float, float]:
+def flip_design_slogdet(h0, *, tol=1e-12) -> tuple[float, float]:
     """Sign and log-|determinant| of :func:`flip_design` in O(n), from its closed form.
 
     Parameters
@@ -567,7 +562,8 @@ def _solve_flip(h0: np.ndarray, sp: np.ndarray, tol: float) -> np.ndarray:
     return (sp - base) / diag
 
 
-def flip_reveal(oracle, h0, /, *, singular="raise", batch_size=None, tol=1e-12) -> AttackResult:
+@validate_params({"singular": Options("raise", "base_difference"), "batch_size": _BATCH})
+def flip_reveal(oracle, h0, *, singular="raise", batch_size=None, tol=1e-12) -> AttackResult:
     """Reconstruct everyone's attribute from the n flip queries of Algorithm 1.
 
     Parameters
@@ -615,8 +611,6 @@ def flip_reveal(oracle, h0, /, *, singular="raise", batch_size=None, tol=1e-12) 
     owner = "flip_reveal"
     n = _check_oracle(oracle, owner)
     h0 = _check_vector(h0, n, name="h0", owner=owner)
-    check_choice(singular, ("raise", "base_difference"), name="singular", owner=owner)
-    batch_size = _check_batch(batch_size, owner)
     reason = _flip_singularity(h0, tol)
     if reason is not None:
         if singular == "raise":
@@ -638,7 +632,8 @@ def flip_reveal(oracle, h0, /, *, singular="raise", batch_size=None, tol=1e-12) 
     return _result(a_hat, n, "flip", v, n0, n1)
 
 
-def base_difference_reveal(oracle, h0, /, *, batch_size=None, tol=1e-12) -> AttackResult:
+@validate_params({"batch_size": _BATCH})
+def base_difference_reveal(oracle, h0, *, batch_size=None, tol=1e-12) -> AttackResult:
     """Reconstruct everyone with n + 1 queries and no matrix solve (spec §4.3, robust variant).
 
     Asks ``SP_0`` for ``h0`` and ``SP_j`` for ``h0`` flipped at j; then
@@ -673,13 +668,12 @@ def base_difference_reveal(oracle, h0, /, *, batch_size=None, tol=1e-12) -> Atta
     owner = "base_difference_reveal"
     n = _check_oracle(oracle, owner)
     h0 = _check_vector(h0, n, name="h0", owner=owner)
-    batch_size = _check_batch(batch_size, owner)
     diag = 1.0 - 2.0 * h0
     decodable = np.flatnonzero(np.abs(diag) > tol)
     if decodable.size < n:
-        warnings.warn(f"{n - decodable.size} individual(s) have h0 = 1/2: flipping their "
+        warn(f"{n - decodable.size} individual(s) have h0 = 1/2: flipping their "
                       "prediction changes nothing, so they stay undecoded (-1).",
-                      QueryDesignWarning, stacklevel=2)
+                      QueryDesignWarning)
 
     def rows(start, stop):
         idx = decodable[start:stop]
@@ -712,7 +706,7 @@ def _check_matrix_answers(H, sp, owner):
     return H, answers
 
 
-def linear_system_reveal(H, sp, /) -> AttackResult:
+def linear_system_reveal(H, sp) -> AttackResult:
     """Reconstruct everyone by solving ``SP = H v`` (Theorem 1).
 
     Parameters
@@ -750,9 +744,9 @@ def linear_system_reveal(H, sp, /) -> AttackResult:
     m, n = H.shape
     rank = int(np.linalg.matrix_rank(H))
     if rank < n:
-        warnings.warn(f"rank(H) = {rank} < n = {n}: Theorem 1 needs full column rank; the "
+        warn(f"rank(H) = {rank} < n = {n}: Theorem 1 needs full column rank; the "
                       "least-squares decoding is not unique and may not reveal everyone.",
-                      QueryDesignWarning, stacklevel=2)
+                      QueryDesignWarning)
     v = np.linalg.lstsq(H, answers, rcond=None)[0]
     a_hat = np.where(v > 0, 1, 0)
     n0, n1 = _sizes_from(a_hat)
@@ -763,14 +757,16 @@ def linear_system_reveal(H, sp, /) -> AttackResult:
 # Theorem 2 and Algorithm 2: compressed sensing
 # ---------------------------------------------------------------------------------------------
 
-def uniform_perturbation_design(h0, m, /, *, half_width=0.1, random_state=None) -> np.ndarray:
+@positional_options("h0", "m")
+@validate_params({"m": _COUNT, "half_width": _UNIT_OPEN_RIGHT, "random_state": RandomState()})
+def uniform_perturbation_design(h0, *, m, half_width=0.1, random_state=None) -> np.ndarray:
     """Algorithm 2's realistic queries: ``clip(h0 + U(-w, w), 0, 1)``, i.i.d. per entry.
 
     Parameters
     ----------
     h0 : array-like, shape (n,)
         Base model scores (probabilities).
-    m : int
+    m : int, keyword-only
         Number of perturbed models.
     half_width : float, keyword-only
         ``w``, in (0, 1]; the paper uses 0.1.
@@ -787,26 +783,28 @@ def uniform_perturbation_design(h0, m, /, *, half_width=0.1, random_state=None) 
 
     Examples
     --------
-    >>> H = uniform_perturbation_design([0.5, 0.95, 0.02], 4, random_state=0)
+    >>> H = uniform_perturbation_design([0.5, 0.95, 0.02], m=4, random_state=0)
     >>> H.shape, bool(((H >= 0) & (H <= 1)).all())
     ((4, 3), True)
     """
-    owner = "uniform_perturbation_design"
-    h0 = _check_vector(h0, None, name="h0", owner=owner)
-    m = check_int(m, name="m", owner=owner, minimum=1)
-    w = check_real(half_width, name="half_width", owner=owner, requirement="be in (0, 1]",
-                   low=0.0, high=1.0, high_open=False)
-    rng = check_random_state(random_state, owner=owner)
+    h0 = _check_vector(h0, None, name="h0", owner="uniform_perturbation_design")
+    w = float(half_width)
+    rng = as_generator(random_state)
     return np.clip(h0[None, :] + rng.uniform(-w, w, size=(m, h0.size)), 0.0, 1.0)
 
 
-def bernoulli_design(m, n, /, *, p=0.5, random_state=None) -> np.ndarray:
+@positional_options("m", "n")
+@validate_params({"n": _COUNT, "m": _COUNT, "p": Interval("real", 0, 1, closed="neither"),
+                  "random_state": RandomState()})
+def bernoulli_design(n, *, m, p=0.5, random_state=None) -> np.ndarray:
     """Random binary predictors with i.i.d. Bernoulli(p) entries (Theorem 2's hypothesis).
 
     Parameters
     ----------
-    m, n : int
-        Number of queries and test-set size.
+    n : int
+        Test-set size.
+    m : int, keyword-only
+        Number of queries.
     p : float, keyword-only
         Acceptance probability, in (0, 1).
     random_state : None, int or numpy.random.Generator, keyword-only
@@ -817,20 +815,16 @@ def bernoulli_design(m, n, /, *, p=0.5, random_state=None) -> np.ndarray:
 
     Examples
     --------
-    >>> bernoulli_design(2, 5, random_state=0).shape
+    >>> bernoulli_design(5, m=2, random_state=0).shape
     (2, 5)
     """
-    owner = "bernoulli_design"
-    m = check_int(m, name="m", owner=owner, minimum=1)
-    n = check_int(n, name="n", owner=owner, minimum=1)
-    p = check_real(p, name="p", owner=owner, requirement="be in (0, 1)", low=0.0, high=1.0)
-    rng = check_random_state(random_state, owner=owner)
+    rng = as_generator(random_state)
     return (rng.random((m, n)) < p).astype(float)
 
 
 def _basis_pursuit(H, eta, *, nonneg, alpha_column, method, owner):
     """min ||s||_1 s.t. H s (+ alpha col) = eta, as an LP; returns (s, alpha)."""
-    linprog = _require_linprog(owner)
+    linprog = optional_import("scipy.optimize", owner=owner).linprog
     m, n = H.shape
     blocks = [H] if nonneg else [H, -H]
     cost = np.ones(n if nonneg else 2 * n)
@@ -841,9 +835,9 @@ def _basis_pursuit(H, eta, *, nonneg, alpha_column, method, owner):
     res = linprog(cost, A_eq=A, b_eq=eta, bounds=(0, None), method=method)
     if res.status == 2 and not nonneg:
         # Noisy answers with rank(H) < m: decode the least-squares projection of eta.
-        warnings.warn("The answers are inconsistent with H (noisy answers and rank(H) < m); "
+        warn("The answers are inconsistent with H (noisy answers and rank(H) < m); "
                       "decoding the least-squares projection of eta onto the range of H.",
-                      QueryDesignWarning, stacklevel=3)
+                      QueryDesignWarning)
         eta = A @ np.linalg.lstsq(A, eta, rcond=None)[0]
         res = linprog(cost, A_eq=A, b_eq=eta, bounds=(0, None), method=method)
     if res.status != 0:
@@ -888,7 +882,10 @@ def _largest_gap_threshold(s: np.ndarray) -> float:
     return float((ordered[i] + ordered[i + 1]) / 2.0)
 
 
-def cs_reveal(H, sp, /, *, n1=None, n0=None, minority=0, decoder="bp", threshold=None,
+@validate_params({"n1": Nullable(_COUNT), "n0": Nullable(_COUNT), "minority": Options(0, 1),
+                  "decoder": Options("bp", "bp_nonneg", "omp"),
+                  "threshold": Nullable(_FINITE), "sign": Options("corrected", "paper")})
+def cs_reveal(H, sp, *, n1=None, n0=None, minority=0, decoder="bp", threshold=None,
               sign="corrected", lp_method="highs") -> AttackResult:
     """Reconstruct everyone from m << n SP answers by compressed sensing (Theorem 2, Alg. 2).
 
@@ -948,7 +945,7 @@ def cs_reveal(H, sp, /, *, n1=None, n0=None, minority=0, decoder="bp", threshold
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> a = np.ones(200, dtype=int); a[rng.choice(200, 4, replace=False)] = 0
-    >>> H = bernoulli_design(40, 200, random_state=1)
+    >>> H = bernoulli_design(200, m=40, random_state=1)
     >>> sp = H @ np.where(a == 1, 1 / 196, -1 / 4)
     >>> cs_reveal(H, sp, n0=4).recovered_all(a)
     True
@@ -958,19 +955,11 @@ def cs_reveal(H, sp, /, *, n1=None, n0=None, minority=0, decoder="bp", threshold
     owner = "cs_reveal"
     H, answers = _check_matrix_answers(H, sp, owner)
     m, n = H.shape
-    check_choice(decoder, ("bp", "bp_nonneg", "omp"), name="decoder", owner=owner)
-    check_choice(sign, ("corrected", "paper"), name="sign", owner=owner)
-    check_choice(minority, (0, 1), name="minority", owner=owner)
-    if threshold is not None:
-        threshold = check_real(threshold, name="threshold", owner=owner,
-                               requirement="be a finite number")
     if n0 is not None or n1 is not None:
         if n0 is None:
-            n0 = n - check_int(n1, name="n1", owner=owner, minimum=1)
+            n0 = check(n - n1, _COUNT, name="n0", owner=owner)
         if n1 is None:
-            n1 = n - check_int(n0, name="n0", owner=owner, minimum=1)
-        n0 = check_int(n0, name="n0", owner=owner, minimum=1)
-        n1 = check_int(n1, name="n1", owner=owner, minimum=1)
+            n1 = check(n - n0, _COUNT, name="n1", owner=owner)
         if n0 + n1 != n:
             raise param_error("n1", owner, f"satisfy n0 + n1 = n = {n}", f"n0={n0}, n1={n1}")
         minority = 0 if n0 <= n1 else 1
@@ -1007,7 +996,7 @@ def cs_reveal(H, sp, /, *, n1=None, n0=None, minority=0, decoder="bp", threshold
     return _result(a_hat, m, f"cs_{decoder}", s, n0, n1)
 
 
-def estimate_group_sizes(oracle, /) -> GroupSizeEstimate:
+def estimate_group_sizes(oracle) -> GroupSizeEstimate:
     """Learn ``N_0`` and ``N_1`` with one Example-1 query (spec §4.4 (a)).
 
     Parameters
@@ -1037,7 +1026,9 @@ def estimate_group_sizes(oracle, /) -> GroupSizeEstimate:
     return GroupSizeEstimate(n0=single.group_size, n1=n - single.group_size)
 
 
-def compressed_sensing_reveal(oracle, /, *, m, design="bernoulli", h0=None, half_width=0.1,
+@validate_params({"m": _COUNT, "design": Options("bernoulli", "perturbation"),
+                  "random_state": RandomState()})
+def compressed_sensing_reveal(oracle, *, m, design="bernoulli", h0=None, half_width=0.1,
                               p=0.5, decoder="bp", group_sizes="query", minority=0,
                               random_state=None, lp_method="highs") -> AttackResult:
     """Audit: how much of ``a`` do m compressed-sensing queries reveal? (Algorithm 2)
@@ -1084,9 +1075,7 @@ def compressed_sensing_reveal(oracle, /, *, m, design="bernoulli", h0=None, half
     """
     owner = "compressed_sensing_reveal"
     n = _check_oracle(oracle, owner)
-    m = check_int(m, name="m", owner=owner, minimum=1)
-    check_choice(design, ("bernoulli", "perturbation"), name="design", owner=owner)
-    rng = check_random_state(random_state, owner=owner)
+    rng = as_generator(random_state)
     extra = 0
     sizes: dict = {}
     if isinstance(group_sizes, tuple):
@@ -1095,14 +1084,14 @@ def compressed_sensing_reveal(oracle, /, *, m, design="bernoulli", h0=None, half
                               group_sizes)
         sizes = {"n0": group_sizes[0], "n1": group_sizes[1]}
     else:
-        check_choice(group_sizes, ("query", "lp"), name="group_sizes", owner=owner)
+        check(group_sizes, Options("query", "lp"), name="group_sizes", owner=owner)
     if design == "perturbation":
         if h0 is None:
             raise param_error("h0", owner, "be given for design='perturbation'", None)
-        H = uniform_perturbation_design(_check_vector(h0, n, name="h0", owner=owner), m,
+        H = uniform_perturbation_design(_check_vector(h0, n, name="h0", owner=owner), m=m,
                                         half_width=half_width, random_state=rng)
     else:
-        H = bernoulli_design(m, n, p=p, random_state=rng)
+        H = bernoulli_design(n, m=m, p=p, random_state=rng)
     if group_sizes == "query":
         estimate = estimate_group_sizes(oracle)
         sizes = {"n0": estimate.n0, "n1": estimate.n1}
@@ -1117,7 +1106,9 @@ def compressed_sensing_reveal(oracle, /, *, m, design="bernoulli", h0=None, half
 # Theorem 3: absolute SP
 # ---------------------------------------------------------------------------------------------
 
-def abs_sp_partition(oracle, /, *, tol=1e-9, known_member=None, smaller_label=0,
+@validate_params({"tol": Interval("real", 0, 1, closed="neither"),
+                  "smaller_label": Options(0, 1, None), "batch_size": _BATCH})
+def abs_sp_partition(oracle, *, tol=1e-9, known_member=None, smaller_label=0,
                      batch_size=None) -> AttackResult:
     """Partition everyone into the two groups from absolute-SP answers (Theorem 3, A.3).
 
@@ -1161,10 +1152,7 @@ def abs_sp_partition(oracle, /, *, tol=1e-9, known_member=None, smaller_label=0,
     """
     owner = "abs_sp_partition"
     n = _check_oracle(oracle, owner, metrics=("abs_sp", "sp"))
-    tol = check_real(tol, name="tol", owner=owner, requirement="be a number in (0, 1)",
-                     low=0.0, high=1.0)
-    check_choice(smaller_label, (0, 1, None), name="smaller_label", owner=owner)
-    batch_size = _check_batch(batch_size, owner)
+    tol = float(tol)
     if known_member is not None:
         ok = (isinstance(known_member, tuple) and len(known_member) == 2
               and isinstance(known_member[0], (int, np.integer)) and 0 <= known_member[0] < n
@@ -1203,9 +1191,9 @@ def abs_sp_partition(oracle, /, *, tol=1e-9, known_member=None, smaller_label=0,
     partition[0] = 1
     partition[1:] = np.where(same & ~other, 1, np.where(other & ~same, 0, -1))
     if (partition == -1).any():
-        warnings.warn(f"{int((partition == -1).sum())} answer(s) match neither class (noisy "
+        warn(f"{int((partition == -1).sum())} answer(s) match neither class (noisy "
                       "answers?); those individuals stay undetermined (-1).",
-                      QueryDesignWarning, stacklevel=2)
+                      QueryDesignWarning)
 
     alpha_label = None
     if known_member is not None:
@@ -1251,7 +1239,9 @@ class _SliceOracle:
         return values[:, self._column] if self._column is not None else values
 
 
-def slice_attack(oracle, attack, /, *, slice=1, y=None):
+@validate_params({"attack": Predicate(callable, "be a callable taking the slice oracle"),
+                  "slice": Options(1, 0)})
+def slice_attack(oracle, attack, *, slice=1, y=None):
     """Run an SP attack through EO or equalized-odds answers, on one label slice (Remark 2).
 
     EO answers are SP restricted to ``{j : y_j = 1}``; equalized-odds answers carry the
@@ -1293,9 +1283,6 @@ def slice_attack(oracle, attack, /, *, slice=1, y=None):
     """
     owner = "slice_attack"
     _check_oracle(oracle, owner, metrics=("eo", "equalized_odds"))
-    if not callable(attack):
-        raise param_error("attack", owner, "be a callable taking the slice oracle", attack)
-    check_choice(slice, (1, 0), name="slice", owner=owner)
     if oracle.metric == "eo" and slice == 0:
         raise param_error("slice", owner, "be 1 for an EO oracle (EO answers reveal only the "
                           "slice y = 1)", slice)
@@ -1324,7 +1311,7 @@ def slice_attack(oracle, attack, /, *, slice=1, y=None):
                    result.n0, result.n1, partition)
 
 
-def equalized_odds_reveal(oracle, pos_attack, neg_attack, /, *, y=None) -> AttackResult:
+def equalized_odds_reveal(oracle, pos_attack, neg_attack, *, y=None) -> AttackResult:
     """Reveal everyone from equalized-odds answers: attack both label slices (Remark 2).
 
     Parameters

@@ -29,13 +29,37 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from .._core.deprecation import positional_options
+from .._core.exact import decimal_fraction
+from .._core.validation import (
+    Boolean,
+    InstanceOf,
+    Interval,
+    Nullable,
+    Options,
+    RandomState,
+    as_generator,
+    check,
+    validate_params,
+)
+from .._core.warning import warn
 from ..errors import BudgetError, PrivacyRiskWarning, UnsafeConstantWarning, param_error
-from ._validation import (check_binary_vector, check_choice, check_group_sizes, check_int,
-                          check_predictions, check_random_state, check_real, check_sizes,
-                          readonly)
-from .metrics import _gap
-from .sensitivity import (_smooth_abs_sp_paper, _smooth_sp_float, attribute_conceal_beta,
-                          global_sensitivity_abs_sp, global_sensitivity_sp)
+from ._validation import (
+    QUERIES,
+    check_binary_vector,
+    check_group_sizes,
+    check_predictions,
+    check_sizes,
+    readonly,
+)
+from .metrics import parity_gaps
+from .sensitivity import (
+    attribute_conceal_beta,
+    global_sensitivity_abs_sp,
+    global_sensitivity_sp,
+    smooth_abs_sp_paper_value,
+    smooth_sp_value,
+)
 
 __all__ = [
     "BudgetAccountant",
@@ -67,10 +91,16 @@ _METRIC_NAMES = {"sp": "statistical parity gap", "abs_sp": "absolute statistical
 def _decimal(x: float) -> Fraction | None:
     """A float budget as the exact decimal it was written as (None for infinity).
 
-    ``Fraction(repr(0.1)) == Fraction(1, 10)``, so ten charges of 0.1 add up to exactly 1
+    ``decimal_fraction(0.1) == Fraction(1, 10)``, so ten charges of 0.1 add up to exactly 1
     and a budget of 1.0 is neither refused early nor overrun by float round-off.
     """
-    return None if math.isinf(x) else Fraction(repr(float(x)))
+    return None if math.isinf(x) else decimal_fraction(x)
+
+
+#: The declared options shared by the mechanisms and the accountant.
+_FINITE_EPSILON = Interval("real", 0, closed="neither")
+_DELTA = Interval("real", 0, 1, closed="left")
+_AMOUNT = {"epsilon": Interval("real", 0, closed="left", inf=True), "delta": _DELTA}
 
 
 class BudgetAccountant:
@@ -103,12 +133,11 @@ class BudgetAccountant:
     skyprivacy.errors.BudgetError: The privacy budget is exhausted: spending epsilon=0.1, delta=0.0 would bring the total to epsilon=1.1, delta=0.0, over the budget epsilon=1.0, delta=0.0.
     """
 
+    @validate_params({"epsilon": Interval("real", 0, closed="neither", inf=True,
+                                          note="math.inf for no limit"), "delta": _DELTA})
     def __init__(self, epsilon: float = math.inf, delta: float = 0.0):
-        self._epsilon = check_real(epsilon, name="epsilon", owner="BudgetAccountant",
-                                   requirement="be a number > 0 (math.inf for no limit)",
-                                   low=0.0, allow_inf=True)
-        self._delta = check_real(delta, name="delta", owner="BudgetAccountant",
-                                 requirement="be in [0, 1)", low=0.0, low_open=False, high=1.0)
+        self._epsilon = float(epsilon)
+        self._delta = float(delta)
         self._spent_eps: Fraction | None = Fraction(0)  # None once an infinite amount is spent
         self._spent_delta = Fraction(0)
         self._ledger: list[tuple[float, float]] = []
@@ -155,14 +184,16 @@ class BudgetAccountant:
             else self._spent_eps + _decimal(epsilon)
         return eps, self._spent_delta + _decimal(delta)
 
+    @validate_params(_AMOUNT)
     def can_spend(self, epsilon: float, delta: float = 0.0) -> bool:
         """Whether a release at ``(epsilon, delta)`` fits in what is left."""
-        epsilon, delta = self._check_amount(epsilon, delta, "BudgetAccountant.can_spend")
+        epsilon, delta = float(epsilon), float(delta)
         eps_after, delta_after = self._totals_after(epsilon, delta)
         eps_ok = math.isinf(self._epsilon) or (eps_after is not None
                                                 and eps_after <= _decimal(self._epsilon))
         return eps_ok and delta_after <= _decimal(self._delta)
 
+    @validate_params(_AMOUNT)
     def spend(self, epsilon: float, delta: float = 0.0) -> None:
         """Charge a release at ``(epsilon, delta)``.
 
@@ -171,7 +202,7 @@ class BudgetAccountant:
         BudgetError
             If the charge would exceed the budget; nothing is charged then.
         """
-        epsilon, delta = self._check_amount(epsilon, delta, "BudgetAccountant.spend")
+        epsilon, delta = float(epsilon), float(delta)
         if not self.can_spend(epsilon, delta):
             eps_after, delta_after = self._totals_after(epsilon, delta)
             shown = math.inf if eps_after is None else float(eps_after)
@@ -183,17 +214,16 @@ class BudgetAccountant:
         self._spent_eps, self._spent_delta = self._totals_after(epsilon, delta)
         self._ledger.append((epsilon, delta))
 
-    @staticmethod
-    def _check_amount(epsilon, delta, owner):
-        eps = check_real(epsilon, name="epsilon", owner=owner, requirement="be a number >= 0",
-                         low=0.0, low_open=False, allow_inf=True)
-        dlt = check_real(delta, name="delta", owner=owner, requirement="be in [0, 1)",
-                         low=0.0, low_open=False, high=1.0)
-        return eps, dlt
-
     def __repr__(self) -> str:
         return (f"BudgetAccountant(epsilon={self._epsilon}, delta={self._delta}, "
                 f"spent_epsilon={self.spent_epsilon}, spent_delta={self.spent_delta})")
+
+
+_MECHANISM = {
+    "metric": Options(*METRICS), "clip": Boolean(), "random_state": RandomState(),
+    "accountant": Nullable(InstanceOf(BudgetAccountant, text="be None or a BudgetAccountant")),
+    "risk_epsilon": Interval("real", 0, closed="neither", inf=True),
+}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -317,25 +347,21 @@ class _BiasQueryMechanism:
     clip: bool
     accountant: BudgetAccountant | None
 
-    def _init_common(self, *, metric, clip, random_state, accountant, risk_epsilon, owner):
-        self.metric = check_choice(metric, METRICS, name="metric", owner=owner)
-        if not isinstance(clip, (bool, np.bool_)):
-            raise param_error("clip", owner, "be True or False", clip)
+    def _init_common(self, *, metric, clip, random_state, accountant, risk_epsilon):
+        """Store the options every mechanism shares (declared in ``_MECHANISM``)."""
+        self.metric = metric
         self.clip = bool(clip)
-        self._rng = check_random_state(random_state, owner=owner)
-        if accountant is not None and not isinstance(accountant, BudgetAccountant):
-            raise param_error("accountant", owner, "be None or a BudgetAccountant", accountant)
+        self._rng = as_generator(random_state)
         self.accountant = accountant
-        self.risk_epsilon = check_real(risk_epsilon, name="risk_epsilon", owner=owner,
-                                       requirement="be a number > 0", low=0.0, allow_inf=True)
+        self.risk_epsilon = float(risk_epsilon)
 
     def _warn_if_weak(self, owner):
         if math.isfinite(self.epsilon) and self.epsilon > self.risk_epsilon:
-            warnings.warn(
+            warn(
                 f"{owner} with epsilon={self.epsilon} > {self.risk_epsilon}: the guarantee is "
                 f"very weak (an attacker's odds may grow by a factor up to "
                 f"e^{self.epsilon:g}); the paper's experiments use such values only to show "
-                "the error/leakage trade-off.", PrivacyRiskWarning, stacklevel=3)
+                "the error/leakage trade-off.", PrivacyRiskWarning)
 
     @property
     def name(self) -> str:  # pragma: no cover - overridden
@@ -352,7 +378,7 @@ class _BiasQueryMechanism:
             return scale * self._rng.standard_cauchy(size)
         return self._rng.laplace(0.0, scale, size)
 
-    def answer(self, preds, a, y=None, /) -> BiasQueryRelease:
+    def answer(self, preds, a, y=None) -> BiasQueryRelease:
         """Answer a batch of fairness queries.
 
         Parameters
@@ -408,7 +434,7 @@ class _BiasQueryMechanism:
         true_columns = []
         audits = []
         for keep, label, slice_name, n0, n1 in slices:
-            exact = _gap(h[:, keep], a[keep], metric=_METRIC_NAMES[self.metric],
+            exact = parity_gaps(h[:, keep], a[keep], metric=_METRIC_NAMES[self.metric],
                          slice_label=label)
             true_columns.append(np.abs(exact) if self.metric == "abs_sp" else exact)
             if m == 0:
@@ -505,28 +531,30 @@ class AttributeConceal(_BiasQueryMechanism):
     ['delta', 'epsilon', 'mechanism', 'metric', 'schema_version', 'values']
     """
 
+    @validate_params({"noise": Options("cauchy", "laplace", None),
+                      "abs_mode": Options("smooth_sp", "postprocess", "paper"), **_MECHANISM})
     def __init__(self, *, epsilon, delta=None, noise="cauchy", metric="sp",
                  abs_mode="smooth_sp", clip=False, random_state=None, accountant=None,
                  risk_epsilon=10.0):
         owner = "AttributeConceal"
-        self.noise = check_choice(noise, ("cauchy", "laplace", None), name="noise", owner=owner)
+        self.noise = noise
         if noise is None:
-            eps = check_real(epsilon, name="epsilon", owner=owner,
-                             requirement="be math.inf with noise=None (exact answers)",
-                             low=0.0, allow_inf=True)
+            exact_only = "be math.inf with noise=None (exact answers)"
+            eps = float(check(epsilon, Interval("real", 0, closed="neither", inf=True,
+                                                text=exact_only), name="epsilon", owner=owner))
             if not math.isinf(eps):
-                raise param_error("epsilon", owner, "be math.inf with noise=None (exact answers)",
-                                  epsilon)
+                raise param_error("epsilon", owner, exact_only, epsilon)
         else:
-            eps = check_real(epsilon, name="epsilon", owner=owner,
-                             requirement="be a finite number > 0 (math.inf only with "
-                                         "noise=None)", low=0.0)
+            eps = float(check(epsilon, Interval("real", 0, closed="neither",
+                                                note="math.inf only with noise=None"),
+                              name="epsilon", owner=owner))
         if noise == "laplace":
-            if eps >= 1.0:
-                raise param_error("epsilon", owner, "be in (0, 1) with noise='laplace' "
-                                  "(Theorem 6 is proven only there; use noise='cauchy')", epsilon)
-            dlt = check_real(delta, name="delta", owner=owner,
-                             requirement="be in (0, 1) with noise='laplace'", low=0.0, high=1.0)
+            check(epsilon, Interval("real", 0, 1, closed="neither", text=(
+                "be in (0, 1) with noise='laplace' (Theorem 6 is proven only there; use "
+                "noise='cauchy')")), name="epsilon", owner=owner)
+            dlt = float(check(delta, Interval("real", 0, 1, closed="neither",
+                                              text="be in (0, 1) with noise='laplace'"),
+                              name="delta", owner=owner))
         else:
             if delta not in (None, 0, 0.0):
                 raise param_error("delta", owner, f"be None with noise={noise!r} (pure "
@@ -534,15 +562,14 @@ class AttributeConceal(_BiasQueryMechanism):
             dlt = 0.0
         self.epsilon = eps
         self.delta = dlt
-        self.abs_mode = check_choice(abs_mode, ("smooth_sp", "postprocess", "paper"),
-                                     name="abs_mode", owner=owner)
+        self.abs_mode = abs_mode
         self._init_common(metric=metric, clip=clip, random_state=random_state,
-                          accountant=accountant, risk_epsilon=risk_epsilon, owner=owner)
+                          accountant=accountant, risk_epsilon=risk_epsilon)
         if self.metric == "abs_sp" and abs_mode == "paper":
-            warnings.warn(
+            warn(
                 "AttributeConceal(abs_mode='paper') uses A.6's smooth sensitivity of |SP|, "
                 "which under-estimates it; the release is not epsilon-DP. Use it only to "
-                "reproduce the paper.", UnsafeConstantWarning, stacklevel=2)
+                "reproduce the paper.", UnsafeConstantWarning)
         self._warn_if_weak(owner)
 
     @property
@@ -553,12 +580,12 @@ class AttributeConceal(_BiasQueryMechanism):
         if self.noise is None:
             return 0.0, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=0.0,
                                    beta=None, scale=0.0, noise=None)
-        beta = attribute_conceal_beta(self.epsilon, m, noise=self.noise,
+        beta = attribute_conceal_beta(epsilon=self.epsilon, m=m, noise=self.noise,
                                       delta=self.delta if self.noise == "laplace" else None)
         if self.metric == "abs_sp" and self.abs_mode == "paper":
-            sens = _smooth_abs_sp_paper(n0, beta, m)
+            sens = smooth_abs_sp_paper_value(n0, beta, m)
         else:
-            sens = _smooth_sp_float(n, n0, beta, m)
+            sens = smooth_sp_value(n, n0, beta, m)
         factor = 6.0 if self.noise == "cauchy" else 2.0
         scale = factor * sens / self.epsilon
         return scale, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=sens,
@@ -611,20 +638,19 @@ class LaplaceBiasQuery(_BiasQueryMechanism):
     2.55051
     """
 
+    @validate_params({"epsilon": _FINITE_EPSILON,
+                      "abs_variant": Options("exact", "binary", "paper"), **_MECHANISM})
     def __init__(self, *, epsilon, metric="sp", abs_variant="exact", clip=False,
                  random_state=None, accountant=None, risk_epsilon=10.0):
-        owner = "LaplaceBiasQuery"
-        self.epsilon = check_real(epsilon, name="epsilon", owner=owner,
-                                  requirement="be a finite number > 0", low=0.0)
+        self.epsilon = float(epsilon)
         self.delta = 0.0
-        self.abs_variant = check_choice(abs_variant, ("exact", "binary", "paper"),
-                                        name="abs_variant", owner=owner)
+        self.abs_variant = abs_variant
         self._init_common(metric=metric, clip=clip, random_state=random_state,
-                          accountant=accountant, risk_epsilon=risk_epsilon, owner=owner)
+                          accountant=accountant, risk_epsilon=risk_epsilon)
         if self.metric == "abs_sp" and abs_variant == "paper":
             # The sensitivity function itself warns; surface it once, here.
             global_sensitivity_abs_sp(3, variant="paper")
-        self._warn_if_weak(owner)
+        self._warn_if_weak("LaplaceBiasQuery")
 
     name = "laplace"
 
@@ -687,11 +713,10 @@ class ComplianceOracle:
     1
     """
 
+    @validate_params({"mechanism": InstanceOf(_BiasQueryMechanism,
+                                              name="an AttributeConceal or LaplaceBiasQuery")})
     def __init__(self, a, y=None, *, mechanism, budget=None):
         owner = "ComplianceOracle"
-        if not isinstance(mechanism, _BiasQueryMechanism):
-            raise param_error("mechanism", owner, "be an AttributeConceal or LaplaceBiasQuery",
-                              mechanism)
         self._a = check_binary_vector(a, name="a", owner=owner)
         self._y = None if y is None else check_binary_vector(y, name="y", owner=owner,
                                                              length=self._a.size)
@@ -760,17 +785,22 @@ class ComplianceOracle:
 # Utility comparison (spec §7.7)
 # ---------------------------------------------------------------------------------------------
 
-def expected_median_abs_error(mechanism, n, n0, m, epsilon, /, *, delta=None) -> float:
+@positional_options("mechanism", "n", "n0", "m", "epsilon")
+@validate_params({"mechanism": Options("cauchy", "smooth_laplace", "laplace"), "m": QUERIES,
+                  "epsilon": _FINITE_EPSILON})
+def expected_median_abs_error(n, n0, *, mechanism, m, epsilon, delta=None) -> float:
     """Median absolute error of each answer under a mechanism (spec §7.7).
 
     Parameters
     ----------
-    mechanism : {"cauchy", "smooth_laplace", "laplace"}
+    n, n0 : int
+        Test-set size and disadvantaged-group size.
+    mechanism : {"cauchy", "smooth_laplace", "laplace"}, keyword-only
         Attribute-Conceal with Cauchy noise, Attribute-Conceal with Laplace noise
         (Theorem 6), or the Laplace baseline.
-    n, n0, m : int
-        Test-set size, disadvantaged-group size, number of queries in the batch.
-    epsilon : float
+    m : int, keyword-only
+        Number of queries in the batch.
+    epsilon : float, keyword-only
         Privacy parameter.
     delta : float, keyword-only
         For ``"smooth_laplace"``.
@@ -788,34 +818,33 @@ def expected_median_abs_error(mechanism, n, n0, m, epsilon, /, *, delta=None) ->
 
     Examples
     --------
-    >>> round(expected_median_abs_error("cauchy", 100, 10, 25, 5.0), 3)
+    >>> round(expected_median_abs_error(100, 10, mechanism="cauchy", m=25, epsilon=5.0), 3)
     11.721
-    >>> round(expected_median_abs_error("laplace", 100, 10, 25, 5.0), 4)  # 2.55051 ln 2
+    >>> round(expected_median_abs_error(100, 10, mechanism="laplace", m=25, epsilon=5.0), 4)
     1.7679
     """
-    owner = "expected_median_abs_error"
-    check_choice(mechanism, ("cauchy", "smooth_laplace", "laplace"), name="mechanism",
-                 owner=owner)
-    n, n0 = check_sizes(n, n0, owner=owner)
-    m = check_int(m, name="m", owner=owner, minimum=1)
-    eps = check_real(epsilon, name="epsilon", owner=owner,
-                     requirement="be a finite number > 0", low=0.0)
-    if mechanism == "laplace":
+    n, n0 = check_sizes(n, n0, owner="expected_median_abs_error")
+    eps = float(epsilon)
+    if mechanism == "laplace":  # 2.55051 ln 2 in the example
         return global_sensitivity_sp(n, m=m) / eps * math.log(2)
     if mechanism == "cauchy":
-        beta = attribute_conceal_beta(eps, m)
-        return 6.0 * _smooth_sp_float(n, n0, beta, m) / eps
-    beta = attribute_conceal_beta(eps, m, noise="laplace", delta=delta)
-    return 2.0 * _smooth_sp_float(n, n0, beta, m) / eps * math.log(2)
+        beta = attribute_conceal_beta(epsilon=eps, m=m)
+        return 6.0 * smooth_sp_value(n, n0, beta, m) / eps
+    beta = attribute_conceal_beta(epsilon=eps, m=m, noise="laplace", delta=delta)
+    return 2.0 * smooth_sp_value(n, n0, beta, m) / eps * math.log(2)
 
 
-def crossover_epsilon(n, n0, m, /) -> float:
+@positional_options("n", "n0", "m")
+@validate_params({"m": QUERIES})
+def crossover_epsilon(n, n0, *, m) -> float:
     """Epsilon above which Attribute-Conceal (Cauchy) has lower median error than Laplace.
 
     Parameters
     ----------
-    n, n0, m : int
-        Test-set size, disadvantaged-group size, number of queries.
+    n, n0 : int
+        Test-set size and disadvantaged-group size.
+    m : int, keyword-only
+        Number of queries.
 
     Returns
     -------
@@ -835,14 +864,12 @@ def crossover_epsilon(n, n0, m, /) -> float:
 
     Examples
     --------
-    >>> crossover_epsilon(100, 10, 25)  # the paper's n = 100 Adult setting: never
+    >>> crossover_epsilon(100, 10, m=25)  # the paper's n = 100 Adult setting: never
     inf
-    >>> round(crossover_epsilon(1000, 104, 300), 2)
+    >>> round(crossover_epsilon(1000, 104, m=300), 2)
     38.09
     """
-    owner = "crossover_epsilon"
-    n, n0 = check_sizes(n, n0, owner=owner)
-    m = check_int(m, name="m", owner=owner, minimum=1)
+    n, n0 = check_sizes(n, n0, owner="crossover_epsilon")
     n_min = min(n0, n - n0)
     n_max = n - n_min
     glob = 0.5 + 1.0 / (n - 1)

@@ -15,9 +15,14 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from .._core.validation import Options, validate_params
 from ..errors import param_error
-from ._validation import (check_binary_vector, check_choice, check_group_sizes,
-                          check_predictions, found_values)
+from ._validation import (
+    check_binary_vector,
+    check_group_sizes,
+    check_predictions,
+    found_values,
+)
 
 __all__ = [
     "GroupSizes",
@@ -62,7 +67,7 @@ class GroupSizes:
         return asdict(self)
 
 
-def group_sizes(a, y=None, /) -> GroupSizes:
+def group_sizes(a, y=None) -> GroupSizes:
     """Count the protected groups, overall and per label slice (spec §2, §3.3).
 
     Parameters
@@ -97,9 +102,12 @@ def group_sizes(a, y=None, /) -> GroupSizes:
                       n_neg=n - n_pos, n0_neg=n - n_pos - n1_neg, n1_neg=n1_neg)
 
 
-def _gap(h: np.ndarray, a: np.ndarray, *, metric: str, slice_label: int | None = None
+def parity_gaps(h: np.ndarray, a: np.ndarray, *, metric: str, slice_label: int | None = None
          ) -> np.ndarray:
-    """SP of every row of h over the individuals of a: lambda/N_1 - mu/N_0 (Def 2.1)."""
+    """SP of every row of h over the individuals of a: lambda/N_1 - mu/N_0 (Def 2.1).
+
+    The package-internal kernel of every gap (the mechanisms answer with it); not exported.
+    """
     n0, n1 = check_group_sizes(a, metric=metric, slice_label=slice_label)
     in1 = a == 1
     # Two group means rather than H @ v: the same value, with one rounding per mean.
@@ -110,7 +118,7 @@ def _finish(values: np.ndarray, was_1d: bool):
     return float(values[0]) if was_1d else values
 
 
-def statistical_parity_gap(preds, a, /):
+def statistical_parity_gap(preds, a):
     """Statistical-parity gap of one or m models (Def. 2.1, eq. (2)).
 
     Parameters
@@ -153,10 +161,10 @@ def statistical_parity_gap(preds, a, /):
     """
     a = check_binary_vector(a, name="a", owner="statistical_parity_gap")
     h, was_1d = check_predictions(preds, a.size, owner="statistical_parity_gap")
-    return _finish(_gap(h, a, metric="statistical parity gap"), was_1d)
+    return _finish(parity_gaps(h, a, metric="statistical parity gap"), was_1d)
 
 
-def abs_statistical_parity_gap(preds, a, /):
+def abs_statistical_parity_gap(preds, a):
     """Absolute statistical-parity gap ``|SP_i|`` (Def. 2.2 sentence, §3.2), in [0, 1].
 
     Parameters
@@ -186,7 +194,7 @@ def abs_statistical_parity_gap(preds, a, /):
     """
     a = check_binary_vector(a, name="a", owner="abs_statistical_parity_gap")
     h, was_1d = check_predictions(preds, a.size, owner="abs_statistical_parity_gap")
-    return _finish(np.abs(_gap(h, a, metric="absolute statistical parity gap")), was_1d)
+    return _finish(np.abs(parity_gaps(h, a, metric="absolute statistical parity gap")), was_1d)
 
 
 def _sliced_gap(preds, a, y, *, owner: str, label: int, metric: str):
@@ -194,10 +202,10 @@ def _sliced_gap(preds, a, y, *, owner: str, label: int, metric: str):
     y = check_binary_vector(y, name="y", owner=owner, length=a.size)
     h, was_1d = check_predictions(preds, a.size, owner=owner)
     keep = y == label
-    return _finish(_gap(h[:, keep], a[keep], metric=metric, slice_label=label), was_1d)
+    return _finish(parity_gaps(h[:, keep], a[keep], metric=metric, slice_label=label), was_1d)
 
 
-def equal_opportunity_gap(preds, a, y, /):
+def equal_opportunity_gap(preds, a, y):
     """Equal-opportunity (true-positive-rate) gap (Def. 2.2).
 
     Parameters
@@ -236,7 +244,7 @@ def equal_opportunity_gap(preds, a, y, /):
                        metric="equal-opportunity gap")
 
 
-def false_positive_rate_gap(preds, a, y, /):
+def false_positive_rate_gap(preds, a, y):
     """False-positive-rate gap: SP computed on the slice ``y = 0`` (spec §3.1).
 
     Parameters
@@ -271,7 +279,7 @@ def false_positive_rate_gap(preds, a, y, /):
                        metric="false-positive-rate gap")
 
 
-def equalized_odds_gaps(preds, a, y, /) -> np.ndarray:
+def equalized_odds_gaps(preds, a, y) -> np.ndarray:
     """Equalized-odds gaps: the pair (TPR gap, FPR gap) per model (spec §3.1).
 
     The paper names equalized odds but never defines it (Remark 2); this library defines it
@@ -312,13 +320,13 @@ def equalized_odds_gaps(preds, a, y, /) -> np.ndarray:
     y = check_binary_vector(y, name="y", owner=owner, length=a.size)
     h, was_1d = check_predictions(preds, a.size, owner=owner)
     pos = y == 1
-    tpr = _gap(h[:, pos], a[pos], metric="equalized-odds TPR gap", slice_label=1)
-    fpr = _gap(h[:, ~pos], a[~pos], metric="equalized-odds FPR gap", slice_label=0)
+    tpr = parity_gaps(h[:, pos], a[pos], metric="equalized-odds TPR gap", slice_label=1)
+    fpr = parity_gaps(h[:, ~pos], a[~pos], metric="equalized-odds FPR gap", slice_label=0)
     pairs = np.column_stack([tpr, fpr])
     return pairs[0] if was_1d else pairs
 
 
-def equalized_odds_gap(preds, a, y, /):
+def equalized_odds_gap(preds, a, y):
     """Scalar equalized-odds gap ``max(|TPR gap|, |FPR gap|)`` (post-processing of the pair).
 
     Parameters
@@ -341,7 +349,7 @@ def equalized_odds_gap(preds, a, y, /):
     return float(worst[0]) if np.ndim(preds) == 1 else worst
 
 
-def leakage_score(a, a_hat, /) -> float:
+def leakage_score(a, a_hat) -> float:
     """Leakage: balanced accuracy of a recovered protected attribute, in percent (Def. 5.1).
 
     Parameters
@@ -391,7 +399,8 @@ def leakage_score(a, a_hat, /) -> float:
     return 50.0 * (hits1 / n1 + hits0 / n0)
 
 
-def avg_sp_error(true, released, /, *, stat: str = "mean") -> float:
+@validate_params({"stat": Options("mean", "median")})
+def avg_sp_error(true, released, *, stat: str = "mean") -> float:
     """Average absolute error of released query answers (spec §8.2 reading of "Avg. SP err").
 
     Parameters
@@ -418,7 +427,6 @@ def avg_sp_error(true, released, /, *, stat: str = "mean") -> float:
     >>> avg_sp_error([0.5, 0.5, 0.5], [0.5, 0.75, 1.5], stat="median")
     0.25
     """
-    check_choice(stat, ("mean", "median"), name="stat", owner="avg_sp_error")
     t = np.asarray(true, dtype=float)
     r = np.asarray(released, dtype=float)
     if t.shape != r.shape:

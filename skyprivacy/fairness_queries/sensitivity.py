@@ -20,13 +20,15 @@ is rational; smooth sensitivities involve ``exp(-k beta)`` and are floats.
 from __future__ import annotations
 
 import math
-import warnings
 from fractions import Fraction
 
 import numpy as np
 
+from .._core.deprecation import positional_options
+from .._core.validation import Boolean, Interval, Options, check, validate_params
+from .._core.warning import warn
 from ..errors import UnsafeConstantWarning
-from ._validation import check_choice, check_int, check_real, check_sizes
+from ._validation import QUERIES, SIZE, check_sizes
 
 __all__ = [
     "local_sensitivity_sp",
@@ -47,14 +49,11 @@ __all__ = [
 ]
 
 
-def _m(m, owner: str) -> int:
-    return check_int(m, name="m", owner=owner, minimum=1,
-                     requirement="be an integer >= 1 (the number of queries)")
-
-
-def _beta(beta, owner: str) -> float:
-    return check_real(beta, name="beta", owner=owner, requirement="be a finite number >= 0",
-                      low=0.0, low_open=False)
+#: The declared options of the sensitivities.
+_BETA = Interval("real", 0, closed="left")
+_EXACT = Boolean()
+_COUNTED = {"m": QUERIES, "exact": _EXACT}
+_SMOOTH = {"m": QUERIES, "beta": _BETA}
 
 
 def _ls_sp_fraction(n: int, n0: int) -> Fraction:
@@ -72,8 +71,8 @@ def _gs_sp_fraction(n: int) -> Fraction:
     return Fraction(1, 2) + Fraction(1, n - 1)
 
 
-def _smooth_sp_float(n: int, n0: int, beta: float, m: int) -> float:
-    """Spec §7.2 minority rule (validated inputs)."""
+def smooth_sp_value(n: int, n0: int, beta: float, m: int) -> float:
+    """Spec §7.2 minority rule on validated inputs (the mechanisms' kernel; not exported)."""
     n_min = min(n0, n - n0)
     n_max = n - n_min
     glob = 0.5 + 1.0 / (n - 1)
@@ -82,7 +81,8 @@ def _smooth_sp_float(n: int, n0: int, beta: float, m: int) -> float:
     return m * max(1.0 / (n_max + 1) + 1.0 / n_min, math.exp(-(n_min - 2) * beta) * glob)
 
 
-def local_sensitivity_sp(n, n0, /, *, m=1, exact=False):
+@validate_params(_COUNTED)
+def local_sensitivity_sp(n, n0, *, m=1, exact=False):
     """Local l1 sensitivity of m statistical-parity queries (spec §7.1; proof of Theorem 5).
 
     Parameters
@@ -132,11 +132,12 @@ def local_sensitivity_sp(n, n0, /, *, m=1, exact=False):
     """
     owner = "local_sensitivity_sp"
     n, n0 = check_sizes(n, n0, owner=owner)
-    value = _m(m, owner) * _ls_sp_fraction(n, n0)
+    value = m * _ls_sp_fraction(n, n0)
     return value if exact else float(value)
 
 
-def global_sensitivity_sp(n, /, *, m=1, exact=False):
+@validate_params({"n": SIZE, **_COUNTED})
+def global_sensitivity_sp(n, *, m=1, exact=False):
     """Global l1 sensitivity of m statistical-parity queries (Theorem 4).
 
     Parameters
@@ -164,14 +165,12 @@ def global_sensitivity_sp(n, /, *, m=1, exact=False):
     >>> global_sensitivity_sp(10, exact=True)
     Fraction(11, 18)
     """
-    owner = "global_sensitivity_sp"
-    n = check_int(n, name="n", owner=owner, minimum=3,
-                  requirement="be an integer >= 3 (the sensitivity bounds assume n >= 3)")
-    m = _m(m, owner)
+    n, m = int(n), int(m)
     return m * _gs_sp_fraction(n) if exact else m * (0.5 + 1.0 / (n - 1))
 
 
-def smooth_sensitivity_sp(n, n0, /, *, beta, m=1):
+@validate_params(_SMOOTH)
+def smooth_sensitivity_sp(n, n0, *, beta, m=1):
     """beta-smooth sensitivity of m statistical-parity queries, minority rule (spec §7.2).
 
     Parameters
@@ -220,25 +219,26 @@ def smooth_sensitivity_sp(n, n0, /, *, beta, m=1):
     """
     owner = "smooth_sensitivity_sp"
     n, n0 = check_sizes(n, n0, owner=owner)
-    return _smooth_sp_float(n, n0, _beta(beta, owner), _m(m, owner))
+    return smooth_sp_value(n, n0, float(beta), m)
 
 
-def _smooth_abs_sp_paper(n0: int, beta: float, m: int) -> float:
-    """A.6's smooth sensitivity of |SP| as printed (too small; spec §7.4)."""
+def smooth_abs_sp_paper_value(n0: int, beta: float, m: int) -> float:
+    """A.6's smooth sensitivity of |SP| as printed (too small; spec §7.4); not exported."""
     return m * max(1.0 / n0, math.exp(-(n0 - 2) * beta) / 2.0)
 
 
-def _abs_variant(variant, owner, choices):
-    check_choice(variant, choices, name="variant", owner=owner)
+def _warn_paper_variant(variant, owner):
     if variant == "paper":
-        warnings.warn(
+        warn(
             f"{owner}(variant='paper') uses the constant of Hamman, Chen and Dutta (Theorem 7 / "
             "A.6), which under-estimates the sensitivity of |SP|; the release is not "
             "differentially private at the stated epsilon. Use it only to reproduce the paper.",
-            UnsafeConstantWarning, stacklevel=3)
+            UnsafeConstantWarning)
 
 
-def global_sensitivity_abs_sp(n, /, *, m=1, variant="exact", exact=False):
+@validate_params({"n": SIZE, **_COUNTED,
+                  "variant": Options("exact", "binary", "paper")})
+def global_sensitivity_abs_sp(n, *, m=1, variant="exact", exact=False):
     """Global l1 sensitivity of m absolute-statistical-parity queries (spec §6, §7.4).
 
     Parameters
@@ -279,11 +279,8 @@ def global_sensitivity_abs_sp(n, /, *, m=1, variant="exact", exact=False):
     >>> global_sensitivity_abs_sp(7, variant="binary", exact=True)
     Fraction(17, 30)
     """
-    owner = "global_sensitivity_abs_sp"
-    n = check_int(n, name="n", owner=owner, minimum=3,
-                  requirement="be an integer >= 3 (the sensitivity bounds assume n >= 3)")
-    m = _m(m, owner)
-    _abs_variant(variant, owner, ("exact", "binary", "paper"))
+    n, m = int(n), int(m)
+    _warn_paper_variant(variant, "global_sensitivity_abs_sp")
     if variant == "paper":
         value = Fraction(m, 2)
     elif variant == "binary" and n % 2 == 1:
@@ -293,7 +290,8 @@ def global_sensitivity_abs_sp(n, /, *, m=1, variant="exact", exact=False):
     return value if exact else float(value)
 
 
-def local_sensitivity_abs_sp(n, n0, /, *, m=1, variant="bound", exact=False):
+@validate_params({**_COUNTED, "variant": Options("bound", "paper")})
+def local_sensitivity_abs_sp(n, n0, *, m=1, variant="bound", exact=False):
     """Local sensitivity bound for m absolute-SP queries (spec §7.4).
 
     Parameters
@@ -324,13 +322,13 @@ def local_sensitivity_abs_sp(n, n0, /, *, m=1, variant="bound", exact=False):
     """
     owner = "local_sensitivity_abs_sp"
     n, n0 = check_sizes(n, n0, owner=owner)
-    m = _m(m, owner)
-    _abs_variant(variant, owner, ("bound", "paper"))
+    _warn_paper_variant(variant, owner)
     value = m * (Fraction(1, n0) if variant == "paper" else _ls_sp_fraction(n, n0))
     return value if exact else float(value)
 
 
-def smooth_sensitivity_abs_sp(n, n0, /, *, beta, m=1, variant="bound"):
+@validate_params({**_SMOOTH, "variant": Options("bound", "paper")})
+def smooth_sensitivity_abs_sp(n, n0, *, beta, m=1, variant="bound"):
     """beta-smooth sensitivity bound for m absolute-SP queries (spec §7.4).
 
     Parameters
@@ -362,15 +360,15 @@ def smooth_sensitivity_abs_sp(n, n0, /, *, beta, m=1, variant="bound"):
     """
     owner = "smooth_sensitivity_abs_sp"
     n, n0 = check_sizes(n, n0, owner=owner)
-    beta = _beta(beta, owner)
-    m = _m(m, owner)
-    _abs_variant(variant, owner, ("bound", "paper"))
+    beta = float(beta)
+    _warn_paper_variant(variant, owner)
     if variant == "paper":
-        return _smooth_abs_sp_paper(n0, beta, m)
-    return _smooth_sp_float(n, n0, beta, m)
+        return smooth_abs_sp_paper_value(n0, beta, m)
+    return smooth_sp_value(n, n0, beta, m)
 
 
-def local_sensitivity_eo(n_pos, n0_pos, /, *, m=1, exact=False):
+@validate_params(_COUNTED)
+def local_sensitivity_eo(n_pos, n0_pos, *, m=1, exact=False):
     """Local sensitivity of m equal-opportunity queries: §7.1 on the slice y = 1 (spec §7.5).
 
     Parameters
@@ -395,11 +393,12 @@ def local_sensitivity_eo(n_pos, n0_pos, /, *, m=1, exact=False):
     """
     owner = "local_sensitivity_eo"
     n_pos, n0_pos = check_sizes(n_pos, n0_pos, owner=owner, n_name="n_pos", n0_name="n0_pos")
-    value = _m(m, owner) * _ls_sp_fraction(n_pos, n0_pos)
+    value = m * _ls_sp_fraction(n_pos, n0_pos)
     return value if exact else float(value)
 
 
-def smooth_sensitivity_eo(n_pos, n0_pos, /, *, beta, m=1):
+@validate_params(_SMOOTH)
+def smooth_sensitivity_eo(n_pos, n0_pos, *, beta, m=1):
     """beta-smooth sensitivity of m equal-opportunity queries (spec §7.5).
 
     :func:`smooth_sensitivity_sp` applied to the slice ``y = 1``: ``n -> n^+``,
@@ -423,10 +422,11 @@ def smooth_sensitivity_eo(n_pos, n0_pos, /, *, beta, m=1):
     """
     owner = "smooth_sensitivity_eo"
     n_pos, n0_pos = check_sizes(n_pos, n0_pos, owner=owner, n_name="n_pos", n0_name="n0_pos")
-    return _smooth_sp_float(n_pos, n0_pos, _beta(beta, owner), _m(m, owner))
+    return smooth_sp_value(n_pos, n0_pos, float(beta), m)
 
 
-def global_sensitivity_eo(n_pos, /, *, m=1, exact=False):
+@validate_params({"n_pos": SIZE, **_COUNTED})
+def global_sensitivity_eo(n_pos, *, m=1, exact=False):
     """Global sensitivity of m equal-opportunity queries: ``m/2 + m/(n^+ - 1)`` (spec §6).
 
     Theorem 4 says "similarly" and keeps ``n``; the bound must use ``n^+`` (public, since
@@ -452,10 +452,7 @@ def global_sensitivity_eo(n_pos, /, *, m=1, exact=False):
     >>> round(global_sensitivity_eo(20), 6)  # the paper's n = 100 would give 0.510101
     0.552632
     """
-    owner = "global_sensitivity_eo"
-    n_pos = check_int(n_pos, name="n_pos", owner=owner, minimum=3,
-                      requirement="be an integer >= 3 (the sensitivity bounds assume n >= 3)")
-    value = _m(m, owner) * _gs_sp_fraction(n_pos)
+    value = m * _gs_sp_fraction(int(n_pos))
     return value if exact else float(value)
 
 
@@ -465,7 +462,8 @@ def _eo_pair_sizes(n_pos, n0_pos, n_neg, n0_neg, owner):
     return n_pos, n0_pos, n_neg, n0_neg
 
 
-def local_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, /, *, m=1, exact=False):
+@validate_params(_COUNTED)
+def local_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, *, m=1, exact=False):
     """Local sensitivity of m joint equalized-odds queries (TPR and FPR gaps; spec §7.5).
 
     One flip of ``a_j`` moves only the slice that contains ``j`` (``Y`` is public), so the
@@ -489,11 +487,12 @@ def local_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, /, *, m=1, ex
     """
     owner = "local_sensitivity_equalized_odds"
     n_pos, n0_pos, n_neg, n0_neg = _eo_pair_sizes(n_pos, n0_pos, n_neg, n0_neg, owner)
-    value = _m(m, owner) * max(_ls_sp_fraction(n_pos, n0_pos), _ls_sp_fraction(n_neg, n0_neg))
+    value = m * max(_ls_sp_fraction(n_pos, n0_pos), _ls_sp_fraction(n_neg, n0_neg))
     return value if exact else float(value)
 
 
-def smooth_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, /, *, beta, m=1):
+@validate_params(_SMOOTH)
+def smooth_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, *, beta, m=1):
     """beta-smooth sensitivity of m joint equalized-odds queries (spec §7.5).
 
     The maximum of the two slices' :func:`smooth_sensitivity_sp`.  It equals the exact 2-D
@@ -519,12 +518,12 @@ def smooth_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, /, *, beta, 
     """
     owner = "smooth_sensitivity_equalized_odds"
     n_pos, n0_pos, n_neg, n0_neg = _eo_pair_sizes(n_pos, n0_pos, n_neg, n0_neg, owner)
-    beta = _beta(beta, owner)
-    m = _m(m, owner)
-    return max(_smooth_sp_float(n_pos, n0_pos, beta, m), _smooth_sp_float(n_neg, n0_neg, beta, m))
+    beta = float(beta)
+    return max(smooth_sp_value(n_pos, n0_pos, beta, m), smooth_sp_value(n_neg, n0_neg, beta, m))
 
 
-def global_sensitivity_equalized_odds(n_pos, n_neg, /, *, m=1, exact=False):
+@validate_params({"n_pos": SIZE, "n_neg": SIZE, **_COUNTED})
+def global_sensitivity_equalized_odds(n_pos, n_neg, *, m=1, exact=False):
     """Global sensitivity of m joint equalized-odds queries (spec §6, §7.5).
 
     Parameters
@@ -544,11 +543,7 @@ def global_sensitivity_equalized_odds(n_pos, n_neg, /, *, m=1, exact=False):
     >>> global_sensitivity_equalized_odds(20, 80, exact=True)
     Fraction(21, 38)
     """
-    owner = "global_sensitivity_equalized_odds"
-    sizes = [check_int(v, name=nm, owner=owner, minimum=3,
-                       requirement="be an integer >= 3 (the sensitivity bounds assume n >= 3)")
-             for v, nm in ((n_pos, "n_pos"), (n_neg, "n_neg"))]
-    value = _m(m, owner) * _gs_sp_fraction(min(sizes))
+    value = m * _gs_sp_fraction(min(int(n_pos), int(n_neg)))
     return value if exact else float(value)
 
 
@@ -561,7 +556,8 @@ def _ls_sp_vector(n: int) -> np.ndarray:
     return np.maximum(flip01, flip10)
 
 
-def smooth_sensitivity_lattice(n, n0, /, *, beta, m=1, local_sensitivity=None):
+@validate_params(_SMOOTH)
+def smooth_sensitivity_lattice(n, n0, *, beta, m=1, local_sensitivity=None):
     """Smooth sensitivity as a maximum over the lattice of group sizes (Def. 4.3; spec §5).
 
     The reference oracle for the closed forms: because the local sensitivity depends on
@@ -594,10 +590,8 @@ def smooth_sensitivity_lattice(n, n0, /, *, beta, m=1, local_sensitivity=None):
     >>> abs(smooth_sensitivity_lattice(100, 60, beta=0.05) - 0.0763) < 1e-4
     True
     """
-    owner = "smooth_sensitivity_lattice"
-    n, n0 = check_sizes(n, n0, owner=owner)
-    beta = _beta(beta, owner)
-    m = _m(m, owner)
+    n, n0 = check_sizes(n, n0, owner="smooth_sensitivity_lattice")
+    beta = float(beta)
     grid = np.arange(1, n)
     if local_sensitivity is None:
         ls = m * _ls_sp_vector(n)
@@ -606,7 +600,8 @@ def smooth_sensitivity_lattice(n, n0, /, *, beta, m=1, local_sensitivity=None):
     return float(np.max(ls * np.exp(-beta * np.abs(grid - n0))))
 
 
-def smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg, /, *, beta, m=1):
+@validate_params(_SMOOTH)
+def smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg, *, beta, m=1):
     """Joint equalized-odds smooth sensitivity over the 2-D lattice (spec §7.5, T13 oracle).
 
     Maximises ``exp(-beta(|p - N_0^+| + |q - N_0^-|)) * m * max(LS^+(p), LS^-(q))`` over
@@ -628,10 +623,9 @@ def smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg, /, *, beta, m=1)
     >>> round(smooth_sensitivity_lattice_2d(240, 25, 760, 79, beta=50 / 60, m=10), 6)
     0.446296
     """
-    owner = "smooth_sensitivity_lattice_2d"
-    n_pos, n0_pos, n_neg, n0_neg = _eo_pair_sizes(n_pos, n0_pos, n_neg, n0_neg, owner)
-    beta = _beta(beta, owner)
-    m = _m(m, owner)
+    n_pos, n0_pos, n_neg, n0_neg = _eo_pair_sizes(n_pos, n0_pos, n_neg, n0_neg,
+                                                  "smooth_sensitivity_lattice_2d")
+    beta = float(beta)
     p = np.arange(1, n_pos)
     q = np.arange(1, n_neg)
     joint = np.maximum(_ls_sp_vector(n_pos)[:, None], _ls_sp_vector(n_neg)[None, :])
@@ -639,14 +633,17 @@ def smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg, /, *, beta, m=1)
     return float(m * np.max(joint * decay))
 
 
-def attribute_conceal_beta(epsilon, m, /, *, noise="cauchy", delta=None) -> float:
+@positional_options("epsilon", "m")
+@validate_params({"epsilon": Interval("real", 0, closed="neither"), "m": QUERIES,
+                  "noise": Options("cauchy", "laplace")})
+def attribute_conceal_beta(*, epsilon, m, noise="cauchy", delta=None) -> float:
     """The smoothness parameter beta Attribute-Conceal derives from the budget (spec §7.3).
 
     Parameters
     ----------
-    epsilon : float
+    epsilon : float, keyword-only
         Privacy parameter, > 0 and finite.
-    m : int
+    m : int, keyword-only
         Number of queries answered together.
     noise : {"cauchy", "laplace"}, keyword-only
         ``"cauchy"`` (Theorem 5, pure epsilon-DP): ``beta = epsilon / (6 m)``.
@@ -665,18 +662,15 @@ def attribute_conceal_beta(epsilon, m, /, *, noise="cauchy", delta=None) -> floa
 
     Examples
     --------
-    >>> round(attribute_conceal_beta(5, 25), 7)
+    >>> round(attribute_conceal_beta(epsilon=5, m=25), 7)
     0.0333333
-    >>> round(attribute_conceal_beta(0.5, 25, noise="laplace", delta=1e-5), 8)
+    >>> round(attribute_conceal_beta(epsilon=0.5, m=25, noise="laplace", delta=1e-5), 8)
     0.00335967
     """
-    owner = "attribute_conceal_beta"
-    eps = check_real(epsilon, name="epsilon", owner=owner,
-                     requirement="be a finite number > 0", low=0.0)
-    m = _m(m, owner)
-    check_choice(noise, ("cauchy", "laplace"), name="noise", owner=owner)
+    eps = float(epsilon)
     if noise == "cauchy":
         return eps / (6 * m)
-    d = check_real(delta, name="delta", owner=owner,
-                   requirement="be in (0, 1) for noise='laplace'", low=0.0, high=1.0)
+    d = float(check(delta, Interval("real", 0, 1, closed="neither",
+                                    text="be in (0, 1) for noise='laplace'"),
+                    name="delta", owner="attribute_conceal_beta"))
     return eps / (4 * (m + math.log(2 / d)))

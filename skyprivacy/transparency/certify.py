@@ -12,14 +12,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from numbers import Real
 
 import numpy as np
 import pandas as pd
 
+from .._core.deprecation import renamed_attribute
+from .._core.encoding import require_columns
+from .._core.exact import REL_TOL, as_number, decimal_fraction, exact_array, native
+from .._core.validation import Boolean, Interval, Nullable, check, validate_params
 from ..errors import InvalidParameterError, SchemaError, param_error
-from ._numeric import EMPTY_TOL, as_number, exact_array, native, safe_div, to_exact
-from .table import DecisionTable, require_table
+from ._segments import EMPTY_TOL, safe_div
+from .table import TABLE, DecisionTable
 
 __all__ = [
     "MaxConfidence",
@@ -32,10 +35,13 @@ __all__ = [
     "gamma_from_beta",
 ]
 
-_CHECK_TOL = 1e-9
+#: The declared constraints of a confidence bound and a minimum uncertainty.
+BETA = Interval("real", 0, 1, closed="right")
+GAMMA = Interval("real", 0, closed="left", inf=True)
 
 
 # -- beta / gamma ------------------------------------------------------------------------
+@validate_params({"gamma": GAMMA})
 def beta_from_gamma(gamma: float) -> float:
     """The maximum confidence beta = exp(-gamma) equivalent to gamma-minimum uncertainty.
 
@@ -48,15 +54,12 @@ def beta_from_gamma(gamma: float) -> float:
     >>> beta_from_gamma(-1)
     Traceback (most recent call last):
     ...
-    skyprivacy.errors.InvalidParameterError: The 'gamma' parameter of beta_from_gamma must be in [0, inf). Got -1 instead.
+    skyprivacy.errors.InvalidParameterError: The 'gamma' parameter of beta_from_gamma must be a number >= 0. Got -1 instead.
     """
-    if isinstance(gamma, bool) or not isinstance(gamma, (Real, np.floating, np.integer)):
-        raise param_error("gamma", "beta_from_gamma", "be a number in [0, inf)", gamma)
-    if not gamma >= 0:
-        raise param_error("gamma", "beta_from_gamma", "be in [0, inf)", native(gamma))
     return math.exp(-float(gamma))
 
 
+@validate_params({"beta": BETA})
 def gamma_from_beta(beta: float) -> float:
     """The minimum uncertainty gamma = -log(beta) equivalent to beta-maximum confidence.
 
@@ -65,31 +68,22 @@ def gamma_from_beta(beta: float) -> float:
     >>> gamma_from_beta(1)
     0.0
     """
-    _check_beta(beta, "gamma_from_beta")
     return -math.log(float(beta)) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-def _check_beta(beta, owner: str):
-    if isinstance(beta, bool) or not isinstance(beta, (Real, np.floating, np.integer)):
-        raise param_error("beta", owner, "be a number in (0, 1]", beta)
-    if not (0 < beta <= 1):
-        raise param_error("beta", owner, "be in (0, 1]", native(beta))
-    return native(beta)
+#: The declared pair of every function that takes a target as ``beta`` or ``gamma``.
+TARGET = {"beta": Nullable(BETA), "gamma": Nullable(GAMMA)}
 
 
 def resolve_beta(beta, gamma, owner: str):
-    """The target beta from exactly one of ``beta`` and ``gamma``."""
+    """The target beta from exactly one of ``beta`` and ``gamma`` (each checked)."""
     if (beta is None) == (gamma is None):
         raise InvalidParameterError(
             f"{owner} needs exactly one of 'beta' and 'gamma'. Got beta={beta!r}, gamma={gamma!r}."
         )
     if gamma is not None:
-        if isinstance(gamma, bool) or not isinstance(gamma, (Real, np.floating, np.integer)):
-            raise param_error("gamma", owner, "be a number in [0, inf)", gamma)
-        if not gamma >= 0:
-            raise param_error("gamma", owner, "be in [0, inf)", native(gamma))
-        return math.exp(-float(gamma))
-    return _check_beta(beta, owner)
+        return math.exp(-float(check(gamma, GAMMA, name="gamma", owner=owner)))
+    return check(beta, BETA, name="beta", owner=owner)
 
 
 # -- the announced rule --------------------------------------------------------------------
@@ -103,7 +97,7 @@ def announced_matrix(table: DecisionTable, announced, *, exact: bool, owner: str
     """
     k = len(table.outcomes)
     if announced is None:
-        return table._exact_decisions if exact else table.decisions
+        return table.decision_matrix(exact=exact)
     d_tilde = getattr(announced, "d_tilde", None)
     if isinstance(d_tilde, np.ndarray):
         if getattr(announced, "table", None) is not table:
@@ -112,10 +106,7 @@ def announced_matrix(table: DecisionTable, announced, *, exact: bool, owner: str
             )
         values = d_tilde
     elif isinstance(announced, str):
-        if announced not in table.frame.columns:
-            raise SchemaError(
-                f"Column {announced!r} is not in the table; columns are {list(table.frame.columns)}."
-            )
+        require_columns(table.frame, [announced])
         values = table.frame[announced]
     else:
         values = announced
@@ -180,8 +171,8 @@ def confidence_matrix(table: DecisionTable, dist: np.ndarray, *, exact: bool) ->
     Empty channels (no announced mass of outcome a in the group) get conf = 0; on the float
     path a channel counts as empty below a relative mass of ``EMPTY_TOL`` (spec 2.1).
     """
-    layout = table._layout
-    weights = table._exact_weights if exact else table.weights
+    layout = table.layout
+    weights = table.weight_array(exact=exact)
     conf_sorted = channel_confidence(weights[layout.rows], dist[layout.rows], layout.seg, exact=exact)
     conf = np.zeros(dist.shape, dtype=object if exact else float)
     if exact:
@@ -192,7 +183,7 @@ def confidence_matrix(table: DecisionTable, dist: np.ndarray, *, exact: bool) ->
 
 def group_max_confidence(table: DecisionTable, conf: np.ndarray) -> np.ndarray:
     """Largest confidence of every QID group (0 for groups without mass), group order."""
-    layout = table._layout
+    layout = table.layout
     best = np.zeros(table.n_groups, dtype=conf.dtype)
     if conf.dtype == object:
         best[:] = Fraction(0)
@@ -251,17 +242,21 @@ class MaxConfidence:
 class BetaCheck:
     """Verdict of a beta-maximum-confidence check (Definition 4) with every violation.
 
-    Truthy when satisfied.  ``violations`` has one row per violating (record, outcome):
-    the public and sensitive columns, the outcome and the confidence.
+    ``safe`` (the verdict's one name across skyprivacy; ``satisfied`` is its deprecated
+    alias for one release) and truthy when no channel exceeds beta.  ``violations`` has one
+    row per violating (record, outcome): the public and sensitive columns, the outcome and
+    the confidence.
     """
 
-    satisfied: bool
+    safe: bool
     beta: object
     max_confidence: MaxConfidence
     violations: pd.DataFrame
 
+    satisfied = renamed_attribute("satisfied", "safe")
+
     def __bool__(self) -> bool:
-        return self.satisfied
+        return self.safe
 
     @property
     def gamma(self) -> float:
@@ -277,7 +272,8 @@ class BetaCheck:
     def to_dict(self) -> dict:
         rows = self.violations.reset_index().to_dict(orient="records")
         return {
-            "satisfied": self.satisfied,
+            "safe": self.safe,
+            "satisfied": self.safe,  # the deprecated name, for one release
             "beta": float(self.beta),
             "gamma": self.gamma,
             "max_confidence": self.max_confidence.to_dict(),
@@ -289,6 +285,7 @@ class BetaCheck:
 
 # -- public functions ----------------------------------------------------------------------
 
+@validate_params({"table": TABLE, "exact": Boolean()})
 def confidence(table: DecisionTable, announced=None, *, exact: bool = False) -> pd.DataFrame:
     """Confidence of every inference channel <x_U, a -> x_S> under the announced rule.
 
@@ -320,25 +317,31 @@ def confidence(table: DecisionTable, announced=None, *, exact: bool = False) -> 
     >>> confidence(t)[1].tolist()
     [0.0, 0.0, 1.0]
     """
-    require_table(table, "confidence")
     dist = announced_matrix(table, announced, exact=exact, owner="confidence")
     conf = confidence_matrix(table, dist, exact=exact)
     frame = pd.DataFrame(conf, index=table.index, columns=pd.Index(table.outcomes, name="outcome"))
     return frame
 
 
-def _max_confidence(table: DecisionTable, conf: np.ndarray) -> MaxConfidence:
+def max_confidence_of(table: DecisionTable, conf: np.ndarray) -> MaxConfidence:
+    """The :class:`MaxConfidence` of a confidence matrix (package-internal; not exported)."""
     flat = int(np.argmax(conf.ravel()))
     row, col = divmod(flat, conf.shape[1])
     return MaxConfidence(
         conf=conf[row, col] if conf.dtype == object else float(conf[row, col]),
         group=table.group_keys[table.group_codes[row]],
         outcome=table.outcomes[col],
-        sensitive=table._sensitive_at(row),
+        sensitive=table.sensitive_at(row),
         record=native(table.index[row]),
     )
 
 
+#: The old name, still imported by :mod:`skyprivacy.certificate`; goes when it imports
+#: :func:`max_confidence_of`.
+_max_confidence = max_confidence_of
+
+
+@validate_params({"table": TABLE, "exact": Boolean()})
 def max_confidence(table: DecisionTable, announced=None, *, exact: bool = False) -> MaxConfidence:
     """The maximum confidence Conf(X_U, A -> X_S) and the channel attaining it.
 
@@ -372,11 +375,11 @@ def max_confidence(table: DecisionTable, announced=None, *, exact: bool = False)
     >>> round(m.conf, 4), m.outcome, m.sensitive
     (0.9319, 0, 'low')
     """
-    require_table(table, "max_confidence")
     dist = announced_matrix(table, announced, exact=exact, owner="max_confidence")
-    return _max_confidence(table, confidence_matrix(table, dist, exact=exact))
+    return max_confidence_of(table, confidence_matrix(table, dist, exact=exact))
 
 
+@validate_params({"table": TABLE})
 def min_uncertainty(table: DecisionTable, announced=None) -> float:
     """Ucrt(X_U, A -> X_S) = -log Conf(X_U, A -> X_S) (Appendix C, Definitions 12-13).
 
@@ -391,6 +394,8 @@ def min_uncertainty(table: DecisionTable, announced=None) -> float:
     return max_confidence(table, announced).min_uncertainty
 
 
+@validate_params({"table": TABLE, **TARGET, "exact": Boolean(),
+                  "tol": Interval("real", 0, closed="left")})
 def satisfies_beta(
     table: DecisionTable,
     announced=None,
@@ -398,7 +403,7 @@ def satisfies_beta(
     beta=None,
     gamma=None,
     exact: bool = False,
-    tol: float = _CHECK_TOL,
+    tol: float = REL_TOL,
 ) -> BetaCheck:
     """Check beta-maximum confidence (Definition 4) and list every violating channel.
 
@@ -418,7 +423,7 @@ def satisfies_beta(
     Returns
     -------
     BetaCheck
-        Truthy iff every conf(x_U, a -> x_S) <= beta.
+        ``.safe`` (and truthy) iff every conf(x_U, a -> x_S) <= beta.
 
     Raises
     ------
@@ -436,13 +441,10 @@ def satisfies_beta(
     (False, 2, ['low', 'high'])
     """
     owner = "satisfies_beta"
-    require_table(table, owner)
     target = resolve_beta(beta, gamma, owner)
-    if not exact and (isinstance(tol, bool) or not isinstance(tol, (Real, np.floating)) or tol < 0):
-        raise param_error("tol", owner, "be a number >= 0", tol)
     dist = announced_matrix(table, announced, exact=exact, owner=owner)
     conf = confidence_matrix(table, dist, exact=exact)
-    limit = to_exact(target) if exact else float(target) * (1 + tol)
+    limit = decimal_fraction(target) if exact else float(target) * (1 + tol)
     over = conf > limit
     rows, cols = np.nonzero(np.asarray(over, dtype=bool))
     key_cols = list(table.public + table.sensitive)
@@ -450,8 +452,8 @@ def satisfies_beta(
     violations["outcome"] = [table.outcomes[c] for c in cols]
     violations["conf"] = conf[rows, cols] if exact else conf[rows, cols].astype(float)
     return BetaCheck(
-        satisfied=len(rows) == 0,
+        safe=len(rows) == 0,
         beta=as_number(target, exact),
-        max_confidence=_max_confidence(table, conf),
+        max_confidence=max_confidence_of(table, conf),
         violations=violations,
     )

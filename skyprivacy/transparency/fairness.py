@@ -14,19 +14,25 @@ takes the announced rule; :func:`fairness_report` warns when given none.
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from numbers import Real
 
 import numpy as np
 import pandas as pd
 
+from .._core.deprecation import positional_options
+from .._core.encoding import require_columns
+from .._core.exact import native
+from .._core.validation import InstanceOf, Interval, Nullable, Options, validate_params
+from .._core.warning import warn
 from ..errors import PrivacyRiskWarning, SchemaError, param_error
-from ._numeric import native
 from .certify import announced_matrix
 from .fidelity import Alpha, Bounds, Delta
-from .table import DecisionTable, require_table
+from .table import TABLE, DecisionTable
+
+_FAMILY = Options("tv", "rm")
+#: The fidelity a measure was produced under: Lemma 2 reads Delta or Alpha (Bounds: no shift).
+_FIDELITY = Nullable(InstanceOf(Delta, Alpha, Bounds, name="a Delta, Alpha or Bounds"))
 
 __all__ = [
     "FairnessMeasure",
@@ -167,7 +173,8 @@ class FairnessReport:
     measures: tuple
     fidelity: object = None
 
-    def measure(self, name: str, stratum=None) -> FairnessMeasure:
+    @positional_options("name", "stratum")
+    def measure(self, name: str, *, stratum=None) -> FairnessMeasure:
         """The measure called ``name`` (and, for conditional parity, of ``stratum``)."""
         for m in self.measures:
             if m.name == name and (stratum is None or m.stratum == stratum):
@@ -199,12 +206,9 @@ class FairnessReport:
 def _selection(table: DecisionTable, where, owner: str) -> np.ndarray:
     frame = table.frame
     if isinstance(where, dict):
+        require_columns(frame, where)
         mask = np.ones(table.n_records, dtype=bool)
         for col, value in where.items():
-            if col not in frame.columns:
-                raise SchemaError(
-                    f"Column {col!r} is not in the table; columns are {list(frame.columns)}."
-                )
             values = list(value) if isinstance(value, (list, tuple, set, frozenset)) else [value]
             mask &= frame[col].isin(values).to_numpy()
         return mask
@@ -228,6 +232,7 @@ def _group_rates(table: DecisionTable, dist: np.ndarray, mask: np.ndarray) -> np
     return (w[:, None] * dist).sum(axis=0) / total
 
 
+@validate_params({"table": TABLE})
 def group_distribution(table: DecisionTable, where, announced=None) -> pd.Series:
     """E_Y(a) = sum_{x in T_Y} P(x) D~_a(x) / sum_{x in T_Y} P(x) (Appendix A.2).
 
@@ -260,7 +265,6 @@ def group_distribution(table: DecisionTable, where, announced=None) -> pd.Series
     ([1.0, 0.0], [0.25, 0.75])
     """
     owner = "group_distribution"
-    require_table(table, owner)
     mask = _selection(table, where, owner)
     dist = announced_matrix(table, announced, exact=False, owner=owner)
     rates = _group_rates(table, dist, mask)
@@ -271,12 +275,9 @@ def group_distribution(table: DecisionTable, where, announced=None) -> pd.Series
 
 def _two_groups(table: DecisionTable, protected, groups, owner: str):
     frame = table.frame
-    if not isinstance(protected, str) or protected not in frame.columns:
-        if isinstance(protected, str):
-            raise SchemaError(
-                f"Column {protected!r} is not in the table; columns are {list(frame.columns)}."
-            )
+    if not isinstance(protected, str):
         raise param_error("protected", owner, "be a column name", protected)
+    require_columns(frame, [protected])
     if groups is None:
         values = [native(v) for v in pd.unique(frame[protected])]
         if len(values) != 2:
@@ -338,13 +339,11 @@ def _pair_measure(table, dist, labels, masks, name, family, fidelity, stratum=No
 
 
 def _fidelity_of(announced, fidelity):
-    if fidelity is None:
-        fidelity = getattr(announced, "fidelity", None)
-    if fidelity is not None and not isinstance(fidelity, (Delta, Alpha, Bounds)):
-        raise param_error("fidelity", "fairness", "be a Delta, Alpha or Bounds", fidelity)
-    return fidelity
+    """The fidelity given, else the one an OptimalPrivacy result was produced under."""
+    return getattr(announced, "fidelity", None) if fidelity is None else fidelity
 
 
+@validate_params({"table": TABLE, "fidelity": _FIDELITY})
 def statistical_parity(table: DecisionTable, announced=None, *, protected: str, groups=None,
                        fidelity=None) -> FairnessMeasure:
     """Bias in statistical parity, epsilon_SP = D_tv(E_Y1, E_Y2) (Definition 9, eqs. 27/30).
@@ -374,12 +373,12 @@ def statistical_parity(table: DecisionTable, announced=None, *, protected: str, 
     0.0866667
     """
     owner = "statistical_parity"
-    require_table(table, owner)
     labels, masks = _two_groups(table, protected, groups, owner)
     dist = announced_matrix(table, announced, exact=False, owner=owner)
     return _pair_measure(table, dist, labels, masks, owner, "tv", _fidelity_of(announced, fidelity))
 
 
+@validate_params({"table": TABLE, "fidelity": _FIDELITY})
 def conditional_statistical_parity(table: DecisionTable, announced=None, *, protected: str,
                                    stratum: str, groups=None, fidelity=None) -> tuple:
     """Bias in conditional statistical parity per stratum V (Definition 10, eqs. 28/31).
@@ -399,13 +398,9 @@ def conditional_statistical_parity(table: DecisionTable, announced=None, *, prot
     [('lo', 0.0), ('mid', 0.5), ('hi', 0.0)]
     """
     owner = "conditional_statistical_parity"
-    require_table(table, owner)
     labels, masks = _two_groups(table, protected, groups, owner)
     frame = table.frame
-    if not isinstance(stratum, str) or stratum not in frame.columns:
-        raise SchemaError(
-            f"Column {stratum!r} is not in the table; columns are {list(frame.columns)}."
-        )
+    require_columns(frame, [stratum])
     dist = announced_matrix(table, announced, exact=False, owner=owner)
     fid = _fidelity_of(announced, fidelity)
     column = frame[stratum]
@@ -417,6 +412,7 @@ def conditional_statistical_parity(table: DecisionTable, announced=None, *, prot
     return tuple(out)
 
 
+@validate_params({"table": TABLE, "fidelity": _FIDELITY})
 def p_percent_rule(table: DecisionTable, announced=None, *, protected: str, groups=None,
                    fidelity=None) -> FairnessMeasure:
     """The p-% rule: epsilon_PR = max_a |log(E_Y1(a)/E_Y2(a))| (Definition 11, eq. 29).
@@ -438,12 +434,12 @@ def p_percent_rule(table: DecisionTable, announced=None, *, protected: str, grou
     (0.4, 0.9163)
     """
     owner = "p_percent_rule"
-    require_table(table, owner)
     labels, masks = _two_groups(table, protected, groups, owner)
     dist = announced_matrix(table, announced, exact=False, owner=owner)
     return _pair_measure(table, dist, labels, masks, owner, "rm", _fidelity_of(announced, fidelity))
 
 
+@validate_params({"table": TABLE, "metric": Options("tv", "inf"), "fidelity": _FIDELITY})
 def individual_fairness_bias(table: DecisionTable, announced=None, *,
                              record_distance: Callable | np.ndarray, metric: str = "tv",
                              fidelity=None) -> FairnessMeasure:
@@ -470,9 +466,6 @@ def individual_fairness_bias(table: DecisionTable, announced=None, *,
     0.75
     """
     owner = "individual_fairness_bias"
-    require_table(table, owner)
-    if metric not in ("tv", "inf"):
-        raise param_error("metric", owner, "be 'tv' or 'inf'", metric)
     dist = announced_matrix(table, announced, exact=False, owner=owner)
     n = table.n_records
     if callable(record_distance):
@@ -504,6 +497,7 @@ def individual_fairness_bias(table: DecisionTable, announced=None, *,
 
 
 # -- Lemma 2 --------------------------------------------------------------------------------
+@validate_params({"family": _FAMILY})
 def lemma2_shift(fidelity, *, family: str = "tv") -> float:
     """Largest change of a measured bias the perturbation can cause (Lemma 2, eqs. 14-15).
 
@@ -520,9 +514,6 @@ def lemma2_shift(fidelity, *, family: str = "tv") -> float:
     >>> round(lemma2_shift(Delta(0.9)), 6), round(lemma2_shift(Alpha(0.9), family="rm"), 4)
     (0.2, 0.2107)
     """
-    owner = "lemma2_shift"
-    if family not in ("tv", "rm"):
-        raise param_error("family", owner, "be 'tv' or 'rm'", family)
     if isinstance(fidelity, Delta):
         level = float(fidelity.delta)
         if family == "tv":
@@ -533,9 +524,11 @@ def lemma2_shift(fidelity, *, family: str = "tv") -> float:
         if family == "tv":
             return min(2 * (1 - level), 1.0)
         return math.inf if level == 0 else -2 * math.log(level)
-    raise param_error("fidelity", owner, "be a Delta or Alpha (Lemma 2 covers no other)", fidelity)
+    raise param_error("fidelity", "lemma2_shift", "be a Delta or Alpha (Lemma 2 covers no other)",
+                      fidelity)
 
 
+@validate_params({"measured": Interval("real", 0, closed="left", inf=True), "family": _FAMILY})
 def bias_interval(measured: float, *, delta=None, alpha=None, family: str = "tv") -> BiasInterval:
     """The range of the true bias given a bias measured on D~ (Lemma 2, Fig. 3).
 
@@ -548,18 +541,14 @@ def bias_interval(measured: float, *, delta=None, alpha=None, family: str = "tv"
     >>> round(iv.low, 6), round(iv.high, 6)
     (0.0, 0.365)
     """
-    owner = "bias_interval"
-    if isinstance(measured, bool) or not isinstance(measured, (Real, np.floating)) or not measured >= 0:
-        raise param_error("measured", owner, "be a number >= 0", measured)
     if (delta is None) == (alpha is None):
-        raise param_error("delta", owner, "be given, or alpha, but not both",
+        raise param_error("delta", "bias_interval", "be given, or alpha, but not both",
                           {"delta": delta, "alpha": alpha})
     fidelity = Delta(delta) if delta is not None else Alpha(alpha)
-    if family not in ("tv", "rm"):
-        raise param_error("family", owner, "be 'tv' or 'rm'", family)
     return _interval(float(measured), lemma2_shift(fidelity, family=family), family)
 
 
+@validate_params({"table": TABLE, "fidelity": _FIDELITY})
 def fairness_report(table: DecisionTable, announced=None, *, protected: str, groups=None,
                     stratum: str | None = None, record_distance=None,
                     fidelity=None) -> FairnessReport:
@@ -573,7 +562,7 @@ def fairness_report(table: DecisionTable, announced=None, *, protected: str, gro
     -----
     PrivacyRiskWarning
         When ``announced`` is None: numbers computed from the true rule can reveal it
-        (section 3.3; see :func:`~skyprivacy.transparency.demos.demo_fairness_leak`).
+        (section 3.3; ``examples/transparency_paper.py`` reconstructs a rule from them).
 
     Examples
     --------
@@ -589,14 +578,11 @@ def fairness_report(table: DecisionTable, announced=None, *, protected: str, gro
     >>> round(sp.value, 6), round(sp.interval.high, 6)
     (0.165, 0.365)
     """
-    owner = "fairness_report"
-    require_table(table, owner)
     if announced is None:
-        warnings.warn(
+        warn(
             "Fairness numbers computed from the true rule D can reveal it (section 3.3); "
             "release numbers computed from the announced rule D~ instead.",
-            PrivacyRiskWarning, stacklevel=2,
-        )
+            PrivacyRiskWarning)
     fid = _fidelity_of(announced, fidelity)
     measures = [
         statistical_parity(table, announced, protected=protected, groups=groups, fidelity=fid),

@@ -13,30 +13,23 @@ Theorem 1 silently assumes (spec 10.1, E4).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
-from numbers import Real
 
 import numpy as np
 import pandas as pd
 
+from .._core.encoding import require_columns
+from .._core.exact import as_number, exact_array, native
+from .._core.validation import Boolean, InstanceOf, Interval, check, validate_params
 from ..errors import InfeasibleError, SchemaError, param_error
-from ._numeric import as_number, exact_array, native
-from .table import DecisionTable
+from .table import TABLE, DecisionTable
 
 __all__ = ["Delta", "Alpha", "Bounds", "FidelityBounds", "fidelity_bounds"]
 
 _BOUND_TOL = 1e-12
 _ROUNDING = 1e-15
-
-
-def _unit_interval(value, name: str, owner: str):
-    if isinstance(value, bool) or not isinstance(value, (Real, np.floating, np.integer)):
-        raise param_error(name, owner, "be a number in [0, 1]", value)
-    if not (0 <= value <= 1) or (isinstance(value, float) and math.isnan(value)):
-        raise param_error(name, owner, "be in [0, 1]", native(value))
-    return native(value)
+_LEVEL = Interval("real", 0, 1)
 
 
 @dataclass(frozen=True)
@@ -59,7 +52,7 @@ class Delta:
     delta: float
 
     def __post_init__(self):
-        object.__setattr__(self, "delta", _unit_interval(self.delta, "delta", "Delta"))
+        object.__setattr__(self, "delta", check(self.delta, _LEVEL, name="delta", owner="Delta"))
 
     def to_dict(self) -> dict:
         return {"kind": "delta", "delta": float(self.delta)}
@@ -76,7 +69,7 @@ class Alpha:
     alpha: float
 
     def __post_init__(self):
-        object.__setattr__(self, "alpha", _unit_interval(self.alpha, "alpha", "Alpha"))
+        object.__setattr__(self, "alpha", check(self.alpha, _LEVEL, name="alpha", owner="Alpha"))
 
     def to_dict(self) -> dict:
         return {"kind": "alpha", "alpha": float(self.alpha)}
@@ -135,10 +128,8 @@ class FidelityBounds:
         }
 
 
-def _check_fidelity(fidelity, owner: str):
-    if not isinstance(fidelity, (Delta, Alpha, Bounds)):
-        raise param_error("fidelity", owner, "be a Delta, Alpha or Bounds", fidelity)
-    return fidelity
+#: The declared type of every ``fidelity`` parameter of the subpackage.
+FIDELITY = InstanceOf(Delta, Alpha, Bounds, name="a Delta, Alpha or Bounds")
 
 
 def _read_bound(table: DecisionTable, spec, name: str, exact: bool) -> np.ndarray:
@@ -150,11 +141,7 @@ def _read_bound(table: DecisionTable, spec, name: str, exact: bool) -> np.ndarra
     elif isinstance(spec, (list, tuple)) and spec and all(isinstance(s, str) for s in spec):
         names = list(spec)
     if names is not None:
-        for col in names:
-            if col not in frame.columns:
-                raise SchemaError(
-                    f"Column {col!r} is not in the table; columns are {list(frame.columns)}."
-                )
+        require_columns(frame, names)
         spec = frame[names[0]] if len(names) == 1 else frame[names]
     if isinstance(spec, (pd.Series, pd.DataFrame)):
         if not spec.index.equals(table.index):
@@ -183,7 +170,7 @@ def _read_bound(table: DecisionTable, spec, name: str, exact: bool) -> np.ndarra
 
 
 def _raw_bounds(table: DecisionTable, fidelity, exact: bool):
-    d = table._exact_decisions if exact else table.decisions
+    d = table.decision_matrix(exact=exact)
     one = Fraction(1) if exact else 1.0
     zero = one * 0
     if isinstance(fidelity, Delta):
@@ -218,6 +205,7 @@ def _raw_bounds(table: DecisionTable, fidelity, exact: bool):
     return lower, upper
 
 
+@validate_params({"table": TABLE, "fidelity": FIDELITY, "exact": Boolean()})
 def fidelity_bounds(table: DecisionTable, fidelity, *, exact: bool = False) -> FidelityBounds:
     """Per-record bounds D~_a(x)_min, D~_a(x)_max implied by a fidelity constraint.
 
@@ -262,10 +250,6 @@ def fidelity_bounds(table: DecisionTable, fidelity, *, exact: bool = False) -> F
     >>> [round(v, 4) for v in b.lower[:, 1].tolist()], [round(v, 4) for v in b.upper[:, 1].tolist()]
     ([0.45, 1.0], [0.55, 1.0])
     """
-    owner = "fidelity_bounds"
-    if not isinstance(table, DecisionTable):
-        raise param_error("table", owner, "be a DecisionTable", type(table).__name__)
-    _check_fidelity(fidelity, owner)
     raw_lower, raw_upper = _raw_bounds(table, fidelity, exact)
     one = Fraction(1) if exact else 1.0
     others_upper = raw_upper.sum(axis=1)[:, None] - raw_upper

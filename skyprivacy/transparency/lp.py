@@ -22,12 +22,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import param_error
-from ._numeric import Segments, native
-from .certify import _max_confidence, channel_confidence, confidence_matrix, group_max_confidence
-from .fidelity import _check_fidelity, fidelity_bounds
-from .optimal import OptimalPrivacy, _group_frame, _verify
-from .table import DecisionTable, require_table
+from .._core.exact import native
+from .._core.optional import optional_import
+from .._core.validation import Interval, validate_params
+from ._segments import Segments
+from .certify import (
+    channel_confidence,
+    confidence_matrix,
+    group_max_confidence,
+    max_confidence_of,
+)
+from .fidelity import FIDELITY, fidelity_bounds
+from .solution import OptimalPrivacy, group_frame, verify
+from .table import TABLE, DecisionTable
 
 __all__ = ["lp_reference"]
 
@@ -36,14 +43,10 @@ _MAX_STEPS = 200
 
 
 def _linprog():
-    try:
-        from scipy.optimize import linprog
-        from scipy.sparse import coo_matrix
-    except ImportError as err:
-        raise ImportError(
-            "The LP reference solver needs scipy; install it with pip install 'skyprivacy[lp]'."
-        ) from err
-    return linprog, coo_matrix
+    """scipy's ``linprog`` and ``coo_matrix`` (the ``lp`` extra)."""
+    optimize = optional_import("scipy.optimize", owner="lp_reference")
+    sparse = optional_import("scipy.sparse", owner="lp_reference")
+    return optimize.linprog, sparse.coo_matrix
 
 
 def _min_slack(p, lower, upper, seg: Segments, beta):
@@ -103,6 +106,8 @@ def _inside(decisions: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.n
     return dist
 
 
+@validate_params({"table": TABLE, "fidelity": FIDELITY,
+                  "tol": Interval("real", 0, 1, closed="neither")})
 def lp_reference(table: DecisionTable, fidelity, *, tol: float = 1e-9) -> OptimalPrivacy:
     """Optimal privacy by bisection on beta with an LP feasibility check (section 6.2).
 
@@ -141,14 +146,9 @@ def lp_reference(table: DecisionTable, fidelity, *, tol: float = 1e-9) -> Optima
     >>> round(lp_reference(t, Delta(0.9)).beta_star, 6)
     0.675
     """
-    owner = "lp_reference"
-    require_table(table, owner)
-    _check_fidelity(fidelity, owner)
-    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not 0 < tol < 1:
-        raise param_error("tol", owner, "be in (0, 1)", tol)
-    _linprog()
+    _linprog()  # fail before any work when scipy is missing
     bounds = fidelity_bounds(table, fidelity)
-    layout = table._layout
+    layout = table.layout
     seg = layout.seg
     rows = layout.rows
     p = table.weights[rows]
@@ -190,10 +190,10 @@ def lp_reference(table: DecisionTable, fidelity, *, tol: float = 1e-9) -> Optima
     d_tilde.flags.writeable = False
     conf = confidence_matrix(table, d_tilde, exact=False)
     achieved_group = group_max_confidence(table, conf)
-    _verify(table, achieved_group[layout.groups], high, False)
+    verify(table, achieved_group[layout.groups], high, False)
     c_star = group_max_confidence(table, confidence_matrix(table, table.decisions, exact=False))
     none = np.full(seg.count, np.nan)
-    groups = _group_frame(table, False, {
+    groups = group_frame(table, False, {
         "beta_star": high, "case": ["lp"] * seg.count,
         "beta0": none, "beta1": none, "betap": none, "beta_min": seg.max(p),
         "c_star": c_star[layout.groups], "achieved": achieved_group[layout.groups],
@@ -204,6 +204,6 @@ def lp_reference(table: DecisionTable, fidelity, *, tol: float = 1e-9) -> Optima
         details[f"d_tilde[{native(a)}]"] = d_tilde[:, j]
     return OptimalPrivacy(
         table=table, fidelity=fidelity, beta_star=float(np.max(high)),
-        achieved=_max_confidence(table, conf), method="lp", exact=False,
+        achieved=max_confidence_of(table, conf), method="lp", exact=False,
         _groups=groups, _d_tilde=d_tilde, _details=details,
     )

@@ -10,28 +10,22 @@ raw frame.  Validation follows the spec, section 9.3.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Sequence
 from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
+from .._core.encoding import require_columns
+from .._core.exact import REL_TOL, exact_array, native
+from .._core.validation import InstanceOf, Options, validate_params
+from .._core.warning import warn
 from ..errors import PrivacyRiskWarning, SchemaError, param_error
-from ._numeric import Segments, exact_array, native
+from ._segments import Segments
 
-__all__ = ["DecisionTable", "require_table"]
+__all__ = ["DecisionTable", "GroupLayout"]
 
-_DECISION_TOL = 1e-9
 _SHOWN = 5  # how many offending groups or rows a message names
-
-
-def _require_columns(frame: pd.DataFrame, names: Sequence[str]) -> None:
-    for name in names:
-        if name not in frame.columns:
-            raise SchemaError(
-                f"Column {name!r} is not in the table; columns are {list(frame.columns)}."
-            )
 
 
 def _as_names(value, name: str, owner: str, *, allow_empty: bool = False) -> tuple:
@@ -117,6 +111,8 @@ class DecisionTable:
     (4, 2, (0, 1))
     """
 
+    @validate_params({"frame": InstanceOf(pd.DataFrame, name="a pandas DataFrame"),
+                      "missing": Options("error", "as_value")}, owner="DecisionTable.from_frame")
     def __init__(
         self,
         frame: pd.DataFrame,
@@ -130,16 +126,12 @@ class DecisionTable:
         renormalize: bool = False,
     ):
         owner = "DecisionTable.from_frame"
-        if not isinstance(frame, pd.DataFrame):
-            raise param_error("frame", owner, "be a pandas DataFrame", type(frame).__name__)
-        if missing not in ("error", "as_value"):
-            raise param_error("missing", owner, "be 'error' or 'as_value'", missing)
         public_cols = _as_names(public, "public", owner)
         sensitive_cols = _as_names(sensitive, "sensitive", owner)
         decision_cols = _as_names(decision, "decision", owner)
         if not isinstance(weight, Hashable) or isinstance(weight, tuple):
             raise param_error("weight", owner, "be one column name", weight)
-        _require_columns(frame, public_cols + sensitive_cols + (weight,) + decision_cols)
+        require_columns(frame, public_cols + sensitive_cols + (weight,) + decision_cols)
         overlap = set(public_cols) & set(sensitive_cols)
         if overlap:
             raise param_error(
@@ -200,23 +192,11 @@ class DecisionTable:
 
     # -- construction helpers -------------------------------------------------------------
     @classmethod
-    def from_frame(
-        cls,
-        frame: pd.DataFrame,
-        *,
-        public,
-        sensitive,
-        weight: str,
-        decision,
-        outcomes: Sequence | None = None,
-        missing: str = "error",
-        renormalize: bool = False,
-    ) -> DecisionTable:
-        """Build a :class:`DecisionTable` from a DataFrame (see the class docstring)."""
-        return cls(
-            frame, public=public, sensitive=sensitive, weight=weight, decision=decision,
-            outcomes=outcomes, missing=missing, renormalize=renormalize,
-        )
+    def from_frame(cls, frame: pd.DataFrame, **options) -> DecisionTable:
+        """Build a :class:`DecisionTable` from a DataFrame: ``public``, ``sensitive``,
+        ``weight``, ``decision`` and the optional ``outcomes``, ``missing`` and
+        ``renormalize``, all keyword-only, as in the class docstring."""
+        return cls(frame, **options)
 
     @staticmethod
     def _numeric_column(frame: pd.DataFrame, col) -> np.ndarray:
@@ -276,7 +256,7 @@ class DecisionTable:
         else:
             matrix = np.column_stack(columns)
             sums = matrix.sum(axis=1)
-            off = np.abs(sums - 1.0) > _DECISION_TOL
+            off = np.abs(sums - 1.0) > REL_TOL
             if off.any():
                 first = int(np.flatnonzero(off)[0])
                 if not renormalize or (sums[off] <= 0).any():
@@ -294,20 +274,18 @@ class DecisionTable:
         empty = np.flatnonzero(positive == 0)
         if len(empty):
             shown = [self._group_keys[g] for g in empty[:_SHOWN]]
-            warnings.warn(
+            warn(
                 f"{len(empty)} QID group(s) have zero total weight and are skipped: {shown}"
                 f"{' ...' if len(empty) > _SHOWN else ''}; they contribute nothing to beta*.",
-                PrivacyRiskWarning, stacklevel=4,
-            )
+                PrivacyRiskWarning)
         single = np.flatnonzero(positive == 1)
         if len(single):
             shown = [self._group_keys[g] for g in single[:_SHOWN]]
-            warnings.warn(
+            warn(
                 f"{len(single)} QID group(s) hold a single record of positive weight, so their "
                 f"QID identifies the sensitive value (beta_min = 1): {shown}"
                 f"{' ...' if len(single) > _SHOWN else ''}.",
-                PrivacyRiskWarning, stacklevel=4,
-            )
+                PrivacyRiskWarning)
 
     # -- public read-only view ------------------------------------------------------------
     @property
@@ -382,7 +360,8 @@ class DecisionTable:
             return [native(v) for v in self._frame[self._sensitive[0]].tolist()]
         return [native(tuple(r)) for r in self._frame[list(self._sensitive)].itertuples(index=False)]
 
-    def _sensitive_at(self, row: int):
+    def sensitive_at(self, row: int):
+        """x_S of the record at position ``row`` (a scalar, or a tuple of several columns)."""
         values = tuple(native(self._frame[col].iat[row]) for col in self._sensitive)
         return values[0] if len(values) == 1 else values
 
@@ -410,10 +389,21 @@ class DecisionTable:
             f"outcomes={list(self._outcomes)})"
         )
 
-    # -- internal layout shared by every computation ---------------------------------------
+    # -- the arrays every computation of the subpackage reads --------------------------------
     @cached_property
-    def _layout(self) -> _Layout:
-        return _Layout(self._codes, self._weights)
+    def layout(self) -> GroupLayout:
+        """Records of positive weight in the solvers' working order (see :class:`GroupLayout`)."""
+        return GroupLayout(self._codes, self._weights)
+
+    def weight_array(self, *, exact: bool = False) -> np.ndarray:
+        """P(x) in table order: :attr:`weights`, or with ``exact`` an object array of Fractions
+        (each weight read as the decimal it prints as)."""
+        return self._exact_weights if exact else self._weights
+
+    def decision_matrix(self, *, exact: bool = False) -> np.ndarray:
+        """D(x) in table order: :attr:`decisions`, or with ``exact`` Fractions, each row
+        summing to exactly 1."""
+        return self._exact_decisions if exact else self._decisions
 
     @cached_property
     def _exact_weights(self) -> np.ndarray:
@@ -430,11 +420,19 @@ class DecisionTable:
         return matrix / sums[:, None]
 
 
-class _Layout:
+class GroupLayout:
     """Records of positive weight sorted (stably) by QID group: the solvers' working order.
 
-    ``rows`` maps working positions to table rows; ``seg`` holds one segment per QID group
-    with positive mass; ``groups`` gives that group's number.
+    Attributes
+    ----------
+    rows : ndarray of int
+        Table row of every working position.
+    seg : Segments
+        One contiguous segment per QID group with positive mass.
+    groups : ndarray of int
+        The group number of every segment.
+    zero_rows : ndarray of int
+        Table rows of weight 0 (they belong to no segment).
     """
 
     def __init__(self, codes: np.ndarray, weights: np.ndarray):
@@ -451,8 +449,5 @@ class _Layout:
         return p / self.seg.spread(self.seg.sum(p))
 
 
-def require_table(table, owner: str) -> DecisionTable:
-    """The house-style error when a function gets something other than a DecisionTable."""
-    if not isinstance(table, DecisionTable):
-        raise param_error("table", owner, "be a DecisionTable", type(table).__name__)
-    return table
+#: The declared type of every ``table`` parameter of the subpackage.
+TABLE = InstanceOf(DecisionTable)

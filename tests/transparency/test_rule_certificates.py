@@ -20,9 +20,9 @@ from skyprivacy.certificate import (
     build_rule_certificate,
     verify_rule_certificate,
 )
+from skyprivacy.datasets import load_credit_card
 from skyprivacy.report import render_rule_report
 from skyprivacy.transparency import DecisionTable, Delta, optimal_privacy
-from skyprivacy.transparency.demos import credit_card_frame
 
 KW = {"public": "gender", "sensitive": "income", "weight": "section8", "decision": "d"}
 CLI = [sys.executable, "-m", "skyprivacy"]
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 def section8(exact):
     """Section 8 of the paper: Table 1 with populations 12, 5, 3 / 9, 7, 4, delta = 0.9."""
-    frame = credit_card_frame()
+    frame = load_credit_card()
     result = optimal_privacy(DecisionTable.from_frame(frame, **KW), Delta(0.9), exact=exact)
     rule = result.announced
     cert = build_rule_certificate(frame, rule, announced="d_tilde", fidelity=Delta(0.9),
@@ -157,7 +157,7 @@ class _quiet:
 
 
 def test_build_errors_name_the_bad_value():
-    frame = credit_card_frame()
+    frame = load_credit_card()
     with pytest.raises(InvalidParameterError, match=re.escape(
             "build_rule_certificate needs exactly one of a confidence bound (beta or gamma) "
             "and optimal=True")):
@@ -219,7 +219,7 @@ def _run(*args, cwd):
 
 
 def test_cli_optimize_certify_verify_and_catch_an_edited_rule(tmp_path):
-    credit_card_frame().to_csv(tmp_path / "table.csv", index=False)
+    load_credit_card().to_csv(tmp_path / "table.csv", index=False)
     opts = ["--public", "gender", "--sensitive", "income", "--weight", "section8",
             "--decision", "d"]
     code, out, err = _run("transparency", "optimize", "table.csv", *opts, "--delta", "0.9",
@@ -252,7 +252,7 @@ def test_cli_optimize_certify_verify_and_catch_an_edited_rule(tmp_path):
 
 
 def test_cli_rule_certificate_errors(tmp_path):
-    credit_card_frame().to_csv(tmp_path / "table.csv", index=False)
+    load_credit_card().to_csv(tmp_path / "table.csv", index=False)
     opts = ["--public", "gender", "--sensitive", "income", "--weight", "section8",
             "--decision", "d"]
     code, out, err = _run("transparency", "optimize", "table.csv", *opts, "--delta", "0.9",

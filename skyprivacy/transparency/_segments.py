@@ -1,4 +1,4 @@
-"""Internal numeric helpers: segment (per-QID-group) reductions and the exact-number reading.
+"""Segment (per-QID-group) reductions: the solvers' working arithmetic, and its tolerances.
 
 Every per-group computation of the subpackage runs over records sorted by QID group, so a
 group is a contiguous segment and a reduction over groups is one ``np.ufunc.reduceat`` call:
@@ -6,24 +6,26 @@ O(n) work, no Python loop over groups.  The same code runs on ``float64`` arrays
 path) and on ``object`` arrays of :class:`fractions.Fraction` (the exact path), because it
 only uses arithmetic, comparisons, ``np.where``, ``np.maximum``/``np.minimum``, ``reduceat``
 and ``cumsum``, all of which numpy evaluates with Python operators on ``object`` arrays.
+How numbers are read (the printed-decimal rule) and handed back lives in
+:mod:`skyprivacy._core.exact`.
 """
 
 from __future__ import annotations
 
-import math
-from decimal import Decimal
 from fractions import Fraction
-from numbers import Integral, Rational
 
 import numpy as np
+
+from .._core.exact import REL_TOL
 
 #: Relative tolerance of the float path: a channel whose announced mass is below
 #: ``EMPTY_TOL`` times its group's mass counts as empty (spec section 2.1), and solver output
 #: within ``SNAP_TOL`` of a bound is snapped onto it (removes dust such as 1e-17).
 EMPTY_TOL = 1e-12
 SNAP_TOL = 1e-12
-#: Slack allowed when the float path verifies its own output (spec section 5.7, step 7).
-VERIFY_REL = 1e-9
+#: Slack allowed when the float path verifies its own output (spec section 5.7, step 7): the
+#: kernel's one boundary tolerance, plus an absolute floor for values near 0.
+VERIFY_REL = REL_TOL
 VERIFY_ABS = 1e-12
 
 
@@ -97,48 +99,3 @@ def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
         den = np.where(zero, one, den)
         return np.where(zero, num * 0, num / den)
     return num / den
-
-
-def to_exact(value) -> Fraction:
-    """Read one number exactly.
-
-    Integers, Fractions and Decimals are taken as they are.  A float is read as the shortest
-    decimal that round-trips (``Fraction(repr(x))``), so ``0.9`` means 9/10, which is what a
-    person typing 0.9 means; pass a :class:`~fractions.Fraction` to avoid any reading.
-    """
-    if isinstance(value, (bool, np.bool_)):
-        return Fraction(int(value))
-    if isinstance(value, (Integral, np.integer)):
-        return Fraction(int(value))
-    if isinstance(value, Rational):
-        return Fraction(value.numerator, value.denominator)
-    if isinstance(value, Decimal):
-        return Fraction(value)
-    as_float = float(value)
-    if not math.isfinite(as_float):
-        raise ValueError(f"{value!r} is not a finite number")
-    return Fraction(repr(as_float))
-
-
-def exact_array(values) -> np.ndarray:
-    """An ``object`` array of Fractions read with :func:`to_exact`."""
-    flat = [to_exact(v) for v in np.asarray(values, dtype=object).ravel()]
-    out = np.empty(len(flat), dtype=object)
-    out[:] = flat
-    return out.reshape(np.shape(values))
-
-
-def native(value):
-    """A native Python scalar for a numpy scalar (results never leak numpy types)."""
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, tuple):
-        return tuple(native(v) for v in value)
-    return value
-
-
-def as_number(value, exact: bool):
-    """A float, or a Fraction on the exact path."""
-    if exact:
-        return value if isinstance(value, Fraction) else to_exact(value)
-    return float(value)

@@ -19,13 +19,8 @@ from skyprivacy.transparency import (
     optimal_privacy,
     satisfies_beta,
 )
-from skyprivacy.transparency.demos import credit_card_table
 
-
-def table_of(p, d, groups=None, index=None):
-    groups = groups or ["g"] * len(p)
-    df = pd.DataFrame({"g": groups, "s": range(len(p)), "w": p, "d": d}, index=index)
-    return DecisionTable.from_frame(df, public="g", sensitive="s", weight="w", decision="d")
+from .tables import credit_card_table, table_of
 
 
 def brute_conf(p, d):
@@ -155,10 +150,10 @@ def test_gamma_and_beta_conversions():
     assert gamma_from_beta(1) == 0.0 and math.copysign(1, gamma_from_beta(1)) == 1
     assert beta_from_gamma(gamma_from_beta(0.3)) == pytest.approx(0.3)
     with pytest.raises(InvalidParameterError, match=r"The 'gamma' parameter of beta_from_gamma must be "
-                       r"in \[0, inf\)\. Got -1 instead\."):
+                       r"a number >= 0\. Got -1 instead\."):
         beta_from_gamma(-1)
     with pytest.raises(InvalidParameterError, match=r"The 'gamma' parameter of beta_from_gamma must be a "
-                       r"number in \[0, inf\)\. Got 'x' instead\."):
+                       r"number >= 0\. Got 'x' instead\."):
         beta_from_gamma("x")
     with pytest.raises(InvalidParameterError, match=r"The 'beta' parameter of gamma_from_beta must be in "
                        r"\(0, 1\]\. Got 0 instead\."):
@@ -178,11 +173,11 @@ def test_beta_check_needs_exactly_one_target():
     with pytest.raises(InvalidParameterError, match=r"The 'beta' parameter of satisfies_beta must be in "
                        r"\(0, 1\]\. Got 1\.5 instead\."):
         satisfies_beta(table, beta=1.5)
-    with pytest.raises(InvalidParameterError, match=r"The 'gamma' parameter of satisfies_beta must be in "
-                       r"\[0, inf\)\. Got -0\.5 instead\."):
+    with pytest.raises(InvalidParameterError, match=r"The 'gamma' parameter of satisfies_beta must be a "
+                       r"number >= 0\. Got -0\.5 instead\."):
         satisfies_beta(table, gamma=-0.5)
     with pytest.raises(InvalidParameterError, match=r"The 'tol' parameter of satisfies_beta must be a "
-                       r"number >= 0\. Got -1 instead\."):
+                       r"finite number >= 0\. Got -1 instead\."):
         satisfies_beta(table, beta=0.5, tol=-1)
 
 
@@ -214,3 +209,36 @@ def test_bad_announced_rules():
     with pytest.raises(InvalidParameterError, match=r"The 'announced' parameter of max_confidence must be "
                        r"a result computed for this table\. Got 'a result of another table' instead\."):
         max_confidence(table, optimal_privacy(other, Delta(0.9)))
+
+
+def test_confidence_tables_under_announced_rule(section8, section8_exact):
+    conf = confidence(section8, section8_exact, exact=True)
+    assert conf[0].tolist() == [F(27, 40), F(49, 160), F(3, 160), F(81, 127), F(42, 127), F(4, 127)]
+    assert conf[1].tolist() == [F(3, 10), F(1, 40), F(27, 40), F(9, 73), F(28, 73), F(36, 73)]
+    assert section8_exact.achieved.conf == F(27, 40)
+    assert (section8_exact.achieved.group, section8_exact.achieved.outcome, section8_exact.achieved.sensitive) == (("F",), 0, "<100k")
+
+
+def test_beta_check_is_exact_at_the_boundary(section8, section8_exact):
+    assert satisfies_beta(section8, section8_exact, beta=F(27, 40), exact=True)
+    below = satisfies_beta(section8, section8_exact, beta=F(27, 40) - F(1, 10**12), exact=True)
+    assert not below
+    assert below.violations["income"].tolist() == ["<100k", ">200k"]  # conf(F,0->x1) and conf(F,1->x3)
+    assert below.violations["outcome"].tolist() == [0, 1]
+
+
+def test_confidence_of_the_true_rule(section8):
+    conf = confidence(section8, exact=True)
+    assert conf[1].tolist() == [0, 0, 1, 0, F(7, 15), F(8, 15)]
+    assert conf[0].tolist() == [F(12, 17), F(5, 17), 0, F(18, 25), F(7, 25), 0]
+
+
+def test_the_verdict_is_named_safe_and_satisfied_is_its_deprecated_alias():
+    table = table_of([1, 3], [0.5, 0.5])
+    check = satisfies_beta(table, beta=0.5)
+    assert check.safe is False and not check
+    with pytest.warns(FutureWarning, match=r"^The attribute 'satisfied' is deprecated and stops "
+                                           r"working in the next release; read 'safe' instead\.$"):
+        assert check.satisfied is False
+    data = check.to_dict()
+    assert data["safe"] is False and data["satisfied"] is False  # the old key, for one release

@@ -201,7 +201,7 @@ T4 = [  # n, N_0, m, eps, beta, S, scale = 6 S / eps
 
 @pytest.mark.parametrize("n, n0, m, eps, beta, s, scale", T4)
 def test_t4_cauchy_worked_values(n, n0, m, eps, beta, s, scale):
-    b = attribute_conceal_beta(eps, m)
+    b = attribute_conceal_beta(epsilon=eps, m=m)
     assert b == pytest.approx(beta, rel=1e-5)
     got = smooth_sensitivity_sp(n, n0, beta=b, m=m)
     assert got == pytest.approx(s, rel=1e-5)
@@ -210,7 +210,7 @@ def test_t4_cauchy_worked_values(n, n0, m, eps, beta, s, scale):
     assert got == pytest.approx(m * smooth_sensitivity_sp(n, n0, beta=b), rel=1e-12)
     # Algorithm 3 == m one-dimensional mechanisms at eps/m, composed (spec §7.3)
     eps1 = eps / m
-    per_query = 6 * smooth_sensitivity_sp(n, n0, beta=attribute_conceal_beta(eps1, 1)) / eps1
+    per_query = 6 * smooth_sensitivity_sp(n, n0, beta=attribute_conceal_beta(epsilon=eps1, m=1)) / eps1
     assert per_query == pytest.approx(6 * got / eps, rel=1e-12)
 
 
@@ -223,7 +223,7 @@ T5 = [  # n, N_0, m, eps, delta, beta, S, scale = 2 S / eps
 
 @pytest.mark.parametrize("n, n0, m, eps, delta, beta, s, scale", T5)
 def test_t5_laplace_smooth_worked_values(n, n0, m, eps, delta, beta, s, scale):
-    b = attribute_conceal_beta(eps, m, noise="laplace", delta=delta)
+    b = attribute_conceal_beta(epsilon=eps, m=m, noise="laplace", delta=delta)
     assert b == pytest.approx(beta, rel=1e-5)
     got = smooth_sensitivity_sp(n, n0, beta=b, m=m)
     assert got == pytest.approx(s, rel=1e-5)
@@ -361,8 +361,8 @@ def test_sensitivity_parameter_errors():
                              r"in \[1, n - 1\]\. Got 2\.5 instead\."):
         local_sensitivity_sp(10, 2.5)
     with pytest.raises(InvalidParameterError,
-                       match=r"The 'm' parameter of global_sensitivity_sp must be an integer "
-                             r">= 1 \(the number of queries\)\. Got 0 instead\."):
+                       match=r"The 'm' parameter of global_sensitivity_sp must be a positive "
+                             r"integer \(the number of queries\)\. Got 0 instead\."):
         global_sensitivity_sp(10, m=0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'beta' parameter of smooth_sensitivity_sp must be a finite "
@@ -385,11 +385,11 @@ def test_sensitivity_parameter_errors():
     with pytest.raises(InvalidParameterError,
                        match=r"The 'delta' parameter of attribute_conceal_beta must be in "
                              r"\(0, 1\) for noise='laplace'\. Got None instead\."):
-        attribute_conceal_beta(0.5, 10, noise="laplace")
+        attribute_conceal_beta(epsilon=0.5, m=10, noise="laplace")
     with pytest.raises(InvalidParameterError,
                        match=r"The 'epsilon' parameter of attribute_conceal_beta must be a "
                              r"finite number > 0\. Got 0 instead\."):
-        attribute_conceal_beta(0, 10)
+        attribute_conceal_beta(epsilon=0, m=10)
     with pytest.raises(InvalidParameterError, match=r"'n' parameter .* Got True instead"):
         global_sensitivity_sp(True)
 
@@ -403,3 +403,10 @@ def test_numpy_integers_are_accepted_and_results_are_native():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         smooth_sensitivity_abs_sp(20, 5, beta=1.0)  # the default variant never warns
+
+
+def test_attribute_conceal_beta_takes_its_options_by_keyword():
+    assert attribute_conceal_beta(epsilon=6, m=2) == 0.5
+    with pytest.warns(FutureWarning, match=r"call attribute_conceal_beta\(epsilon=6, m=2\)\.$"):
+        assert attribute_conceal_beta(6, 2) == 0.5
+    assert local_sensitivity_sp(n=10, n0=3, exact=True) == local_sensitivity_sp(10, 3, exact=True)

@@ -1,4 +1,4 @@
-"""The Appendix A.3 dynamic program (no congregation property) against Theorem 2 and the
+"""The Appendix A.3 dynamic program (skyprivacy/baselines/dynamic.py) against Theorem 2 and the
 brute-force oracle: two independent routes to the same breach probability."""
 import math
 from fractions import Fraction
@@ -105,7 +105,7 @@ def test_absent_values_amounts_and_errors():
         dp_breach_probability(release, "a", l=0, k=-1, m=0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'release' parameter of dp_breach_probability must be a "
-                             r"ReleaseCandidate. Got list instead."):
+                             r"ReleaseCandidate. Got 'list' instead."):
         dp_breach_probability([], "a", l=0, k=0, m=0)
     big = ReleaseCandidate.from_groups([(600, ["a"] * 300 + ["b"] * 300)])
     with pytest.raises(InvalidParameterError,

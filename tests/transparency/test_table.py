@@ -94,7 +94,7 @@ def test_several_outcomes_with_labels_and_renormalize():
     fixed = DecisionTable.from_frame(skewed, public="g", sensitive="s", weight="w",
                                      decision=["lo", "mid", "hi"], renormalize=True)
     assert fixed.decisions[0].tolist() == pytest.approx([0.2 / 1.5, 0.3 / 1.5, 1 / 1.5])
-    assert fixed._exact_decisions[0].tolist() == [Fraction(2, 15), Fraction(1, 5), Fraction(2, 3)]
+    assert fixed.decision_matrix(exact=True)[0].tolist() == [Fraction(2, 15), Fraction(1, 5), Fraction(2, 3)]
 
 
 def test_missing_values_as_their_own_category():
@@ -107,8 +107,8 @@ def test_missing_values_as_their_own_category():
 def test_exact_reading_of_weights_and_decisions():
     df = frame(population=[0.3, 0.125, 0.075, 0.225, 0.175, 0.1])
     table = build(df)
-    assert table._exact_weights.tolist()[:3] == [Fraction(3, 10), Fraction(1, 8), Fraction(3, 40)]
-    assert table._exact_decisions[4].tolist() == [Fraction(1, 2), Fraction(1, 2)]
+    assert table.weight_array(exact=True).tolist()[:3] == [Fraction(3, 10), Fraction(1, 8), Fraction(3, 40)]
+    assert table.decision_matrix(exact=True)[4].tolist() == [Fraction(1, 2), Fraction(1, 2)]
 
 
 # -- warnings ---------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ def test_group_without_mass_is_skipped_with_a_warning():
     with pytest.warns(PrivacyRiskWarning, match=r"1 QID group\(s\) have zero total weight and are "
                       r"skipped: \[\('M',\)\]; they contribute nothing to beta\*\."):
         table = build(df)
-    assert table._layout.groups.tolist() == [0]
+    assert table.layout.groups.tolist() == [0]
 
 
 def test_zero_weight_records_do_not_count_as_group_members():
@@ -163,7 +163,7 @@ def test_frame_must_be_a_dataframe():
 
 def test_bad_missing_option():
     with pytest.raises(InvalidParameterError, match=r"The 'missing' parameter of DecisionTable.from_frame "
-                       r"must be 'error' or 'as_value'\. Got 'drop' instead\."):
+                       r"must be one of \['error', 'as_value'\]\. Got 'drop' instead\."):
         build(missing="drop")
 
 
@@ -250,3 +250,21 @@ def test_duplicate_keys_are_rejected():
                        r"\('F', '<100k'\) at index 10\); a decision region must appear once, so "
                        r"aggregate the duplicates first\.$"):
         build(df)
+
+
+def test_the_arrays_every_computation_reads():
+    with pytest.warns(PrivacyRiskWarning, match=r"1 QID group\(s\) hold a single record"):
+        table = DecisionTable.from_frame(  # group a: one record of positive weight
+            pd.DataFrame({"g": ["b", "a", "b", "a"], "s": [1, 2, 3, 4], "w": [0.25, 0, 0.5, 1],
+                          "d": [0.1, 0.5, 1, 0]}),
+            public="g", sensitive="s", weight="w", decision="d")
+    layout = table.layout
+    assert layout is table.layout  # computed once
+    assert layout.rows.tolist() == [0, 2, 3] and layout.zero_rows.tolist() == [1]
+    assert layout.groups.tolist() == [0, 1] and layout.seg.lengths.tolist() == [2, 1]
+    assert layout.normalized(table.weights).tolist() == pytest.approx([1 / 3, 2 / 3, 1.0])
+    assert table.weight_array() is table.weights
+    assert table.weight_array(exact=True).tolist() == [Fraction(1, 4), 0, Fraction(1, 2), 1]
+    assert table.decision_matrix() is table.decisions
+    assert table.decision_matrix(exact=True)[0].tolist() == [Fraction(9, 10), Fraction(1, 10)]
+    assert [table.sensitive_at(r) for r in range(4)] == [1, 2, 3, 4]

@@ -29,12 +29,6 @@ from skyprivacy.transparency import (
     p_percent_rule,
     statistical_parity,
 )
-from skyprivacy.transparency.demos import credit_card_table
-
-
-@pytest.fixture(scope="module")
-def population():
-    return credit_card_table("population")
 
 
 def test_distances():
@@ -101,7 +95,7 @@ def test_individual_fairness(population):
     relative = individual_fairness_bias(population, record_distance=np.zeros((6, 6)), metric="inf")
     assert relative.value == math.inf and relative.family == "rm"
     with pytest.raises(InvalidParameterError, match=r"The 'metric' parameter of individual_fairness_bias must "
-                       r"be 'tv' or 'inf'\. Got 'l2' instead\."):
+                       r"be one of \['tv', 'inf'\]\. Got 'l2' instead\."):
         individual_fairness_bias(population, record_distance=np.zeros((6, 6)), metric="l2")
     with pytest.raises(InvalidParameterError, match=r"The 'record_distance' parameter of "
                        r"individual_fairness_bias must be a callable or an \(6, 6\) matrix\. Got \(2, 2\) instead\."):
@@ -127,8 +121,8 @@ def test_lemma2_shifts_and_intervals():
     with pytest.raises(InvalidParameterError, match=r"The 'measured' parameter of bias_interval must be a "
                        r"number >= 0\. Got -0\.1 instead\."):
         bias_interval(-0.1, delta=0.9)
-    with pytest.raises(InvalidParameterError, match=r"The 'family' parameter of bias_interval must be 'tv' or "
-                       r"'rm'\. Got 'l1' instead\."):
+    with pytest.raises(InvalidParameterError, match=r"The 'family' parameter of bias_interval must be one of "
+                       r"\['tv', 'rm'\]\. Got 'l1' instead\."):
         bias_interval(0.1, delta=0.9, family="l1")
     with pytest.raises(InvalidParameterError, match=r"The 'fidelity' parameter of lemma2_shift must be a Delta "
                        r"or Alpha \(Lemma 2 covers no other\)\."):
@@ -148,6 +142,8 @@ def test_report_from_the_announced_rule(population):
     truth = statistical_parity(population, protected="gender").value
     assert sp.interval.low <= truth <= sp.interval.high
     assert report.measure("conditional_statistical_parity", stratum="100k-200k").stratum == "100k-200k"
+    with pytest.warns(FutureWarning, match=r"call FairnessReport\.measure\(name, stratum='<100k'\)"):
+        assert report.measure("conditional_statistical_parity", "<100k").stratum == "<100k"
     assert json.dumps(report.to_dict())
     with pytest.raises(InvalidParameterError, match=r"The 'name' parameter of FairnessReport.measure must "
                        r"name a measure of the report\. Got \('equal_odds', None\) instead\."):
@@ -217,3 +213,30 @@ def test_lemma2_bounds_the_change_of_every_measure(case):
             continue
         shift = lemma2_shift(fidelity, family=old.family)
         assert abs(new.value - old.value) <= shift + 1e-9, (old.name, old.stratum)
+
+
+def test_lemma2_on_the_example(section8, section8_exact):
+    """spec 4.4: eps_SP 0.225 -> 0.165, eps_CSP(W2) 0.5 -> 0.38, both within 2(1 - delta) = 0.2."""
+    sp_true = statistical_parity(section8, protected="gender")
+    sp_announced = statistical_parity(section8, section8_exact, protected="gender")
+    assert sp_true.value == pytest.approx(0.225) and sp_announced.value == pytest.approx(0.165)
+    assert sp_announced.distributions["F"][1] == pytest.approx(0.2)
+    assert sp_announced.distributions["M"][1] == pytest.approx(0.365)
+    bound = lemma2_shift(Delta(0.9))
+    assert bound == pytest.approx(0.2)
+    assert abs(sp_true.value - sp_announced.value) <= bound
+    assert sp_announced.interval.low <= sp_true.value <= sp_announced.interval.high
+    csp_true = {m.stratum: m.value for m in conditional_statistical_parity(
+        section8, protected="gender", stratum="income")}
+    csp_announced = {m.stratum: m.value for m in conditional_statistical_parity(
+        section8, section8_exact, protected="gender", stratum="income")}
+    assert csp_true == pytest.approx({"<100k": 0, "100k-200k": 0.5, ">200k": 0})
+    assert csp_announced == pytest.approx({"<100k": 0, "100k-200k": 0.38, ">200k": 0})
+    for band in csp_true:
+        assert abs(csp_true[band] - csp_announced[band]) <= bound + 1e-12
+    pr_true = p_percent_rule(section8, protected="gender")
+    pr_announced = p_percent_rule(section8, section8_exact, protected="gender")
+    assert (pr_true.ratio, pr_true.value) == pytest.approx((0.4, 0.9162907), abs=1e-7)
+    assert pr_announced.ratio == pytest.approx(0.2 / 0.365, abs=1e-12)  # 0.5479 (spec 4.4)
+    assert pr_announced.value == pytest.approx(math.log(0.365 / 0.2), abs=1e-12)  # 0.6016
+    assert pr_announced.interval.max_shift == float("inf")  # delta-fidelity does not bound F_rm

@@ -1,11 +1,12 @@
 """Attribute-Reveal attacks on synthetic data (spec §4; T8-T11, S1, S2)."""
 
 import math
+import re
 import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from skyprivacy.errors import (BudgetError, InfeasibleError, InvalidParameterError,
@@ -76,8 +77,7 @@ def test_flip_pair_decodes_any_soft_model(data):
                   .filter(lambda v: 0 < sum(v) < len(v)))
     h1 = data.draw(st.lists(st.floats(0, 1), min_size=n, max_size=n))
     target = data.draw(st.integers(0, n - 1))
-    if abs(1 - 2 * h1[target]) < 1e-6:
-        return
+    assume(abs(1 - 2 * h1[target]) >= 1e-6)  # h1(x_t) = 1/2 carries no information
     assert flip_pair_reveal(exact_oracle(a), h1, target).a_target == a[target]
 
 
@@ -185,7 +185,7 @@ def test_base_difference_reveal_marks_undecodable_individuals():
 
 def test_linear_system_reveal_and_rank_warning():
     a = planted(12, 3, 3)
-    H = bernoulli_design(20, 12, random_state=0)
+    H = bernoulli_design(12, m=20, random_state=0)
     result = linear_system_reveal(H, statistical_parity_gap(H, a))
     assert result.recovered_all(a) and result.queries_used == 20
     with pytest.warns(QueryDesignWarning, match=r"rank\(H\) = 5 < n = 12: Theorem 1 needs full "
@@ -223,7 +223,7 @@ def test_t10_theorem_3_partition_query_counts():
 def test_t11_paper_sign_decodes_minus_s_and_the_correction_recovers():
     n, n0, m = 1000, 10, 60
     a = planted(n, n0, 11)
-    H = bernoulli_design(m, n, random_state=11)
+    H = bernoulli_design(n, m=m, random_state=11)
     sp = statistical_parity_gap(H, a)
     s_true = np.where(a == 0, 1 / 990 + 1 / 10, 0.0)
     paper = cs_reveal(H, sp, n0=n0, sign="paper")
@@ -240,7 +240,7 @@ def test_s1_bernoulli_design_recovers_exactly():
     exact = 0
     for seed in range(10):
         a = planted(1000, 10, seed)
-        H = bernoulli_design(100, 1000, random_state=seed + 100)
+        H = bernoulli_design(1000, m=100, random_state=seed + 100)
         exact += cs_reveal(H, statistical_parity_gap(H, a), n0=10).recovered_all(a)
     assert exact >= 9
 
@@ -250,7 +250,7 @@ def test_s2_algorithm_2_design_on_synthetic_scores():
     for seed in range(8):
         rng = np.random.default_rng(seed)
         a = planted(100, 10, seed)
-        H = uniform_perturbation_design(rng.uniform(0, 1, 100), 40, random_state=rng)
+        H = uniform_perturbation_design(rng.uniform(0, 1, 100), m=40, random_state=rng)
         exact += cs_reveal(H, statistical_parity_gap(H, a), n0=10).recovered_all(a)
     assert exact >= 7
 
@@ -263,7 +263,7 @@ def test_nonnegative_basis_pursuit_recovers_whenever_plain_bp_does():
     for seed in range(12):
         rng = np.random.default_rng(seed)
         a = planted(100, 10, seed)
-        H = uniform_perturbation_design(rng.uniform(0, 1, 100), 25, random_state=rng)
+        H = uniform_perturbation_design(rng.uniform(0, 1, 100), m=25, random_state=rng)
         sp = statistical_parity_gap(H, a)
         plain = cs_reveal(H, sp, n0=10).evaluate(a)
         nonneg = cs_reveal(H, sp, n0=10, decoder="bp_nonneg").evaluate(a)
@@ -277,18 +277,18 @@ def test_nonnegative_basis_pursuit_recovers_whenever_plain_bp_does():
 def test_group_sizes_from_the_free_alpha_lp():
     for seed in (0, 1):
         a = planted(1000, 10, seed)
-        H = bernoulli_design(80, 1000, random_state=seed)
+        H = bernoulli_design(1000, m=80, random_state=seed)
         result = cs_reveal(H, statistical_parity_gap(H, a))
         assert result.recovered_all(a) and (result.n0, result.n1) == (10, 990)
     b = planted(300, 8, 5, minority=1)  # the advantaged group is the minority
-    H = bernoulli_design(70, 300, random_state=5)
+    H = bernoulli_design(300, m=70, random_state=5)
     result = cs_reveal(H, statistical_parity_gap(H, b), minority=1, decoder="bp_nonneg")
     assert result.recovered_all(b) and (result.n0, result.n1) == (292, 8)
 
 
 def test_minority_in_group_one_with_known_sizes_and_omp():
     b = planted(400, 8, 7, minority=1)
-    H = bernoulli_design(160, 400, random_state=7)
+    H = bernoulli_design(400, m=160, random_state=7)
     for decoder in ("bp", "bp_nonneg"):
         result = cs_reveal(H[:90], statistical_parity_gap(H[:90], b), n1=8, decoder=decoder)
         assert result.recovered_all(b), decoder
@@ -300,7 +300,7 @@ def test_minority_in_group_one_with_known_sizes_and_omp():
 
 def test_cs_dispatches_to_the_linear_system_when_m_reaches_n():
     a = planted(30, 5, 8)
-    H = bernoulli_design(40, 30, random_state=8)
+    H = bernoulli_design(30, m=40, random_state=8)
     result = cs_reveal(H, statistical_parity_gap(H, a), n0=5)
     assert result.method == "linear_system" and result.recovered_all(a)
 
@@ -327,7 +327,7 @@ def test_compressed_sensing_audit_counts_every_query():
 
 def test_noisy_answers_are_decoded_or_refused_with_a_reason():
     a = planted(200, 10, 1)
-    H = bernoulli_design(40, 200, random_state=1)
+    H = bernoulli_design(200, m=40, random_state=1)
     mech = AttributeConceal(epsilon=1.0, random_state=0)
     noisy = mech.answer(H, a).values
     result = cs_reveal(H, noisy, n0=10)  # always feasible: rank(H) = m < n
@@ -421,7 +421,7 @@ def test_attack_input_errors():
     with pytest.raises(InvalidParameterError,
                        match=r"The 'h1' parameter of flip_pair_design must be one-dimensional"):
         flip_pair_design([[0.1, 0.2]], 0)
-    H = bernoulli_design(5, 20, random_state=0)
+    H = bernoulli_design(20, m=5, random_state=0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'sp' parameter of cs_reveal must be one answer per row of H "
                              r"\(5\)\. Got 'shape \(4,\)' instead\."):
@@ -456,11 +456,11 @@ def test_attack_input_errors():
     with pytest.raises(InvalidParameterError,
                        match=r"The 'p' parameter of bernoulli_design must be in \(0, 1\)\. "
                              r"Got 1\.0 instead\."):
-        bernoulli_design(3, 3, p=1.0)
+        bernoulli_design(3, m=3, p=1.0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'half_width' parameter of uniform_perturbation_design must "
                              r"be in \(0, 1\]\. Got 0\.0 instead\."):
-        uniform_perturbation_design([0.5], 3, half_width=0.0)
+        uniform_perturbation_design([0.5], m=3, half_width=0.0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'known_member' parameter of abs_sp_partition must be a "
                              r"\(position in \[0, 19\], label in \{0, 1\}\) pair\. Got \(25, 1\)"):
@@ -474,8 +474,8 @@ def test_attack_input_errors():
                        match=r"The 'attack' parameter of slice_attack must be a callable"):
         slice_attack(exact_oracle(a, np.tile([0, 1], 10), metric="eo"), "flip")
     with pytest.raises(InvalidParameterError,
-                       match=r"The 'batch_size' parameter of flip_reveal must be an integer "
-                             r">= 1\. Got 0 instead\."):
+                       match=r"The 'batch_size' parameter of flip_reveal must be a positive "
+                             r"integer\. Got 0 instead\."):
         flip_reveal(oracle, np.zeros(20) + 0.1, batch_size=0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'singular' parameter of flip_reveal must be one of "
@@ -489,7 +489,7 @@ def test_attacks_do_not_touch_their_inputs():
     h0_before = h0.copy()
     flip_reveal(exact_oracle(a), h0)
     np.testing.assert_array_equal(h0, h0_before)
-    H = bernoulli_design(30, 50, random_state=0)
+    H = bernoulli_design(50, m=30, random_state=0)
     sp = statistical_parity_gap(H, a)
     H_before, sp_before = H.copy(), sp.copy()
     result = cs_reveal(H, sp, n0=7)
@@ -499,3 +499,19 @@ def test_attacks_do_not_touch_their_inputs():
     frame = result.to_frame()
     assert list(frame.columns) == ["a_hat", "decoded"] and frame.index.name == "individual"
     assert result.to_dict()["queries_used"] == 30
+
+
+def test_data_may_be_named_and_old_positional_designs_warn():
+    a = np.array([1, 0, 1, 1, 0, 1])
+    h0 = [0.2, 0.9, 0.4, 0.1, 0.6, 0.3]
+    named = flip_reveal(oracle=exact_oracle(a), h0=h0)  # no positional-only data any more
+    assert named.a_hat.tolist() == a.tolist()
+    with pytest.warns(FutureWarning, match=re.escape(
+            "Passing m to bernoulli_design by position is deprecated and stops working in the "
+            "next release; call bernoulli_design(n, m=4).")):
+        old = bernoulli_design(4, 6, random_state=3)
+    assert np.array_equal(old, bernoulli_design(6, m=4, random_state=3))
+    with pytest.warns(FutureWarning, match=re.escape(
+            "call uniform_perturbation_design(h0, m=3).")):
+        old = uniform_perturbation_design(h0, 3, random_state=1)
+    assert np.array_equal(old, uniform_perturbation_design(h0, m=3, random_state=1))

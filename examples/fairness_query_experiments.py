@@ -1,5 +1,9 @@
 """The paper's experiments, re-run on bundled UCI Adult and on synthetic data.
 
+A reproduction, not part of the library: it lives beside the scripts that print it
+(``fairness_query_reproduce.py``, ``fairness_query_audit.py``) and uses only the public API of
+:mod:`skyprivacy.fairness_queries`.  Import it with ``examples/`` on ``sys.path``.
+
 Hamman, Chen and Dutta, §5 and A.7 (Table 1, Fig. 1-3, Tables 2-3), with the reading of spec
 fairness-queries §8: the compressed-sensing attack (Algorithm 2) against noiseless answers,
 Attribute-Conceal (Cauchy, Theorem 5) and the Laplace baseline (Theorem 4), scored by Leakage
@@ -20,11 +24,17 @@ from dataclasses import asdict, dataclass
 import numpy as np
 import pandas as pd
 
-from ..errors import PrivacyRiskWarning
-from ._validation import check_choice, check_int, check_random_state, readonly
-from .attacks import bernoulli_design, cs_reveal, uniform_perturbation_design
-from .mechanisms import AttributeConceal, LaplaceBiasQuery, expected_median_abs_error
-from .metrics import leakage_score
+from skyprivacy.datasets import load_adult
+from skyprivacy.errors import PrivacyRiskWarning
+from skyprivacy.fairness_queries import (
+    AttributeConceal,
+    LaplaceBiasQuery,
+    bernoulli_design,
+    cs_reveal,
+    expected_median_abs_error,
+    leakage_score,
+    uniform_perturbation_design,
+)
 
 __all__ = [
     "AdultRaceTask",
@@ -70,7 +80,18 @@ PAPER_TABLE3 = {
 # The Adult task: race (White = 1, Black = 0) is protected, income > 50K is the label
 # ---------------------------------------------------------------------------------------------
 
-def fit_logistic_regression(X, y, /, *, l2=1.0, max_iter=50, tol=1e-8) -> np.ndarray:
+def _readonly(array: np.ndarray) -> np.ndarray:
+    array.setflags(write=False)
+    return array
+
+
+def _one_of(value, choices, name: str):
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {list(choices)}, not {value!r}")
+    return value
+
+
+def fit_logistic_regression(X, y, *, l2=1.0, max_iter=50, tol=1e-8) -> np.ndarray:
     """Ridge-penalised logistic regression by Newton's method (IRLS).
 
     Parameters
@@ -157,9 +178,7 @@ def adult_race_task(*, test_fraction=0.3, random_state=0) -> AdultRaceTask:
     -------
     AdultRaceTask
     """
-    from ..datasets import load_adult
-
-    rng = check_random_state(random_state, owner="adult_race_task")
+    rng = np.random.default_rng(random_state)
     frame = load_adult()
     frame = frame[frame["race"].isin(["White", "Black"])].reset_index(drop=True)
     a = (frame["race"] == "White").to_numpy().astype(np.int8)
@@ -176,8 +195,8 @@ def adult_race_task(*, test_fraction=0.3, random_state=0) -> AdultRaceTask:
     w = fit_logistic_regression(X[train], y[train])
     scores = 1.0 / (1.0 + np.exp(-(w[0] + X[test] @ w[1:])))
     accuracy = float(((scores >= 0.5) == y[test]).mean())
-    return AdultRaceTask(scores=readonly(scores), a=readonly(a[test].copy()),
-                         y=readonly(y[test].copy()), test_accuracy=accuracy,
+    return AdultRaceTask(scores=_readonly(scores), a=_readonly(a[test].copy()),
+                         y=_readonly(y[test].copy()), test_accuracy=accuracy,
                          black_share=float((a == 0).mean()), n_train=int(train.size))
 
 
@@ -233,7 +252,7 @@ def _mechanism(kind, epsilon, rng):
         return LaplaceBiasQuery(epsilon=epsilon, random_state=rng)
 
 
-def run_trial(h0, a, m, /, *, mechanism="none", epsilon=math.inf, design="perturbation",
+def run_trial(h0, a, *, m, mechanism="none", epsilon=math.inf, design="perturbation",
               decoder="bp", y=None, random_state=None) -> TrialResult:
     """Design m queries, answer them through a mechanism, run the CS attack, score it.
 
@@ -245,7 +264,8 @@ def run_trial(h0, a, m, /, *, mechanism="none", epsilon=math.inf, design="pertur
     h0 : array-like, shape (n,)
         Base-model scores (for ``design="perturbation"``; ignored by ``"bernoulli"``).
     a : array-like of 0/1, shape (n,)
-    m : int
+    m : int, keyword-only
+        Number of queries.
     mechanism : {"none", "attribute_conceal", "laplace"}, keyword-only
     epsilon : float, keyword-only
     design : {"perturbation", "bernoulli"}, keyword-only
@@ -262,22 +282,19 @@ def run_trial(h0, a, m, /, *, mechanism="none", epsilon=math.inf, design="pertur
     --------
     >>> rng = np.random.default_rng(0)
     >>> a = np.ones(100, dtype=int); a[:10] = 0
-    >>> run_trial(rng.uniform(0, 1, 100), a, 40, random_state=1).exact
+    >>> run_trial(rng.uniform(0, 1, 100), a, m=40, random_state=1).exact
     True
     """
-    owner = "run_trial"
-    check_choice(mechanism, ("none", "attribute_conceal", "laplace"), name="mechanism",
-                 owner=owner)
-    check_choice(design, ("perturbation", "bernoulli"), name="design", owner=owner)
-    m = check_int(m, name="m", owner=owner, minimum=1)
-    rng = check_random_state(random_state, owner=owner)
+    _one_of(mechanism, ("none", "attribute_conceal", "laplace"), "mechanism")
+    _one_of(design, ("perturbation", "bernoulli"), "design")
+    rng = np.random.default_rng(random_state)
     a = np.asarray(a)
     n = a.size
     n0 = int((a == 0).sum())
     if design == "perturbation":
-        H = uniform_perturbation_design(h0, m, random_state=rng)
+        H = uniform_perturbation_design(h0, m=m, random_state=rng)
     else:
-        H = bernoulli_design(m, n, random_state=rng)
+        H = bernoulli_design(n, m=m, random_state=rng)
     release = _mechanism(mechanism, epsilon, rng).answer(H, a)
     released, exact = np.asarray(release.values), release.audit.true_values
     result = cs_reveal(H, released, n0=n0, n1=n - n0, decoder=decoder)
@@ -324,7 +341,6 @@ def reproduce_table1(*, runs=6, cells=None, task=None, random_state=0) -> pd.Dat
         mechanisms, their mean and median absolute errors (x1e-3), the noise scales and the
         group sizes met.
     """
-    runs = check_int(runs, name="runs", owner="reproduce_table1", minimum=1)
     task = adult_race_task(random_state=random_state) if task is None else task
     keys = list(PAPER_TABLE1) if cells is None else list(cells)
     rows = []
@@ -336,7 +352,7 @@ def reproduce_table1(*, runs=6, cells=None, task=None, random_state=0) -> pd.Dat
             for kind in per_mech:
                 mech = "none" if math.isinf(eps) else kind
                 rng = np.random.default_rng([random_state, n, m, run])  # same H for both
-                per_mech[kind].append(run_trial(task.scores[pick], task.a[pick], m,
+                per_mech[kind].append(run_trial(task.scores[pick], task.a[pick], m=m,
                                                 mechanism=mech, epsilon=eps,
                                                 y=task.y[pick], random_state=rng))
         ours, lap = _summarise(per_mech["attribute_conceal"]), _summarise(per_mech["laplace"])
@@ -375,11 +391,9 @@ def reproduce_recovery(settings, *, runs=8, task=None, random_state=0) -> pd.Dat
     pandas.DataFrame
         One row per setting: exact runs, mean Leakage, N_0 values met.
     """
-    runs = check_int(runs, name="runs", owner="reproduce_recovery", minimum=1)
     rows = []
     for design, n, n0, m in settings:
-        check_choice(design, ("bernoulli", "synthetic", "adult"), name="design",
-                     owner="reproduce_recovery")
+        _one_of(design, ("bernoulli", "synthetic", "adult"), "design")
         trials = []
         for run in range(runs):
             rng = np.random.default_rng([random_state, n, n0, m, run])
@@ -392,7 +406,7 @@ def reproduce_recovery(settings, *, runs=8, task=None, random_state=0) -> pd.Dat
                 a = np.ones(n, dtype=int)
                 a[rng.choice(n, n0, replace=False)] = 0
                 h0 = rng.uniform(0, 1, n)
-            trials.append(run_trial(h0, a, m, random_state=rng,
+            trials.append(run_trial(h0, a, m=m, random_state=rng,
                                     design="bernoulli" if design == "bernoulli"
                                     else "perturbation"))
         summary = _summarise(trials)
@@ -419,7 +433,6 @@ def reproduce_synthetic(settings, *, runs=5, random_state=0) -> pd.DataFrame:
         The paper's Table 3 cell (when it has one) next to the recomputed Leakage and the
         mean/median absolute error (x1e-3) of both mechanisms.
     """
-    runs = check_int(runs, name="runs", owner="reproduce_synthetic", minimum=1)
     rows = []
     for n, n0, m, eps in settings:
         per_mech: dict[str, list[TrialResult]] = {"attribute_conceal": [], "laplace": []}
@@ -430,7 +443,7 @@ def reproduce_synthetic(settings, *, runs=5, random_state=0) -> pd.DataFrame:
             h0 = data_rng.uniform(0, 1, n)
             for kind in per_mech:
                 rng = np.random.default_rng([random_state, n, n0, m, run])
-                per_mech[kind].append(run_trial(h0, a, m, mechanism=kind, epsilon=eps,
+                per_mech[kind].append(run_trial(h0, a, m=m, mechanism=kind, epsilon=eps,
                                                 random_state=rng))
         ours, lap = _summarise(per_mech["attribute_conceal"]), _summarise(per_mech["laplace"])
         paper = PAPER_TABLE3.get((n, n0, eps), (None, None))
@@ -466,9 +479,11 @@ def error_scale_table(cells) -> pd.DataFrame:
     rows = []
     for n, n0, m, eps in cells:
         paper = PAPER_TABLE1.get((n, m, eps), (None, None, None, None))
-        laplace_median = expected_median_abs_error("laplace", n, n0, m, eps)
+        laplace_median = expected_median_abs_error(n, n0, mechanism="laplace", m=m,
+                                                   epsilon=eps)
         rows.append({"n": n, "N0": n0, "m": m, "epsilon": eps,
-                     "cauchy scale": expected_median_abs_error("cauchy", n, n0, m, eps),
+                     "cauchy scale": expected_median_abs_error(n, n0, mechanism="cauchy", m=m,
+                                                               epsilon=eps),
                      "laplace b": laplace_median / math.log(2),
                      "laplace median": laplace_median,
                      "paper err Ours (x1e-3)": paper[0], "paper err Lap (x1e-3)": paper[1]})

@@ -2,6 +2,7 @@
 S3-S5)."""
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -34,7 +35,7 @@ def constant_queries(m, n=100):
 
 def test_release_exposes_answers_and_hides_the_audit():
     mech = AttributeConceal(epsilon=5.0, random_state=0)
-    preds = uniform_perturbation_design(np.linspace(0, 1, 100), 25, random_state=1)
+    preds = uniform_perturbation_design(np.linspace(0, 1, 100), m=25, random_state=1)
     release = mech.answer(preds, A100)
     assert release.values.shape == (25,)
     assert not release.values.flags.writeable
@@ -56,7 +57,7 @@ def test_release_exposes_answers_and_hides_the_audit():
 def test_mechanism_uses_the_minority_rule_when_group_0_is_the_majority():
     a = 1 - A100  # N_0 = 90
     release = AttributeConceal(epsilon=5.0, random_state=0).answer(constant_queries(25), a)
-    beta = attribute_conceal_beta(5.0, 25)
+    beta = attribute_conceal_beta(epsilon=5.0, m=25)
     assert release.audit.slices[0].sensitivity == \
         pytest.approx(smooth_sensitivity_sp(100, 90, beta=beta, m=25))
     assert release.audit.slices[0].sensitivity == \
@@ -102,7 +103,7 @@ def test_equal_opportunity_and_equalized_odds_answer_their_slices():
 
 
 def test_abs_modes():
-    preds = uniform_perturbation_design(np.linspace(0, 1, 100), 50, random_state=2)
+    preds = uniform_perturbation_design(np.linspace(0, 1, 100), m=50, random_state=2)
     signed = AttributeConceal(epsilon=5.0, random_state=7).answer(preds, A100).values
     post = AttributeConceal(epsilon=5.0, metric="abs_sp", abs_mode="postprocess",
                             random_state=7).answer(preds, A100)
@@ -114,13 +115,13 @@ def test_abs_modes():
                       match=r"AttributeConceal\(abs_mode='paper'\) uses A\.6's smooth "
                             r"sensitivity of \|SP\|, which under-estimates it"):
         paper = AttributeConceal(epsilon=5.0, metric="abs_sp", abs_mode="paper", random_state=7)
-    beta = attribute_conceal_beta(5.0, 50)
+    beta = attribute_conceal_beta(epsilon=5.0, m=50)
     assert paper.answer(preds, A100).audit.slices[0].sensitivity == \
         pytest.approx(50 * max(1 / 10, math.exp(-8 * beta) / 2))
 
 
 def test_clip_keeps_answers_in_range():
-    preds = uniform_perturbation_design(np.linspace(0, 1, 100), 200, random_state=0)
+    preds = uniform_perturbation_design(np.linspace(0, 1, 100), m=200, random_state=0)
     vals = AttributeConceal(epsilon=1.0, clip=True, random_state=0).answer(preds, A100).values
     assert vals.min() >= -1 and vals.max() <= 1 and (np.abs(vals) == 1).any()
     vals = LaplaceBiasQuery(epsilon=1.0, metric="abs_sp", clip=True,
@@ -207,7 +208,7 @@ def test_s3_leakage_under_attribute_conceal_is_near_chance(eps):
         rng = np.random.default_rng(seed)
         a = np.ones(100, dtype=int)
         a[rng.choice(100, 10, replace=False)] = 0
-        H = uniform_perturbation_design(rng.uniform(0, 1, 100), 40, random_state=rng)
+        H = uniform_perturbation_design(rng.uniform(0, 1, 100), m=40, random_state=rng)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", PrivacyRiskWarning)
             mech = AttributeConceal(epsilon=eps, random_state=rng)
@@ -221,19 +222,19 @@ def test_s3_leakage_under_attribute_conceal_is_near_chance(eps):
 # --- S5: when does Attribute-Conceal beat Laplace? (spec §7.7) --------------------------------
 
 def test_s5_crossover_table():
-    assert crossover_epsilon(100, 10, 25) == math.inf
+    assert crossover_epsilon(100, 10, m=25) == math.inf
     for eps in (1.0, 10.0, 100.0, 1e4):
-        assert expected_median_abs_error("cauchy", 100, 10, 25, eps) > \
-            expected_median_abs_error("laplace", 100, 10, 25, eps)
+        assert expected_median_abs_error(100, 10, mechanism="cauchy", m=25, epsilon=eps) > \
+            expected_median_abs_error(100, 10, mechanism="laplace", m=25, epsilon=eps)
     for (n, n0, m), table in [((1000, 104, 300), 38.1), ((1000, 310, 800), 33.7),
                               ((10000, 1000, 1000), 13.0)]:
-        cross = crossover_epsilon(n, n0, m)
+        cross = crossover_epsilon(n, n0, m=m)
         assert math.ceil(cross * 10) / 10 == pytest.approx(table)  # the spec's 0.1 grid
         below, above = cross * 0.99, cross * 1.01
-        assert expected_median_abs_error("cauchy", n, n0, m, below) > \
-            expected_median_abs_error("laplace", n, n0, m, below)
-        assert expected_median_abs_error("cauchy", n, n0, m, above) < \
-            expected_median_abs_error("laplace", n, n0, m, above)
+        assert expected_median_abs_error(n, n0, mechanism="cauchy", m=m, epsilon=below) > \
+            expected_median_abs_error(n, n0, mechanism="laplace", m=m, epsilon=below)
+        assert expected_median_abs_error(n, n0, mechanism="cauchy", m=m, epsilon=above) < \
+            expected_median_abs_error(n, n0, mechanism="laplace", m=m, epsilon=above)
 
 
 def test_s5_expected_median_errors_match_simulation():
@@ -245,7 +246,7 @@ def test_s5_expected_median_errors_match_simulation():
         (LaplaceBiasQuery(epsilon=5.0, random_state=0), "laplace", {}),
     ]:
         release = mech.answer(preds, A100)
-        expected = expected_median_abs_error(kind, 100, 10, 3000, mech.epsilon, **args)
+        expected = expected_median_abs_error(100, 10, mechanism=kind, m=3000, epsilon=mech.epsilon, **args)
         assert np.median(np.abs(release.values)) == pytest.approx(expected, rel=0.08)
 
 
@@ -346,8 +347,8 @@ def test_mechanism_parameter_errors():
                              r"'seed' instead\."):
         AttributeConceal(epsilon=1.0, random_state="seed")
     with pytest.raises(InvalidParameterError,
-                       match=r"The 'accountant' parameter of AttributeConceal must be None or "
-                             r"a BudgetAccountant"):
+                       match=r"^The 'accountant' parameter of AttributeConceal must be None or "
+                             r"a BudgetAccountant\. Got 'float' instead\.$"):
         AttributeConceal(epsilon=1.0, accountant=3.0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'epsilon' parameter of LaplaceBiasQuery must be a finite "
@@ -362,8 +363,8 @@ def test_mechanism_parameter_errors():
                              r"epsilon or an \(epsilon, delta\) pair\. Got 'lots' instead\."):
         ComplianceOracle(A100, mechanism=AttributeConceal(epsilon=1.0), budget="lots")
     with pytest.raises(InvalidParameterError,
-                       match=r"The 'mechanism' parameter of ComplianceOracle must be an "
-                             r"AttributeConceal or LaplaceBiasQuery"):
+                       match=r"^The 'mechanism' parameter of ComplianceOracle must be an "
+                             r"AttributeConceal or LaplaceBiasQuery\. Got 'str' instead\.$"):
         ComplianceOracle(A100, mechanism="laplace")
 
 
@@ -416,3 +417,21 @@ def test_weak_epsilon_warns_and_threshold_is_configurable():
         LaplaceBiasQuery(epsilon=10.0)
     with pytest.warns(UnsafeConstantWarning):
         LaplaceBiasQuery(epsilon=1.0, metric="abs_sp", abs_variant="paper")
+
+
+def test_old_positional_calls_warn_and_name_the_new_call():
+    with pytest.warns(FutureWarning, match=re.escape(
+            "Passing mechanism, m, epsilon to expected_median_abs_error by position is "
+            "deprecated and stops working in the next release; call expected_median_abs_error("
+            "n, n0, mechanism='cauchy', m=25, epsilon=5.0).")):
+        old = expected_median_abs_error("cauchy", 100, 10, 25, 5.0)
+    assert old == expected_median_abs_error(100, 10, mechanism="cauchy", m=25, epsilon=5.0)
+    with pytest.warns(FutureWarning, match=re.escape("call crossover_epsilon(n, n0, m=300).")):
+        assert crossover_epsilon(1000, 104, 300) == crossover_epsilon(1000, 104, m=300)
+
+
+def test_declared_numpy_options_reach_the_mechanism_as_python_scalars():
+    mech = LaplaceBiasQuery(epsilon=np.float64(2.0), risk_epsilon=np.int64(5))
+    assert type(mech.epsilon) is float and type(mech.risk_epsilon) is float
+    acc = BudgetAccountant(epsilon=np.float32(1.5))
+    assert type(acc.epsilon) is float and acc.epsilon == 1.5

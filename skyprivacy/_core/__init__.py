@@ -1,0 +1,26 @@
+"""The private kernel every area of skyprivacy builds on: one copy of each shared helper.
+
+Nothing here knows about privacy models; everything here is imported by the models, the
+algorithms and the subpackages (:mod:`skyprivacy.baselines`, :mod:`skyprivacy.transparency`,
+:mod:`skyprivacy.fairness_queries`), never the other way round.
+
+Modules
+-------
+validation
+    Declared parameter constraints (:class:`~.validation.Interval`,
+    :class:`~.validation.Options`, ...), the :func:`~.validation.validate_params` decorator
+    that checks them at a public boundary, the imperative :func:`~.validation.check` for
+    constraints that depend on other arguments, and ``random_state`` handling.  Every
+    message follows the house template of :func:`skyprivacy.errors.param_error`.
+exact
+    How numbers are read and handed back: the printed-decimal rule (``0.9`` is 9/10),
+    native Python scalars instead of numpy ones, the one relative tolerance of float
+    verdicts, and the text of exact quantities.
+encoding
+    Missing-value markers, list-like cells, factorization of a column into codes, and the
+    missing-column message.
+optional
+    Importing an optional dependency, with one wording naming the extra to install.
+deprecation
+    The shims of an API change: options that used to be positional, renamed attributes.
+"""

@@ -1,0 +1,141 @@
+"""How raw cells become categories: missing markers, list-like cells, codes and uniques.
+
+One copy of the rules every reader of a table applies (the release model, the hierarchies,
+the decision tables): which scalars count as missing, which cells are lists of values, how a
+column is factorized into dense integer codes, and how a missing column is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+
+import numpy as np
+import pandas as pd
+
+from ..errors import SchemaError
+from .exact import native
+
+__all__ = [
+    "LIST_LIKE",
+    "MISSING_KEY",
+    "is_missing",
+    "value_key",
+    "list_like_cells",
+    "sorted_uniques",
+    "factorize",
+    "require_columns",
+]
+
+#: Cell types that hold several values (mvpi cells); never missing markers themselves.
+LIST_LIKE = (list, tuple, set, frozenset, np.ndarray)
+#: The one dictionary key every missing marker (None, NaN, NaT, pd.NA) collapses to.
+MISSING_KEY = ("__missing__",)
+
+
+def is_missing(value: object) -> bool:
+    """True for scalar missing markers (None, NaN, NaT, pd.NA); list-likes are never missing.
+
+    Examples
+    --------
+    >>> is_missing(None), is_missing(float("nan")), is_missing(pd.NaT), is_missing([None])
+    (True, True, True, False)
+    >>> is_missing(""), is_missing(0)
+    (False, False)
+    """
+    if isinstance(value, (*LIST_LIKE, dict)):
+        return False
+    try:
+        return bool(pd.isna(value))
+    except (TypeError, ValueError):
+        return False
+
+
+def value_key(value: object) -> object:
+    """A value as a dictionary key: native, with every missing marker as :data:`MISSING_KEY`."""
+    value = native(value)
+    return MISSING_KEY if is_missing(value) else value
+
+
+def list_like_cells(cells: pd.Series) -> pd.Series:
+    """Boolean mask of list-like cells (only object columns can hold them; columns pandas
+    infers as all strings or all numbers are answered without a Python-level scan).
+
+    Examples
+    --------
+    >>> list_like_cells(pd.Series([["a", "b"], "c", ("d",)])).tolist()
+    [True, False, True]
+    """
+    if cells.dtype != object or pd.api.types.infer_dtype(cells, skipna=True) in (
+            "string", "integer", "floating", "mixed-integer-float", "boolean", "decimal",
+            "empty"):
+        return pd.Series(False, index=cells.index)
+    return cells.map(lambda v: isinstance(v, LIST_LIKE))
+
+
+def sorted_uniques(values: Iterable[Hashable]) -> list:
+    """Distinct values, sorted when mutually comparable, else in first-seen order; one missing
+    marker (the first seen) last.
+
+    Examples
+    --------
+    >>> sorted_uniques(["b", None, "a", "b"])
+    ['a', 'b', None]
+    """
+    values = list(values)
+    seen = list(dict.fromkeys(v for v in values if not is_missing(v)))
+    try:
+        seen.sort()
+    except TypeError:
+        pass
+    missing = [v for v in values if is_missing(v)][:1]
+    return seen + missing
+
+
+def factorize(series: pd.Series) -> tuple[np.ndarray, list]:
+    """Integer codes and native uniques of a column; a missing value is its own category (NaN).
+
+    The uniques are sorted when they are mutually comparable (else in first-seen order), so
+    code order is value order.  Non-negative integer ids with a small range take a fast path:
+    dense codes from a presence table, in O(rows + range) memory, without hashing or sorting.
+
+    Examples
+    --------
+    >>> codes, uniques = factorize(pd.Series(["b", "a", None, "b"]))
+    >>> codes.tolist(), uniques
+    ([1, 0, 2, 1], ['a', 'b', nan])
+    >>> factorize(pd.Series([7, 3, 7]))[0].tolist()
+    [1, 0, 1]
+    """
+    if series.dtype.kind in "iu" and len(series):
+        data = series.to_numpy()
+        low, high = int(data.min()), int(data.max())
+        if low >= 0 and high < 4 * len(data) + 1024:
+            present = np.bincount(data, minlength=high + 1) > 0
+            code_of = np.cumsum(present) - 1
+            return code_of[data].astype(np.int64, copy=False), np.flatnonzero(present).tolist()
+    try:
+        codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=False)
+    except TypeError:  # mixed, non-comparable types
+        codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
+    if isinstance(getattr(uniques, "dtype", None), pd.StringDtype):
+        # string uniques: one conversion instead of iterating the extension array
+        uniques = np.asarray(uniques, dtype=object).tolist()
+    else:
+        uniques = [native(u) for u in list(uniques)]
+    return np.asarray(codes, dtype=np.int64), uniques
+
+
+def require_columns(frame: pd.DataFrame, columns: Iterable) -> None:
+    """Raise the house SchemaError for the first column the frame lacks.
+
+    Examples
+    --------
+    >>> require_columns(pd.DataFrame({"age": [1], "sex": ["F"]}), ["age", "zip"])
+    Traceback (most recent call last):
+    ...
+    skyprivacy.errors.SchemaError: Column 'zip' is not in the table; columns are ['age', 'sex'].
+    """
+    for column in columns:
+        if column not in frame.columns:
+            raise SchemaError(f"Column {column!r} is not in the table; "
+                              f"columns are {[native(c) for c in frame.columns]}.")

@@ -1,0 +1,48 @@
+"""Optional dependencies: one function imports them, one wording names the extra to install.
+
+The extras are those of ``pyproject.toml``: ``lp`` (scipy), ``plot`` (matplotlib),
+``parquet`` (pyarrow), ``ml`` (scikit-learn) and ``excel`` (openpyxl).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+__all__ = ["EXTRAS", "optional_import", "missing_message"]
+
+#: Top-level module -> (distribution to install, skyprivacy extra that installs it).
+EXTRAS = {
+    "scipy": ("scipy", "lp"),
+    "matplotlib": ("matplotlib", "plot"),
+    "pyarrow": ("pyarrow", "parquet"),
+    "sklearn": ("scikit-learn", "ml"),
+    "openpyxl": ("openpyxl", "excel"),
+}
+
+
+def missing_message(module: str, owner: str) -> str:
+    """The one wording of a missing optional dependency.
+
+    Examples
+    --------
+    >>> missing_message("scipy.optimize", "lp_reference")
+    "lp_reference needs scipy: pip install 'skyprivacy[lp]'"
+    """
+    top = module.split(".")[0]
+    distribution, extra = EXTRAS[top]
+    return f"{owner} needs {distribution}: pip install 'skyprivacy[{extra}]'"
+
+
+def optional_import(module: str, *, owner: str) -> ModuleType:
+    """Import an optional dependency (``"scipy.optimize"``) or say which extra installs it.
+
+    Raises
+    ------
+    ImportError
+        With :func:`missing_message`, chained to nothing (the original error says less).
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(missing_message(module, owner)) from None

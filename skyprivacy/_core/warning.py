@@ -1,0 +1,34 @@
+"""Warnings that point at the user's line: the first frame outside skyprivacy.
+
+A warning's ``stacklevel`` counted by hand breaks as soon as a decorator (the parameter
+validation, a deprecation shim) or a helper stands between the user and the function that
+warns.  :func:`warn` counts the frames instead: it attributes the warning to the first caller
+outside the skyprivacy package, so ``python -W error`` and the printed location name the
+user's own call wherever the library decided to warn.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+
+__all__ = ["warn", "external_stacklevel"]
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def external_stacklevel() -> int:
+    """The ``stacklevel`` that, passed by the caller of this function to
+    :func:`warnings.warn`, names the first frame outside skyprivacy."""
+    frame = sys._getframe(1)  # the function that will call warnings.warn
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def warn(message: str, category: type[Warning]) -> None:
+    """:func:`warnings.warn` attributed to the first frame outside skyprivacy."""
+    warnings.warn(message, category, stacklevel=external_stacklevel())

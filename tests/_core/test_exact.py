@@ -1,0 +1,77 @@
+"""The printed-decimal rule, native scalars and the text of exact numbers (skyprivacy/_core/exact.py)."""
+import math
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skyprivacy._core.exact import (as_number, decimal_fraction, exact_array, fraction_text,
+                                    is_real, json_number, native, native_number)
+
+
+@pytest.mark.parametrize("value, expected", [
+    (0.1, Fraction(1, 10)), (0.9, Fraction(9, 10)), (1e-300, Fraction(1, 10 ** 300)),
+    (np.float64(0.75), Fraction(3, 4)), (np.float32(0.5), Fraction(1, 2)),
+    (7, Fraction(7)), (np.int64(-2), Fraction(-2)), (10 ** 40, Fraction(10 ** 40)),
+    (Fraction(2, 3), Fraction(2, 3)), (Decimal("0.125"), Fraction(1, 8)), (True, Fraction(1)),
+])
+def test_decimal_fraction_reads_what_was_written(value, expected):
+    got = decimal_fraction(value)
+    assert got == expected and type(got) is Fraction
+
+
+def test_ten_charges_of_a_tenth_make_exactly_one():
+    assert sum(decimal_fraction(0.1) for _ in range(10)) == 1
+    assert sum(0.1 for _ in range(10)) != 1  # the float sum misses it
+
+
+@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, np.float64("nan"),
+                                   Decimal("NaN"), Decimal("Infinity")])
+def test_decimal_fraction_refuses_non_finite(value):
+    with pytest.raises(ValueError, match="is not a finite number"):
+        decimal_fraction(value)
+
+
+@pytest.mark.parametrize("value", ["0.5", None, [1], 1j])
+def test_decimal_fraction_refuses_non_numbers(value):
+    with pytest.raises(TypeError, match="is not a real number"):
+        decimal_fraction(value)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_decimal_fraction_round_trips_to_the_same_float(x):
+    assert float(decimal_fraction(x)) == x
+
+
+def test_native_unwraps_numpy_scalars_and_tuples():
+    assert type(native(np.int64(3))) is int and type(native(np.float32(1.5))) is float
+    assert type(native(np.bool_(True))) is bool
+    assert native((np.int8(1), ("a", np.float64(2.0)))) == (1, ("a", 2.0))
+    assert type(native((np.int8(1),))[0]) is int
+    arr = np.arange(3)
+    assert native(arr) is arr  # arrays are not scalars
+
+
+def test_native_number_turns_decimals_into_fractions():
+    assert native_number(Decimal("0.5")) == Fraction(1, 2)
+    assert type(native_number(Decimal("0.5"))) is Fraction
+    assert type(native_number(np.float64(0.25))) is float
+    assert native_number(Fraction(1, 3)) == Fraction(1, 3)
+
+
+def test_exact_array_and_as_number():
+    array = exact_array(np.array([[0.1, 1], [Fraction(1, 3), 2.5]], dtype=object))
+    assert array.shape == (2, 2) and array.dtype == object
+    assert array.tolist() == [[Fraction(1, 10), 1], [Fraction(1, 3), Fraction(5, 2)]]
+    assert as_number(0.2, True) == Fraction(1, 5) and as_number(Fraction(1, 5), False) == 0.2
+
+
+def test_is_real_and_texts():
+    assert is_real(1) and is_real(0.5) and is_real(Decimal(1)) and is_real(np.int32(1))
+    assert not is_real(True) and not is_real(np.bool_(False)) and not is_real("1")
+    assert fraction_text(Fraction(3, 4)) == "3/4" and fraction_text(math.inf) == "inf"
+    assert fraction_text(0.5) == "0.5"
+    assert json_number(2) == 2 and json_number(0.5) == 0.5 and json_number(Fraction(1, 2)) == "1/2"

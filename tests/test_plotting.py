@@ -1,0 +1,39 @@
+"""The drawing edge (skyprivacy/plotting.py): the trade-off curve of Fig. 5."""
+import re
+
+import matplotlib
+import pytest
+from transparency.tables import credit_card_table
+
+from skyprivacy.errors import InvalidParameterError
+from skyprivacy.plotting import plot_tradeoff_curve
+from skyprivacy.transparency import tradeoff_curve
+
+matplotlib.use("Agg")
+
+
+def test_curve_plot_draws_one_line_per_group():
+    curve = tradeoff_curve(credit_card_table("section8"), [0, 0.5, 1])
+    ax = plot_tradeoff_curve(curve)
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines] == ["('F',)", "('M',)"]
+    assert lines[0].get_xdata().tolist() == [0.0, 0.5, 1.0]
+    assert lines[0].get_ydata().tolist() == pytest.approx([0.6, 0.6, 1.0])
+    assert ax.get_xlabel() == "delta" and ax.get_ylabel() == "optimal beta*"
+    assert plot_tradeoff_curve(curve, ax=ax) is ax
+
+
+def test_the_old_method_still_draws_and_warns():
+    curve = tradeoff_curve(credit_card_table("section8"), [0, 1])
+    with pytest.warns(FutureWarning, match=re.escape(
+            "TradeoffCurve.plot is deprecated and stops working in the next release; call "
+            "skyprivacy.plotting.plot_tradeoff_curve(curve).")):
+        ax = curve.plot()
+    assert len(ax.get_lines()) == 2
+
+
+def test_only_a_curve_is_drawn():
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'curve' parameter of plot_tradeoff_curve must be a TradeoffCurve. "
+            "Got 'dict' instead.")):
+        plot_tradeoff_curve({})
