@@ -61,7 +61,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from .errors import HierarchyError, InvalidParameterError, SchemaError, param_error
+from ..errors import HierarchyError, InvalidParameterError, SchemaError, param_error
 
 __all__ = ["Hierarchy", "load_adult_hierarchies", "generalize_frame"]
 
@@ -913,7 +913,7 @@ class Hierarchy:
         if dataset not in ("adult", "nursery"):
             raise param_error("dataset", owner, "be 'adult' or 'nursery'", dataset)
         if dataset == "nursery":
-            from .datasets import NURSERY_COLUMNS
+            from ..datasets import NURSERY_COLUMNS
             if attribute not in NURSERY_COLUMNS:
                 raise param_error("attribute", owner, f"be one of {list(NURSERY_COLUMNS)}",
                                   attribute)
@@ -1505,7 +1505,7 @@ def _read_text(source, sep: str) -> str:
 
 @lru_cache(maxsize=None)
 def _bundled_adult(attribute: str) -> Hierarchy:
-    from .datasets import adult_hierarchy_path
+    from ..datasets import adult_hierarchy_path
 
     stem = _ADULT_COLUMNS_TO_FILES.get(attribute, attribute)
     text = adult_hierarchy_path(stem).read_text(encoding="utf-8")
@@ -1514,7 +1514,7 @@ def _bundled_adult(attribute: str) -> Hierarchy:
 
 @lru_cache(maxsize=None)
 def _bundled_nursery(attribute: str) -> Hierarchy:
-    from .datasets import nursery_hierarchy_path
+    from ..datasets import nursery_hierarchy_path
 
     text = nursery_hierarchy_path(attribute).read_text(encoding="utf-8")
     return Hierarchy.from_arx(text, name=attribute)
