@@ -391,25 +391,8 @@ def dates(values, *, levels=("month", "year", "decade"), name=None) -> Hierarchy
         raise HierarchyError(
             f"{name_}: dates contain {len(missing)} missing value(s) {shown(missing)}."
         )
-    days: dict = {}
-    unreadable = []
-    for value in items:
-        key = date_key(value)
-        if key is None and isinstance(value, str):
-            try:
-                key = pd.Timestamp(value).date().isoformat()
-            except (TypeError, ValueError, OverflowError):
-                pass
-        if key is None:  # numbers are refused: pandas would read 2024 as nanoseconds
-            unreadable.append(value)
-            continue
-        days.setdefault(key, None)
-    if unreadable:
-        raise HierarchyError(
-            f"{name_}: {len(unreadable)} value(s) cannot be read as dates: {shown(unreadable)}."
-        )
-    if not days:
-        raise HierarchyError(f"{name_} is empty: give at least one date.")
+    days = _distinct(items, _day_of, name_, "{n} value(s) cannot be read as dates: {values}",
+                     "date")
     rows = []
     for day in sorted(days):
         year, month = int(day[:4]), int(day[5:7])
@@ -467,19 +450,45 @@ def _numbers_of(values, name_: str) -> list:
         if not values.size:
             raise HierarchyError(f"{name_} is empty: give at least one value.")
         return np.unique(values).tolist()  # fast path: sorted, distinct, native scalars
-    distinct: dict = {}
+    return sorted(_distinct(map(native_value, values), _finite_number, name_,
+                            "intervals need finite numbers; {n} value(s) are not: {values}",
+                            "value"))
+
+
+_FINITE = Interval("real")
+
+
+def _finite_number(value):
+    """The value itself if it is a finite number of a built-in kind (it becomes a label)."""
+    return value if isinstance(value, numbers.Real) and _FINITE.is_satisfied_by(value) else None
+
+
+def _day_of(value):
+    """The ISO day of a date-like or of a string pandas reads as a date, or None.  Numbers are
+    refused: pandas would read 2024 as nanoseconds."""
+    key = date_key(value)
+    if key is None and isinstance(value, str):
+        try:
+            key = pd.Timestamp(value).date().isoformat()
+        except (TypeError, ValueError, OverflowError):
+            pass
+    return key
+
+
+def _distinct(items, key_of, name_: str, unreadable: str, noun: str) -> list:
+    """The distinct keys of the items, in order of first appearance, or a HierarchyError naming
+    the items without a key (``unreadable`` has the slots ``{n}`` and ``{values}``) or saying
+    that there are none."""
+    keys: dict = {}
     bad = []
-    finite = Interval("real")
-    for value in values:
-        value = native_value(value)
-        if not isinstance(value, numbers.Real) or not finite.is_satisfied_by(value):
-            bad.append(value)
-            continue
-        distinct.setdefault(value, None)
+    for item in items:
+        key = key_of(item)
+        if key is None:
+            bad.append(item)
+        else:
+            keys.setdefault(key, None)
     if bad:
-        raise HierarchyError(
-            f"{name_}: intervals need finite numbers; {len(bad)} value(s) are not: {shown(bad)}."
-        )
-    if not distinct:
-        raise HierarchyError(f"{name_} is empty: give at least one value.")
-    return sorted(distinct)
+        raise HierarchyError(f"{name_}: " + unreadable.format(n=len(bad), values=shown(bad)) + ".")
+    if not keys:
+        raise HierarchyError(f"{name_} is empty: give at least one {noun}.")
+    return list(keys)
