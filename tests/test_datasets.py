@@ -5,6 +5,7 @@ import pytest
 
 from skyprivacy import InvalidParameterError
 from skyprivacy.datasets import ADULT_COLUMNS, adult_hierarchy_path, load_adult
+from skyprivacy.hierarchy import bundled
 
 
 def test_adult_is_the_45222_clean_records():
@@ -39,7 +40,6 @@ def test_bundled_hierarchy_files():
 
 
 def test_nursery_is_the_uci_table_with_hierarchies_covering_every_value():
-    from skyprivacy import Hierarchy
     from skyprivacy.datasets import NURSERY_COLUMNS, load_nursery
     nursery = load_nursery()
     assert nursery.shape == (12960, 9)
@@ -52,7 +52,7 @@ def test_nursery_is_the_uci_table_with_hierarchies_covering_every_value():
         "not_recom": 4320, "priority": 4266, "spec_prior": 4044, "very_recom": 328,
         "recommend": 2}
     for column in NURSERY_COLUMNS:
-        hierarchy = Hierarchy.bundled("nursery", column)
+        hierarchy = bundled("nursery", column)
         assert set(nursery[column]) == set(hierarchy.leaves), column
         assert hierarchy.generalize(list(nursery[column].unique()), hierarchy.height) == \
             ["*"] * nursery[column].nunique()
@@ -61,16 +61,15 @@ def test_nursery_is_the_uci_table_with_hierarchies_covering_every_value():
 
 
 def test_nursery_lookups_name_the_bad_value():
-    from skyprivacy import Hierarchy
     from skyprivacy.datasets import nursery_hierarchy_path
     with pytest.raises(InvalidParameterError,
-                       match=r"The 'attribute' parameter of Hierarchy.bundled must be one of "
+                       match=r"The 'attribute' parameter of bundled must be one of "
                              r"\['parents', .*'class'\]. Got 'age' instead."):
-        Hierarchy.bundled("nursery", "age")
+        bundled("nursery", "age")
     with pytest.raises(InvalidParameterError,
-                       match=r"The 'dataset' parameter of Hierarchy.bundled must be 'adult' "
+                       match=r"The 'dataset' parameter of bundled must be 'adult' "
                              r"or 'nursery'. Got 'iris' instead."):
-        Hierarchy.bundled("iris", "age")
+        bundled("iris", "age")
     with pytest.raises(InvalidParameterError,
                        match=r"The 'attribute' parameter of nursery_hierarchy_path must be "
                              r"one of .*Got 'zip' instead."):

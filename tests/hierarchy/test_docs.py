@@ -5,7 +5,7 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
-GUIDE = Path(__file__).resolve().parents[1] / "docs" / "hierarchies.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "hierarchies.md"
 
 
 def test_user_guide_examples_run():
