@@ -90,7 +90,7 @@ def test_python_and_the_command_line_publish_the_same_file_identically(tmp_path,
     assert all(not cell.startswith("[") for cell in cli["zip"])  # ZIPs are codes
 
 
-def _covers(label: str, cell: str, numeric: bool) -> bool:
+def _covers(label: str, cell: str, numeric: bool, sets: dict, domain: set) -> bool:
     if label == cell:
         return True
     if numeric and label.startswith("["):
@@ -98,11 +98,13 @@ def _covers(label: str, cell: str, numeric: bool) -> bool:
         return low <= float(cell) <= high
     if numeric:  # one number written two ways in one group ('2', '2.0'): one text for both
         return float(label) == float(cell)
-    if label.startswith("{") and " ..., " not in label:
-        return cell in label.strip("{}").split(", ")
-    if label.startswith("{"):  # "{a, ..., z} (n values)": a sorted run of categories
-        first, last = label[1:label.index("}")].split(", ..., ")
-        return first <= cell <= last
+    if label == "*":  # a group spanning every value of the column
+        return cell in domain
+    digest = re.fullmatch(r"\{#([0-9a-f]+): (\d+) values\}", label)
+    if digest:  # members listed in the set-label mapping
+        return cell in sets[digest.group(1)]
+    if label.startswith("{"):
+        return cell in label[1:-1].split(", ")
     return False
 
 
@@ -118,8 +120,11 @@ def test_every_released_cell_is_its_input_or_a_label_that_covers_it(seed, k):
         "disease": rng.choice(["x", "y", "z"], rows)})
     kinds = qi_kinds(table, ["code", "amount", "age"], {})
     assert kinds == {"code": "set", "amount": "numeric", "age": "numeric"}
-    result = k_anonymize(table, qi=["code", "amount", "age"], k=min(k, rows))
+    result = k_anonymize(table, qi=["code", "amount", "age"], k=min(k, rows),
+                         label_length=int(rng.integers(0, 30)))
     for column in ("code", "amount", "age"):
+        sets = result.set_labels.get(column, {})
+        domain = set(map(str, table[column]))
         for label, cell in zip(result.table[column], table[column]):
-            assert _covers(str(label), str(cell), kinds[column] == "numeric"), \
+            assert _covers(str(label), str(cell), kinds[column] == "numeric", sets, domain), \
                 (column, label, cell)
