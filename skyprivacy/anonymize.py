@@ -850,7 +850,7 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         order, as before this option existed); ``'first'``: order of first appearance in the
         table; a mapping ``{column: 'sorted' | 'first' | [values in order]}`` per column
         (columns it does not name are sorted), e.g. ``{"severity": ["low", "mid", "high"]}``.
-    label_length : int or None, default 64
+    label_length : int or None, default 80
         Longest set label listed in full, in characters. A longer set (or one whose members
         hold a comma) is published as a digest, ``{#3f9a2c1b: 12 values}``, whose members
         are in ``.set_labels`` (the command line writes them to a set-label file beside the

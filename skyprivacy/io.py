@@ -70,6 +70,7 @@ __all__ = [
     "read_policy",
     "read_hierarchy",
     "read_certificate",
+    "read_bytes",
     "table_bytes",
     "json_bytes",
     "OutputFiles",
@@ -548,6 +549,24 @@ def read_certificate(path) -> dict:
     if not isinstance(data, dict):
         raise InputError(f"Certificate {where} is not a JSON object.")
     return data
+
+
+def read_bytes(path, *, noun: str = "file") -> bytes:
+    """The bytes of a small input file (such as a set-label file), read once (``-`` is
+    standard input); every failure is one :class:`InputError` line naming the file.
+
+    Examples
+    --------
+    >>> read_bytes("no-such-file.json", noun="set-label file")
+    Traceback (most recent call last):
+    ...
+    skyprivacy.io.InputError: Cannot read set-label file 'no-such-file.json': No such file or directory.
+    """
+    source = _open_source(path, noun)
+    try:
+        return _all_bytes(source)
+    except OSError as exc:
+        raise InputError(f"Cannot read {noun} {_where(path)}: {_reason(exc)}.") from None
 
 
 # ----------------------------------------------------------------------------------- writing

@@ -33,12 +33,13 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 __all__ = ["LABELS_SCHEMA_VERSION", "DEFAULT_LABEL_LENGTH", "SUPPRESSED", "member_digest",
-           "set_label", "labels_document", "parse_labels", "label_differences"]
+           "set_label", "labels_document", "labels_bytes", "labels_record", "parse_labels",
+           "label_differences"]
 
 #: Version of the set-label file layout.
 LABELS_SCHEMA_VERSION = 1
 #: Longest set label listed in full, in characters (braces and separators included).
-DEFAULT_LABEL_LENGTH = 64
+DEFAULT_LABEL_LENGTH = 80
 #: The label of a group spanning every category of its column.
 SUPPRESSED = "*"
 _KIND = "skyprivacy.set-labels"
@@ -106,6 +107,31 @@ def labels_document(set_labels: Mapping) -> dict:
             "columns": {str(column): {digest: list(members)
                                       for digest, members in sorted(sets.items())}
                         for column, sets in set_labels.items() if sets}}
+
+
+def labels_bytes(set_labels: Mapping) -> bytes:
+    """The bytes of the set-label file of ``set_labels`` (indented UTF-8 JSON, final newline),
+    exactly as the command line writes it.
+
+    Examples
+    --------
+    >>> labels_bytes({"job": {"0473ef2d": ("a", "b")}}).splitlines()[1]
+    b'  "schema_version": 1,'
+    """
+    return (json.dumps(labels_document(set_labels), indent=2, ensure_ascii=False)
+            + "\n").encode("utf-8")
+
+
+def labels_record(data: bytes, file: str) -> dict:
+    """What a certificate records of a set-label file: its name (relative to the released
+    table's folder) and the SHA-256 of its bytes.
+
+    Examples
+    --------
+    >>> labels_record(b"{}", "out.labels.json")["sha256"][:12]
+    '44136fa355b3'
+    """
+    return {"file": str(file), "sha256": hashlib.sha256(data).hexdigest()}
 
 
 def parse_labels(data: bytes | str) -> dict:
