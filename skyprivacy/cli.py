@@ -769,7 +769,7 @@ def _built_hierarchies(args, table: pd.DataFrame, hierarchies: dict) -> dict:
             count = _mask_count(argument, spec)
             if count > lengths[0]:
                 raise UsageError(f"{spec} masks {count} characters, but the codes of column "
-                                 f"{column!r} in {args.table} have {lengths[0]}")
+                                 f"{column!r} in {args.table!r} have {lengths[0]}")
             # masking every character is the root '*' itself
             out[column] = Hierarchy.masking(cells, levels=range(1, min(count, lengths[0] - 1)
                                                                 + 1), name=column)
