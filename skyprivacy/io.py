@@ -567,7 +567,7 @@ def read_bytes(path, *, noun: str = "file") -> bytes:
     >>> read_bytes("no-such-file.json", noun="set-label file")
     Traceback (most recent call last):
     ...
-    skyprivacy.io.InputError: Cannot read set-label file 'no-such-file.json': No such file or directory.
+    skyprivacy.io.InputError: Cannot read set-label file 'no-such-file.json': No such file ...
     """
     source = _open_source(path, noun)
     try:
