@@ -139,6 +139,25 @@ def test_a_group_spanning_the_whole_domain_is_a_star(folder):
     assert _released(folder, k="40") == ["*"]
 
 
+def test_nursery_as_a_new_user_meets_it(folder):
+    """UCI Nursery without hierarchies: 'has_nurs' (proper, less_proper, improper, critical,
+    very_crit) once read '{critical, ..., very_crit} (5 values)'."""
+    from skyprivacy.datasets import load_nursery
+    load_nursery().to_csv(folder / "nursery.csv", index=False)
+
+    def released(*options, k="5000"):
+        done = run(folder, "compare", "nursery.csv", "--qi", "has_nurs", "--sensitive", "class",
+                   "--k-anonymity", k, "--output", "n.csv", "--force", "-q", *options)
+        assert done.returncode == 0, done.stderr
+        return pd.read_csv(folder / "n.csv", dtype=str)["has_nurs"].value_counts().to_dict()
+
+    assert released() == {"{critical, improper, less_proper}": 7776,
+                          "{proper, very_crit}": 5184}  # sorted: runs of the alphabet
+    assert released("--order", "first") == {"{proper, less_proper, improper}": 7776,
+                                            "{critical, very_crit}": 5184}  # the scale
+    assert released(k="12960") == {"*": 12960}
+
+
 def test_long_sets_are_digests_listed_in_a_set_label_file_beside_the_output(folder):
     _triage(folder)
     labels = _released(folder, "--label-length", "16", "--order",
