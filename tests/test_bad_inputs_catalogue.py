@@ -494,17 +494,27 @@ CATALOGUE = catalogue()
 CASES = [(command, fault) for command, faults in CATALOGUE.items() for fault in faults]
 
 
+@pytest.fixture(scope="module")
+def good_files(tmp_path_factory) -> dict:
+    """The good inputs, with a certificate of good.csv and one of rules.csv (made once)."""
+    folder = tmp_path_factory.mktemp("good")
+    (folder / "good.csv").write_text(GOOD_TABLE)
+    (folder / "good.toml").write_text(GOOD_POLICY)
+    (folder / "zip.csv").write_text(GOOD_HIERARCHY)
+    (folder / "rules.csv").write_text(RULES)
+    assert main(["check", str(folder / "good.csv"), "--qi", "zip", "--sensitive", "disease",
+                 "--policy", str(folder / "good.toml"), "--certificate",
+                 str(folder / "good.json"), "-q"]) == 0
+    assert main(["transparency", "check", str(folder / "rules.csv"), *RULE, "--beta", "0.9",
+                 "--certificate", str(folder / "rule.json"), "-q"]) in (0, 1)
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
 @pytest.fixture
-def folder(tmp_path, monkeypatch):
+def folder(tmp_path, monkeypatch, good_files):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "good.csv").write_text(GOOD_TABLE)
-    (tmp_path / "good.toml").write_text(GOOD_POLICY)
-    (tmp_path / "zip.csv").write_text(GOOD_HIERARCHY)
-    (tmp_path / "rules.csv").write_text(RULES)
-    assert main(["check", "good.csv", "--qi", "zip", "--sensitive", "disease", "--policy",
-                 "good.toml", "--certificate", "good.json", "-q"]) == 0
-    assert main(["transparency", "check", "rules.csv", *RULE, "--beta", "0.9",
-                 "--certificate", "rule.json", "-q"]) in (0, 1)
+    for name, data in good_files.items():
+        (tmp_path / name).write_bytes(data)
     return tmp_path
 
 
