@@ -46,7 +46,8 @@ from .formulas import (
     log_threshold,
 )
 from .knowledge import Policy
-from .qi import _NumericQI, _SetQI, _TreeQI, qi_kinds
+from .labels import DEFAULT_LABEL_LENGTH
+from .qi import _NumericQI, _SetQI, _TreeQI, category_orders, qi_kinds
 from .release import (
     ReleaseCandidate,
     _factorize,
@@ -232,6 +233,10 @@ class AnonymizationResult:
         The QI-group id (0..B-1) of every input row, aligned with the input index.
     groups : pandas.DataFrame
         One row per QI-group: its generalized QI values and size.
+    set_labels : dict
+        ``{column: {digest: tuple of members}}`` for every set label published as a digest
+        (``{#3f9a2c1b: 12 values}``); the content of the set-label file
+        (:func:`skyprivacy.labels.labels_document`). Empty when every set is listed in full.
     """
 
     table: pd.DataFrame
@@ -247,6 +252,7 @@ class AnonymizationResult:
     n_splits: int
     n_candidates_evaluated: int
     group_column: str | None = None
+    set_labels: dict = field(default_factory=dict)
     _engine: object = field(default=None, repr=False, compare=False)
 
     @property
@@ -398,7 +404,8 @@ class _Mondrian:
     k-anonymity (every group at least that large), for the k-anonymity baseline."""
 
     def __init__(self, table, qi, sensitive, policy, hierarchies, semantics, split,
-                 min_size=None, progress=None, kinds=None):
+                 min_size=None, progress=None, kinds=None, orders=None,
+                 label_length=DEFAULT_LABEL_LENGTH):
         self.qi = list(qi)
         self.min_size = min_size
         self.progress = progress
@@ -446,7 +453,8 @@ class _Mondrian:
             elif kinds[name] == "numeric":
                 self.attrs.append(_NumericQI(name, column))
             else:
-                self.attrs.append(_SetQI(name, column))
+                self.attrs.append(_SetQI(name, column, (orders or {}).get(name, "sorted"),
+                                         label_length))
         self.code_matrix = np.column_stack([attr.codes for attr in self.attrs])
         self.plan = _Plan.build(policy, values, self.n_rows)
         self._exact_memo: dict = {}
@@ -952,7 +960,8 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
                       hierarchies: Mapping | None = None, semantics: str = "svpi",
                       split: str = "infogain", output: str = "generalized",
                       random_state=None, group_column: str = "group",
-                      progress=None, numeric=None, categorical=None) -> AnonymizationResult:
+                      progress=None, numeric=None, categorical=None, order=None,
+                      label_length: int | None = DEFAULT_LABEL_LENGTH) -> AnonymizationResult:
     """Generalize or bucketize a table so that it is safe under a skyline policy (Fig. 4).
 
     Parameters
@@ -964,7 +973,9 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         Quasi-identifier columns to partition on. Columns with a hierarchy are split into the
         children of their lowest covering node and labelled with it. Without a hierarchy,
         numeric columns are split at the median value boundary (labels "[lo, hi]") and other
-        columns at the median of their sorted distinct values (labels "{a, b, c}"); pass a
+        columns at the median of their distinct values lined up by ``order``: a group is
+        labelled with its one value, ``*`` when it spans every value of the column, else the
+        set of values it covers (``{a, b, c}``, or a digest, see ``label_length``); pass a
         one-level hierarchy to get all-or-nothing suppression ('*') instead.
     sensitive : str
         The sensitive column.
@@ -995,12 +1006,24 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         cells is split as categories with a :class:`MixedColumnWarning`. A released cell that
         is not generalized is the input cell, unchanged; ranges print their bounds as they
         appear in the input.
+    order : {'sorted', 'first'} or mapping, optional
+        The order in which a categorical QI lines up its values before it is split into runs
+        (:func:`skyprivacy.qi.category_orders`). Default ``'sorted'`` (text in code-point
+        order, as before this option existed); ``'first'``: order of first appearance in the
+        table; a mapping ``{column: 'sorted' | 'first' | [values in order]}`` per column
+        (columns it does not name are sorted), e.g. ``{"severity": ["low", "mid", "high"]}``.
+    label_length : int or None, default 80
+        Longest set label listed in full, in characters. A longer set (or one whose members
+        hold a comma) is published as a digest, ``{#3f9a2c1b: 12 values}``, whose members
+        are in ``.set_labels`` (the command line writes them to a set-label file beside the
+        output, recorded by the certificate; see :mod:`skyprivacy.labels`). ``0`` publishes
+        every set as a digest, ``None`` lists every set in full.
 
     Returns
     -------
     AnonymizationResult
         ``.table``, ``.candidate``, ``.certificate`` (an independent skyline_check of what is
-        released), ``.assignment`` and ``.groups``.
+        released), ``.assignment``, ``.groups`` and ``.set_labels``.
 
     Raises
     ------
@@ -1043,8 +1066,10 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
             f"group_column.")
     kinds = qi_kinds(table, qi, hierarchies, numeric=numeric, categorical=categorical,
                      owner=owner)
+    orders = category_orders(table, qi, kinds, order, owner=owner)
     engine = _Mondrian(table, qi, sensitive, policy, hierarchies, semantics, split,
-                       progress=progress, kinds=kinds)
+                       progress=progress, kinds=kinds, orders=orders,
+                       label_length=_label_length(label_length, owner))
 
     # The whole table as one group must be safe (Theorem 4's premise); say what fails if not.
     whole = engine.root_groups()
@@ -1066,7 +1091,24 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         groups=group_frame, qi=tuple(qi), sensitive=sensitive, semantics=semantics,
         output=output, split=split, n_splits=n_splits,
         n_candidates_evaluated=engine.n_candidates,
-        group_column=group_column if output == "bucketized" else None, _engine=engine)
+        group_column=group_column if output == "bucketized" else None,
+        set_labels=_set_labels(engine), _engine=engine)
+
+
+def _label_length(label_length, owner: str) -> int | None:
+    if label_length is None:
+        return None
+    if (isinstance(label_length, (bool, np.bool_))
+            or not isinstance(label_length, (int, np.integer)) or label_length < 0):
+        raise param_error("label_length", owner, "be a non-negative integer or None",
+                          label_length)
+    return int(label_length)
+
+
+def _set_labels(engine) -> dict:
+    """``{column: {digest: members}}`` of the set labels published as digests."""
+    return {attr.name: dict(attr.sets) for attr in engine.attrs
+            if getattr(attr, "sets", None)}
 
 
 def _build_release(engine, table, qi, assignment, sensitive, output, random_state,
@@ -1124,7 +1166,8 @@ def _build_release(engine, table, qi, assignment, sensitive, output, random_stat
 
 @dataclass(frozen=True)
 class KAnonymizationResult:
-    """Result of :func:`k_anonymize`: the released table and its k-anonymity certificate."""
+    """Result of :func:`k_anonymize`: the released table and its k-anonymity certificate
+    (``set_labels`` as in :class:`AnonymizationResult`)."""
 
     table: pd.DataFrame
     certificate: object  # skyprivacy.baselines.KAnonymityResult
@@ -1132,6 +1175,7 @@ class KAnonymizationResult:
     groups: pd.DataFrame
     k: int
     n_splits: int
+    set_labels: dict = field(default_factory=dict)
 
     @property
     def safe(self) -> bool:
@@ -1151,7 +1195,8 @@ class KAnonymizationResult:
 def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None = None,
                 split: str = "widest", output: str = "generalized",
                 group_column: str = "group", progress=None, numeric=None,
-                categorical=None) -> KAnonymizationResult:
+                categorical=None, order=None,
+                label_length: int | None = DEFAULT_LABEL_LENGTH) -> KAnonymizationResult:
     """k-anonymity with the SkylineAnonymize engine (Proposition 3).
 
     With the identity of each individual as the sensitive value, the skyline point
@@ -1164,7 +1209,7 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     qi : str or list of str
     k : int
         At least 2.
-    hierarchies, split, output, group_column, progress
+    hierarchies, split, output, group_column, progress, numeric, categorical, order, label_length
         As in :func:`skyline_anonymize` (``split`` defaults to Mondrian's widest range; the
         information gain needs a sensitive attribute).
 
@@ -1202,8 +1247,10 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
             f"group_column.")
     kinds = qi_kinds(work, qi, hierarchies, numeric=numeric, categorical=categorical,
                      owner=owner)
+    orders = category_orders(work, qi, kinds, order, owner=owner)
     engine = _Mondrian(work, qi, marker, None, hierarchies, "svpi", split, min_size=int(k),
-                       progress=progress, kinds=kinds)
+                       progress=progress, kinds=kinds, orders=orders,
+                       label_length=_label_length(label_length, owner))
     if engine.n_rows < k:
         raise InfeasibleError(f"The table has {engine.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")
@@ -1219,7 +1266,7 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     certificate = k_anonymity(sizes_only, int(k))
     return KAnonymizationResult(released, certificate,
                                 pd.Series(assignment, index=table.index, name="group"),
-                                group_frame, int(k), n_splits)
+                                group_frame, int(k), n_splits, _set_labels(engine))
 
 
 def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple[int, str]]:

@@ -34,6 +34,7 @@ import datetime as _dt
 import hashlib
 import io
 import math
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ import pandas as pd
 from .check import SkylineCheckResult, skyline_check
 from .errors import InvalidParameterError, SchemaError, UnusedPolicyValueWarning, param_error
 from .knowledge import Policy
+from .labels import label_differences, parse_labels
 from .release import ReleaseCandidate, check_semantics
 
 __all__ = [
@@ -270,7 +272,7 @@ def _check_quietly(release: ReleaseCandidate, policy: Policy) -> SkylineCheckRes
 def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi=None,
                       group: str | None = None, individual: str | None = None,
                       semantics: str = "svpi", result: SkylineCheckResult | None = None,
-                      created: str | None = None) -> dict:
+                      created: str | None = None, labels: Mapping | None = None) -> dict:
     """A certificate for a released table under a value-centric policy.
 
     Parameters
@@ -294,6 +296,10 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
         :func:`text_table` of ``table``, exactly as :func:`verify_certificate` will.
     created : str, optional
         The UTC time stamp to record (ISO 8601); defaults to now.
+    labels : mapping, optional
+        The set-label file published with the table (:func:`skyprivacy.labels.labels_record`:
+        its ``file`` name beside the table and the ``sha256`` of its bytes), when the release
+        publishes sets as digests (:attr:`AnonymizationResult.set_labels`).
 
     Returns
     -------
@@ -302,8 +308,8 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
         (``sha256``, ``canonical_form``, ``n_rows``, ``columns``), ``parameters`` (qi, group,
         sensitive, individual, semantics), ``policy`` (:func:`policy_to_json`), ``release``
         (group counts), ``safe``, ``verdict``, ``checks`` (one entry per (value, point) with
-        ``breach_probability`` as a float and ``breach_probability_exact`` as ``'p/q'``) and
-        ``unused_policy_values``.
+        ``breach_probability`` as a float and ``breach_probability_exact`` as ``'p/q'``),
+        ``unused_policy_values`` and ``labels`` (the set-label file, or None).
 
     Raises
     ------
@@ -331,6 +337,7 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
     policy = _text_policy(policy)
     parameters = {"qi": _columns(qi, owner), "group": group, "sensitive": sensitive,
                   "individual": individual, "semantics": semantics}
+    labels = _labels_record(labels, owner)
     text = text_table(table)
     release = _release_of(text, parameters)
     if result is None:
@@ -353,7 +360,41 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
         "verdict": "safe" if result.safe else "unsafe",
         "checks": _check_rows(result),
         "unused_policy_values": [str(v) for v in result.unused_policy_values],
+        "labels": labels,
     }
+
+
+def _labels_record(labels, owner: str) -> dict | None:
+    """A set-label record ``{"file": name, "sha256": 64 hex digits}``, validated."""
+    if labels is None:
+        return None
+    if (not isinstance(labels, Mapping) or not isinstance(labels.get("file"), str)
+            or not labels["file"] or not isinstance(labels.get("sha256"), str)
+            or not re.fullmatch(r"[0-9a-f]{64}", labels["sha256"])):
+        raise param_error("labels", owner, "be None or {'file': name, 'sha256': 64 hex digits} "
+                          "(skyprivacy.labels.labels_record)", labels)
+    return {"file": labels["file"], "sha256": labels["sha256"]}
+
+
+def _label_file_differences(table: pd.DataFrame, record: dict | None, qi,
+                            labels: bytes | str | None) -> list[str]:
+    """Differences between the set-label file a certificate records and the one given."""
+    if record is None:
+        return [] if labels is None else [
+            "A set-label file was given, but the certificate records none."]
+    if labels is None:
+        return [f"The certificate records the set-label file {record['file']!r} (SHA-256 "
+                f"{record['sha256']}), which was not given."]
+    data = labels.encode("utf-8") if isinstance(labels, str) else bytes(labels)
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != record["sha256"]:
+        return [f"The set-label file {record['file']!r} does not match the certificate: its "
+                f"SHA-256 is {actual}, the certificate records {record['sha256']}."]
+    try:
+        sets = parse_labels(data)
+    except ValueError as exc:
+        return [f"The set-label file {record['file']!r} cannot be used: {exc}."]
+    return label_differences(table, qi or [], sets)
 
 
 @dataclass(frozen=True)
@@ -466,7 +507,8 @@ def _key(entry: Mapping) -> tuple:
             str(Fraction(str(entry["c_exact"]))))
 
 
-def verify_certificate(table: pd.DataFrame, certificate: Mapping) -> Verification:
+def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
+                       labels: bytes | str | None = None) -> Verification:
     """Recompute a certificate from a released table and list every difference.
 
     The table is hashed as in :func:`build_certificate`; then the release is rebuilt with the
@@ -480,6 +522,11 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping) -> Verificatio
         The released table.
     certificate : mapping
         A certificate made by :func:`build_certificate` (parsed JSON).
+    labels : bytes or str, optional
+        The content of the set-label file the certificate records (``labels``), when it
+        records one: its SHA-256 must be the recorded one, every digest must be the SHA-256
+        of its members, and every digest label of the table's QI columns must be listed with
+        its number of members (:mod:`skyprivacy.labels`).
 
     Returns
     -------
@@ -507,6 +554,11 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping) -> Verificatio
     (False, 'The table does not match the certificat')
     """
     parameters, policy = _parse(certificate)
+    try:
+        record = _labels_record(certificate.get("labels"), "verify_certificate")
+    except InvalidParameterError:
+        raise _malformed("'labels' must be null or an object with 'file' and a 'sha256' of "
+                         "64 hex digits") from None
     differences: list[str] = []
     changed = _hash_difference("table", table, certificate["table"]["sha256"])
     if changed:
@@ -515,7 +567,7 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping) -> Verificatio
                                    qi=parameters["qi"], group=parameters["group"],
                                    individual=parameters["individual"],
                                    semantics=parameters["semantics"],
-                                   created=certificate.get("created"))
+                                   created=certificate.get("created"), labels=record)
     claimed = {}
     for entry in certificate["checks"]:
         try:
@@ -555,6 +607,7 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping) -> Verificatio
         differences.append(f"The verdict differs: the certificate says "
                            f"{certificate['verdict']!r}, the table gives "
                            f"{recomputed['verdict']!r}.")
+    differences += _label_file_differences(table, record, parameters["qi"], labels)
     return Verification(not differences, tuple(differences), recomputed)
 
 

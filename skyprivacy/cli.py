@@ -42,6 +42,7 @@ from .errors import (
     UnusedPolicyValueWarning,
 )
 from .find import skyline_find_all
+from .hierarchy import Hierarchy
 from .io import (
     NA_MARKERS,
     TABLE_FORMATS,
@@ -49,6 +50,7 @@ from .io import (
     OutputFiles,
     as_numbers,
     json_bytes,
+    read_bytes,
     read_certificate,
     read_hierarchy,
     read_policy,
@@ -58,6 +60,8 @@ from .io import (
     table_bytes,
     table_format,
 )
+from .labels import DEFAULT_LABEL_LENGTH, labels_bytes, labels_record
+from .qi import ORDERS
 from .release import SEMANTICS, ReleaseCandidate
 from ._text import confidence_text, percent_text
 
@@ -162,8 +166,65 @@ def _hierarchy_spec(text: str) -> tuple[str, str]:
     column, sep, source = text.partition("=")
     if not sep or not column.strip() or not source.strip():
         raise argparse.ArgumentTypeError(
-            f"expected COLUMN=SOURCE (e.g. age=age.csv or age=bundled:adult:age), got {text!r}")
-    return column.strip(), source.strip()
+            f"expected COLUMN=SOURCE (e.g. age=age.csv, age=bundled:adult:age, zip=mask:2 or "
+            f"age=intervals:10), got {text!r}")
+    column, source = column.strip(), source.strip()
+    kind, _, argument = source.partition(":")
+    if kind == "mask":
+        _mask_count(argument, text)
+    elif kind == "intervals":
+        _interval_widths(argument, text)
+    return column, source
+
+
+def _mask_count(argument: str, spec: str) -> int:
+    """N of ``COL=mask:N``: how many trailing characters may be masked (at least 1)."""
+    if not argument.isdigit() or int(argument) < 1:
+        raise argparse.ArgumentTypeError(
+            f"{spec!r}: mask:N needs a whole number N >= 1 of trailing characters to mask, "
+            f"got {argument!r}")
+    return int(argument)
+
+
+def _interval_widths(argument: str, spec: str) -> list:
+    """WIDTH[,WIDTH...] of ``COL=intervals:...``: positive decimals, each a larger multiple of
+    the one before (exact: 0.1 is 1/10)."""
+    widths = []
+    for part in argument.split(","):
+        try:
+            width = Fraction(part.strip()) if part.strip() and "/" not in part else None
+        except (ValueError, ZeroDivisionError):
+            width = None
+        if width is None or width <= 0:
+            raise argparse.ArgumentTypeError(
+                f"{spec!r}: intervals:WIDTH needs positive decimal widths (e.g. intervals:10 "
+                f"or intervals:5,10,20), got {part.strip()!r}")
+        if widths and (width <= widths[-1] or (width / widths[-1]).denominator != 1):
+            raise argparse.ArgumentTypeError(
+                f"{spec!r}: each interval width must be a larger multiple of the one before; "
+                f"{part.strip()} is not a larger multiple of {widths[-1]}")
+        widths.append(width)
+    return [int(w) if w.denominator == 1 else w for w in widths]
+
+
+def _order_spec(text: str) -> tuple:
+    """``first`` / ``sorted`` (every categorical QI), or ``COL=first|sorted|V1,V2,...``."""
+    if text in ORDERS:
+        return (None, text)
+    column, sep, rule = text.partition("=")
+    if not sep or not column.strip() or not rule:
+        raise argparse.ArgumentTypeError(
+            f"expected first, sorted, COL=first, COL=sorted or COL=V1,V2,... (values in "
+            f"order), got {text!r}")
+    if rule in ORDERS:
+        return (column.strip(), rule)
+    values = rule.split(",")
+    if any(not value for value in values):
+        raise argparse.ArgumentTypeError(f"{text!r}: an empty value in the order")
+    repeated = sorted({v for v in values if values.count(v) > 1})
+    if repeated:
+        raise argparse.ArgumentTypeError(f"{text!r}: {repeated[0]!r} is listed twice")
+    return (column.strip(), tuple(values))
 
 
 # --------------------------------------------------------------------------- the parser
@@ -255,6 +316,17 @@ def _hierarchy_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--split", choices=("infogain", "widest"), default=None,
                    help="split priority (default: infogain for skyline policies, widest for "
                         "k-anonymity)")
+    p.add_argument("--order", type=_order_spec, action="append", default=[],
+                   metavar="[COL=]RULE",
+                   help="order in which a categorical QI's values are split into runs: sorted "
+                        "(default), first (order of first appearance), or COL=V1,V2,... (every "
+                        "value, in order); without COL= for every categorical QI (repeatable "
+                        "with COL=)")
+    p.add_argument("--label-length", type=_int_at_least(0), default=DEFAULT_LABEL_LENGTH,
+                   metavar="N",
+                   help=f"longest set label listed in full (default {DEFAULT_LABEL_LENGTH} "
+                        f"characters); a longer set is published as a digest listed in the "
+                        f"set-label file")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -303,6 +375,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="format of --output (default: from its extension)")
     p.add_argument("--certificate", metavar="JSON",
                    help="the certificate (default: the output's name with .cert.json)")
+    p.add_argument("--labels", metavar="JSON",
+                   help="the set-label file, written when a set is published as a digest "
+                        "(default: the output's name with .labels.json)")
     _hierarchy_options(p)
     p.add_argument("--bucketized", action="store_true",
                    help="keep QI values and publish a bucket column instead of generalizing")
@@ -349,6 +424,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--values", type=_value_list, default=None, metavar="V,...",
                    help="only these sensitive values")
     p.add_argument("--output", metavar="FILE", help="also write the baseline's released table")
+    p.add_argument("--labels", metavar="JSON",
+                   help="with --output: the set-label file, written when a set is published "
+                        "as a digest (default: the output's name with .labels.json)")
     _hierarchy_options(p)
     _common_output(p)
     p.set_defaults(handler=_cmd_compare)
@@ -359,6 +437,9 @@ def build_parser() -> argparse.ArgumentParser:
                 "or the verdict.")
     _table_input(p, "the released table (CSV or Parquet)")
     p.add_argument("--certificate", required=True, metavar="JSON", help="the certificate")
+    p.add_argument("--labels", metavar="JSON",
+                   help="the set-label file the certificate records (default: its recorded "
+                        "name, in the table's folder)")
     _common_output(p)
     p.set_defaults(handler=_cmd_verify)
 
@@ -640,20 +721,121 @@ def _check_outputs(args, outputs: dict, inputs: dict) -> None:
         OutputFiles.check(path)
 
 
+def _shortcut(source: str) -> str | None:
+    """'mask' or 'intervals' for the --hierarchy shortcuts built from the data, else None."""
+    kind = source.partition(":")[0]
+    return kind if kind in ("mask", "intervals") else None
+
+
 def _hierarchies(args) -> dict:
-    out = {}
+    """The hierarchies read from files and bundled references (the shortcuts are built from
+    the table by :func:`_built_hierarchies`)."""
+    out, seen = {}, set()
     for column, source in args.hierarchy:
         if column not in args.qi:
             raise UsageError(f"--hierarchy is given for {column!r}, which is not in --qi "
                              f"{','.join(args.qi)}")
-        if column in out:
+        if column in seen:
             raise UsageError(f"--hierarchy is given twice for {column!r}")
-        out[column] = read_hierarchy(source, column=column, sep=args.hierarchy_sep)
+        seen.add(column)
+        if _shortcut(source) is None:
+            out[column] = read_hierarchy(source, column=column, sep=args.hierarchy_sep)
     for column in args.categorical:
         if column not in args.qi:
             raise UsageError(f"--categorical names {column!r}, which is not in --qi "
                              f"{','.join(args.qi)}")
     return out
+
+
+def _built_hierarchies(args, table: pd.DataFrame, hierarchies: dict) -> dict:
+    """``hierarchies`` with the ``COL=mask:N`` and ``COL=intervals:WIDTH`` shortcuts built
+    from the table's cells (:meth:`Hierarchy.masking`, :meth:`Hierarchy.intervals`)."""
+    out = dict(hierarchies)
+    for column, source in args.hierarchy:
+        kind = _shortcut(source)
+        if kind is None:
+            continue
+        spec = f"--hierarchy {column}={source}"
+        argument = source.partition(":")[2]
+        cells = pd.unique(table[column].astype(str))
+        if kind == "mask":
+            lengths = sorted({len(cell) for cell in cells})
+            if len(lengths) > 1:
+                short = next(c for c in cells if len(c) == lengths[0])
+                long = next(c for c in cells if len(c) == lengths[-1])
+                raise InputError(f"Table {args.table!r}: {spec} needs codes of one length in "
+                                 f"column {column!r}; {short!r} has {lengths[0]} character(s) "
+                                 f"but {long!r} has {lengths[-1]}.")
+            count = _mask_count(argument, spec)
+            if count > lengths[0]:
+                raise UsageError(f"{spec} masks {count} characters, but the codes of column "
+                                 f"{column!r} in {args.table!r} have {lengths[0]}")
+            # masking every character is the root '*' itself
+            out[column] = Hierarchy.masking(cells, levels=range(1, min(count, lengths[0] - 1)
+                                                                + 1), name=column)
+        else:
+            numbers = pd.to_numeric(pd.Series(cells).str.strip(), errors="coerce")
+            bad = [c for c, n in zip(cells, numbers) if not np.isfinite(n)]
+            if bad:
+                raise InputError(f"Table {args.table!r}: {spec} needs finite numbers in column "
+                                 f"{column!r}; {len(bad)} distinct cell(s) are not, e.g. "
+                                 f"{bad[:3]!r}.")
+            order = np.argsort(numbers.to_numpy(), kind="stable")
+            cells, numbers = [cells[i] for i in order], numbers.to_numpy()[order].tolist()
+            numbers = [int(n) if float(n).is_integer() and abs(n) < 2**53 else n
+                       for n in numbers]
+            tree = Hierarchy.intervals(numbers, _interval_widths(argument, spec), name=column)
+            # leaves are the cells as written ('007', '1e1'), under their numbers' intervals
+            levels = [tree.generalize(numbers, level) for level in range(1, tree.height + 1)]
+            rows = [[cell, *(labels[i] for labels in levels)] for i, cell in enumerate(cells)]
+            out[column] = Hierarchy.from_levels(rows, name=column)
+    return out
+
+
+def _orders(args):
+    """The ``order`` of :func:`skyline_anonymize` from the --order options."""
+    every = [rule for column, rule in args.order if column is None]
+    per_column = [(column, rule) for column, rule in args.order if column is not None]
+    if len(every) > 1:
+        raise UsageError("--order RULE is given twice")
+    if every and per_column:
+        raise UsageError("give one --order RULE for every categorical quasi-identifier, or "
+                         "--order COL=... per column, not both")
+    if every:
+        return every[0]
+    out = {}
+    for column, rule in per_column:
+        if column not in args.qi:
+            raise UsageError(f"--order is given for {column!r}, which is not in --qi "
+                             f"{','.join(args.qi)}")
+        if column in out:
+            raise UsageError(f"--order is given twice for {column!r}")
+        out[column] = rule
+    return out or None
+
+
+def _labels_output(args, output: str | None) -> str | None:
+    """Where the set-label file of a generalized release goes (beside ``output``)."""
+    if output is None:
+        if args.labels:
+            raise UsageError("--labels needs --output: it lists the sets of the released table")
+        return None
+    if getattr(args, "bucketized", False):
+        if args.labels:
+            raise UsageError("--labels has no use with --bucketized: a bucketized release keeps "
+                             "its quasi-identifier values")
+        return None
+    return args.labels or os.path.splitext(output)[0] + ".labels.json"
+
+
+def _stage_labels(out: OutputFiles, path: str | None, output: str, set_labels: dict):
+    """Stage the set-label file when the release publishes a digest; its certificate record."""
+    if path is None or not set_labels:
+        return None
+    data = labels_bytes(set_labels)
+    out.add(path, data)
+    folder = os.path.dirname(os.path.abspath(output))
+    return labels_record(data, os.path.relpath(os.path.abspath(path), folder))
 
 
 def _original_table(args, raw: pd.DataFrame, hierarchies: dict) -> pd.DataFrame:
@@ -734,14 +916,17 @@ def _cmd_anonymize(ctx: _Context) -> int:
     if certificate_path is None:
         stem, _ = os.path.splitext(args.output)
         certificate_path = stem + ".cert.json"
+    labels_path = _labels_output(args, args.output)
     _check_outputs(args, {"--output": args.output, "--certificate": certificate_path,
-                          "--report": args.report},
+                          "--labels": labels_path, "--report": args.report},
                    {"table": args.table, "--policy": args.policy})
     output_format = table_format(args.output, args.output_format)
     policy = read_policy(args.policy)
     hierarchies = _hierarchies(args)
+    order = _orders(args)
     raw = read_table(args.table, format=args.input_format, sep=args.sep)
     table = _original_table(args, raw, hierarchies)
+    hierarchies = _built_hierarchies(args, table, hierarchies)
     _check_policy_values(policy, pd.unique(table[args.sensitive]), args.sensitive)
     bar = ctx.progress("anonymizing")
     try:
@@ -750,18 +935,20 @@ def _cmd_anonymize(ctx: _Context) -> int:
             semantics=args.semantics, split=args.split or "infogain",
             output="bucketized" if args.bucketized else "generalized",
             random_state=args.random_state, group_column=args.group_column, progress=bar,
-            numeric=args.numeric, categorical=args.categorical)
+            numeric=args.numeric, categorical=args.categorical, order=order,
+            label_length=args.label_length)
     finally:
         bar.close()
     if not result.safe:  # the search only accepts safe splits; never publish otherwise
         raise InfeasibleError("The released table failed its own certificate; nothing was "
                               "written. Please report this as a bug.")
     grouping = ({"group": args.group_column} if args.bucketized else {"qi": args.qi})
-    certificate = build_certificate(result.table, policy, sensitive=args.sensitive,
-                                    semantics=args.semantics, result=result.certificate,
-                                    **grouping)
     with OutputFiles() as out:
         out.add(args.output, table_bytes(result.table, output_format))
+        labels = _stage_labels(out, labels_path, args.output, result.set_labels)
+        certificate = build_certificate(result.table, policy, sensitive=args.sensitive,
+                                        semantics=args.semantics, result=result.certificate,
+                                        labels=labels, **grouping)
         out.add(certificate_path, json_bytes(certificate))
         if args.report:
             out.add(args.report, _report_page(ctx, certificate, result.candidate,
@@ -772,6 +959,7 @@ def _cmd_anonymize(ctx: _Context) -> int:
         ctx.emit_json({"command": "anonymize", "safe": result.safe,
                        "verdict": certificate["verdict"], "output": args.output,
                        "certificate_path": certificate_path, "report": args.report,
+                       "labels": labels_path if labels else None,
                        "n_rows": len(result.table), "n_groups": result.candidate.n_groups,
                        "average_group_size": result.average_group_size,
                        "n_splits": result.n_splits, "release_type": result.output,
@@ -781,6 +969,10 @@ def _cmd_anonymize(ctx: _Context) -> int:
                  "Released " + _release_line(result.candidate, args.output, len(result.table)),
                  f"Certificate: {certificate_path} (table sha256 "
                  f"{certificate['table']['sha256']})."]
+        if labels:
+            count = sum(len(sets) for sets in result.set_labels.values())
+            lines.append(f"Set labels: {labels_path} lists the members of the {count} set(s) "
+                         f"published as a digest.")
         worst = result.certificate.worst
         if worst is not None:
             lines.append(f"Closest call: {worst.value!r} at {worst.point}, breach probability "
@@ -852,18 +1044,23 @@ def _cmd_find(ctx: _Context) -> int:
 
 def _cmd_compare(ctx: _Context) -> int:
     args = ctx.args
-    _check_outputs(args, {"--output": args.output}, {"table": args.table})
+    labels_path = _labels_output(args, args.output)
+    _check_outputs(args, {"--output": args.output, "--labels": labels_path},
+                   {"table": args.table})
     output_format = table_format(args.output, None) if args.output else None
     hierarchies = _hierarchies(args)
+    order = _orders(args)
     raw = read_table(args.table, format=args.input_format, sep=args.sep)
     table = _original_table(args, raw, hierarchies)
+    hierarchies = _built_hierarchies(args, table, hierarchies)
     _check_values(args.values, pd.unique(table[args.sensitive]), args.sensitive)
     bar = ctx.progress("anonymizing, then finding skylines")
     try:
         if args.k_anonymity is not None:
             made = k_anonymize(table, qi=args.qi, k=args.k_anonymity, hierarchies=hierarchies,
                                split=args.split or "widest", progress=bar.part(0, 0.5),
-                               numeric=args.numeric, categorical=args.categorical)
+                               numeric=args.numeric, categorical=args.categorical,
+                               order=order, label_length=args.label_length)
             released = made.table
             release = ReleaseCandidate.from_table(released, qi=args.qi,
                                                   sensitive=args.sensitive,
@@ -886,7 +1083,8 @@ def _cmd_compare(ctx: _Context) -> int:
                                      policy=cl_diversity_policy(c, l), hierarchies=hierarchies,
                                      semantics=args.semantics, split=args.split or "infogain",
                                      progress=bar.part(0, 0.5), numeric=args.numeric,
-                                     categorical=args.categorical)
+                                     categorical=args.categorical, order=order,
+                                     label_length=args.label_length)
             released, release = made.table, made.candidate
             diversity = recursive_cl_diversity(release, c, l)
             baseline = {"kind": "l-diversity", "c": str(c), "l": l,
@@ -900,6 +1098,7 @@ def _cmd_compare(ctx: _Context) -> int:
     if args.output:
         with OutputFiles() as out:
             out.add(args.output, table_bytes(released, output_format))
+            _stage_labels(out, labels_path, args.output, made.set_labels)
             ctx.note(f"wrote {', '.join(out.commit())}")
     summary = {"n_groups": release.n_groups,
                "average_group_size": release.n_individuals / release.n_groups,
@@ -919,8 +1118,17 @@ def _cmd_verify(ctx: _Context) -> int:
     args = ctx.args
     certificate = read_certificate(args.certificate)
     raw = read_table(args.table, format=args.input_format, sep=args.sep)
+    labels_path, labels = _labels_input(args, certificate), None
+    if labels_path is not None:
+        try:
+            labels = read_bytes(labels_path, noun="set-label file")
+        except InputError as exc:
+            if args.labels:
+                raise
+            raise InputError(f"{exc} The certificate {args.certificate!r} records it; pass "
+                             f"--labels FILE if it is elsewhere.") from None
     try:
-        verification = verify_certificate(raw, certificate)
+        verification = verify_certificate(raw, certificate, labels=labels)
     except InvalidParameterError as exc:
         raise InputError(f"Certificate {args.certificate!r}: {exc}") from None
     made_by = certificate.get("library", {}).get("version")
@@ -933,6 +1141,7 @@ def _cmd_verify(ctx: _Context) -> int:
         ctx.emit_json({"command": "verify", "verified": verification.ok,
                        "differences": list(verification.differences),
                        "table": {"path": args.table, "sha256": certificate["table"]["sha256"]},
+                       "labels": labels_path,
                        "certificate": {"path": args.certificate,
                                        "created": certificate.get("created"),
                                        "library_version": made_by,
@@ -940,12 +1149,27 @@ def _cmd_verify(ctx: _Context) -> int:
                                        "n_checks": len(certificate["checks"])}})
     elif verification.ok:
         ctx.emit(f"VERIFIED: {args.table} matches {args.certificate}: table sha256 "
-                 f"{certificate['table']['sha256']}, {len(certificate['checks'])} breach "
-                 f"probabilities recomputed exactly, verdict {certificate['verdict']}.")
+                 f"{certificate['table']['sha256']}, "
+                 + (f"set-label file {labels_path} sha256 {certificate['labels']['sha256']}, "
+                    if labels_path else "")
+                 + f"{len(certificate['checks'])} breach probabilities recomputed exactly, "
+                   f"verdict {certificate['verdict']}.")
     else:
         ctx.emit("\n".join([f"NOT VERIFIED: {args.table} does not match {args.certificate}:"]
                            + [f"- {d}" for d in verification.differences]))
     return EXIT_OK if verification.ok else EXIT_UNSAFE
+
+
+def _labels_input(args, certificate: dict) -> str | None:
+    """The set-label file to verify: --labels, else the name the certificate records, in the
+    table's folder."""
+    if args.labels:
+        return args.labels
+    record = certificate.get("labels")
+    if not isinstance(record, dict) or not isinstance(record.get("file"), str):
+        return None  # none recorded (or malformed: verify_certificate says so)
+    folder = "" if args.table == "-" else os.path.dirname(args.table)
+    return os.path.join(folder, record["file"])
 
 
 def _decision_table(args):
@@ -1148,8 +1372,8 @@ def _naming_the_file(exc, args) -> str:
               ("Rule", getattr(args, "rule", None))]
     hierarchies = [(column, source) for column, source in getattr(args, "hierarchy", None) or ()]
     named = [path for _, path in inputs if path] + [source for _, source in hierarchies]
-    if any(str(path) in message for path in named):
-        return message
+    if any(str(path) in message for path in named) or message.startswith("Cannot "):
+        return message  # it names its file ("Cannot read set-label file 'x.json': ...")
     if isinstance(exc, HierarchyError) and hierarchies:
         column, source = next(((c, src) for c, src in hierarchies if f"{c!r}" in message),
                               hierarchies[0])

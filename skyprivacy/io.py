@@ -70,6 +70,7 @@ __all__ = [
     "read_policy",
     "read_hierarchy",
     "read_certificate",
+    "read_bytes",
     "table_bytes",
     "json_bytes",
     "OutputFiles",
@@ -130,7 +131,7 @@ def _require_pyarrow(action: str) -> None:
 
 
 _COMPRESSION = ((b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "xz"),
-                (b"PK\x03\x04", "zip"))
+                (b"PK\x03\x04", "zip"), (b"PK\x05\x06", "zip"))  # the second: an empty zip
 _CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 STDIN = "-"
 
@@ -330,8 +331,10 @@ def _read_csv(source, where: str, sep: str) -> pd.DataFrame:
         with warnings.catch_warnings():
             # a data row longer than the header would silently become an index: refuse it
             warnings.simplefilter("error", pd.errors.ParserWarning)
+            # compression was detected by the magic bytes: a name such as x.gz decides nothing
             frame = pd.read_csv(source, sep=sep, dtype=object, keep_default_na=False,
-                                na_filter=False, encoding="utf-8-sig", index_col=False)
+                                na_filter=False, encoding="utf-8-sig", index_col=False,
+                                compression=None)
     except pd.errors.ParserWarning:
         raise InputError(f"Table {where} is not valid CSV: a data row has more fields than "
                          f"the header.") from None
@@ -368,7 +371,12 @@ def _reject_control(source, frame: pd.DataFrame, where: str) -> None:
             char = re.search(pattern, str(frame[column].iat[row])).group(0)
             raise InputError(f"Table {where} has a control character (U+{ord(char):04X}) in "
                              f"column {column!r}, data row {row + 1}; remove it.")
-    raise InputError(f"Table {where} has a control character in its header; remove it.")
+    for number, name in enumerate(frame.columns, start=1):
+        char = re.search(pattern, str(name))
+        if char:
+            raise InputError(f"Table {where} has a control character (U+{ord(char.group(0)):04X})"
+                             f" in its header, column {number}; remove it.")
+    raise InputError(f"Table {where} has a control character; remove it.")
 
 
 def shlex_quote(text: str) -> str:
@@ -550,6 +558,24 @@ def read_certificate(path) -> dict:
     return data
 
 
+def read_bytes(path, *, noun: str = "file") -> bytes:
+    """The bytes of a small input file (such as a set-label file), read once (``-`` is
+    standard input); every failure is one :class:`InputError` line naming the file.
+
+    Examples
+    --------
+    >>> read_bytes("no-such-file.json", noun="set-label file")
+    Traceback (most recent call last):
+    ...
+    skyprivacy.io.InputError: Cannot read set-label file 'no-such-file.json': No such file ...
+    """
+    source = _open_source(path, noun)
+    try:
+        return _all_bytes(source)
+    except OSError as exc:
+        raise InputError(f"Cannot read {noun} {_where(path)}: {_reason(exc)}.") from None
+
+
 # ----------------------------------------------------------------------------------- writing
 def table_bytes(frame: pd.DataFrame, format: str = "csv") -> bytes:
     """The bytes of a table file: the canonical CSV (so ``sha256sum`` of the file equals the
@@ -627,6 +653,15 @@ class OutputFiles:
         if not os.access(folder, os.W_OK):
             raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} is not "
                              f"writable.")
+        # os.access says yes to root, and knows nothing of read-only mounts: try it
+        try:
+            handle, probe = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
+                                             suffix=".tmp", dir=folder)
+        except OSError as exc:
+            raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} is not "
+                             f"writable ({_reason(exc)}).") from None
+        os.close(handle)
+        _remove(probe)
 
     def add(self, path, data: bytes | str) -> None:
         """Write ``data`` to a temporary file next to ``path``."""
@@ -638,8 +673,11 @@ class OutputFiles:
         if isinstance(data, str):
             data = data.encode("utf-8")
         folder = os.path.dirname(key)
-        handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
-                                             suffix=".tmp", dir=folder)
+        try:
+            handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
+                                                 suffix=".tmp", dir=folder)
+        except OSError as exc:
+            raise InputError(f"Cannot write {_name(path)}: {_reason(exc)}.") from None
         try:
             with os.fdopen(handle, "wb") as stream:
                 stream.write(data)

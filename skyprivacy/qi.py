@@ -2,18 +2,23 @@
 
 Each encoder maps one QI column to integer codes and knows how to split a range of codes at one
 BFS level of the Mondrian search (numeric median cut, set-valued categories, hierarchy children)
-and how to label a published range.
+and how to label a published range.  :func:`qi_kinds` decides how each QI is split and
+:func:`category_orders` in which order a categorical QI's values are lined up for splitting;
+both are shared by Python and the command line.  Set labels are made by
+:mod:`skyprivacy.labels`.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
-from .errors import HierarchyError, InvalidParameterError, MixedColumnWarning
+from .errors import HierarchyError, InvalidParameterError, MixedColumnWarning, param_error
+from .labels import DEFAULT_LABEL_LENGTH, SUPPRESSED, set_label
 from .release import _factorize
 
 _LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
@@ -130,6 +135,127 @@ def _names(value, name: str, owner: str) -> list:
     return names
 
 
+ORDERS = ("sorted", "first")
+_ORDER_REQUIREMENT = ("be 'sorted', 'first', or a mapping of quasi-identifier -> 'sorted', "
+                      "'first' or the list of its values in order")
+
+
+def category_orders(table: pd.DataFrame, qi, kinds: dict, order=None, *,
+                    owner: str = "skyline_anonymize") -> dict:
+    """The order in which each categorical quasi-identifier lines up its values.
+
+    A categorical QI (kind ``'set'`` in :func:`qi_kinds`) is split like a range over its
+    distinct values in this order, so a group is always a contiguous run of it.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    qi : list of str
+    kinds : dict
+        From :func:`qi_kinds`.
+    order : {'sorted', 'first'}, mapping or None
+        ``'sorted'`` (the default): values sorted (text in code-point order, numbers by
+        value); ``'first'``: the order in which values first appear in the table; a mapping
+        gives a rule per column, ``'sorted'``, ``'first'`` or the list of the column's values
+        in order (values the column lacks are ignored), and columns it does not name are
+        sorted.
+    owner : str
+        The public function named in error messages.
+
+    Returns
+    -------
+    dict
+        ``{column: 'sorted' | 'first' | tuple of values}`` for every categorical QI.
+
+    Raises
+    ------
+    InvalidParameterError
+        A bad ``order``; a mapping that names a column which is not a QI, has a hierarchy or
+        is split as numbers; an explicit list with a repeated value or without every value of
+        its column.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"sev": ["high", "low", "mid"]})
+    >>> category_orders(table, ["sev"], {"sev": "set"}, {"sev": ["low", "mid", "high"]})
+    {'sev': ('low', 'mid', 'high')}
+    """
+    rules = {column: "sorted" for column in qi if kinds[column] == "set"}
+    if order is None:
+        return rules
+    if isinstance(order, str):
+        if order not in ORDERS:
+            raise param_error("order", owner, _ORDER_REQUIREMENT, order)
+        return {column: order for column in rules}
+    if not isinstance(order, Mapping):
+        raise param_error("order", owner, _ORDER_REQUIREMENT, order)
+    for column, rule in order.items():
+        if column not in qi:
+            raise InvalidParameterError(
+                f"The 'order' parameter of {owner} names {column!r}, which is not a "
+                f"quasi-identifier; quasi-identifiers are {list(qi)!r}.")
+        if kinds[column] == "tree":
+            raise InvalidParameterError(
+                f"The 'order' parameter of {owner} orders {column!r}, which has a hierarchy; "
+                f"the hierarchy's leaves give its order.")
+        if kinds[column] == "numeric":
+            raise InvalidParameterError(
+                f"The 'order' parameter of {owner} orders {column!r}, which is split as "
+                f"numbers; pass categorical=[{column!r}] (--categorical {column}) to split it "
+                f"as categories in that order.")
+        if isinstance(rule, str):
+            if rule not in ORDERS:
+                raise param_error("order", owner, f"map {column!r} to 'sorted', 'first' or "
+                                  f"the list of its values in order", rule)
+            rules[column] = rule
+            continue
+        rules[column] = _explicit_order(table[column], column, rule, owner)
+    return rules
+
+
+def _explicit_order(column: pd.Series, name: str, rule, owner: str) -> tuple:
+    try:
+        values = tuple(rule)
+        positions = {}
+        for value in values:
+            if value in positions:
+                raise InvalidParameterError(
+                    f"The 'order' parameter of {owner} lists {value!r} twice for {name!r}.")
+            positions[value] = len(positions)
+    except TypeError:
+        raise param_error("order", owner, f"map {name!r} to 'sorted', 'first' or the list of "
+                          f"its values in order", rule) from None
+    distinct = pd.unique(column)
+    unlisted = [v for v in distinct if v not in positions]
+    if unlisted:
+        shown = [v.item() if isinstance(v, np.generic) else v for v in unlisted[:5]]
+        raise InvalidParameterError(
+            f"The 'order' parameter of {owner} does not list {len(unlisted)} value(s) of "
+            f"{name!r}: {shown!r}{' ...' if len(unlisted) > 5 else ''}; an explicit order "
+            f"must list every value of the column.")
+    return values
+
+
+def _ordered_codes(column: pd.Series, rule) -> tuple[np.ndarray, list]:
+    """Codes 0..n-1 of a column's distinct values in the order ``rule`` gives, and those
+    values (as they appear in the column)."""
+    if rule == "sorted":
+        return _factorize(column)
+    if rule == "first":
+        codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=False)
+    else:
+        position = {value: i for i, value in enumerate(rule)}
+        seen_codes, seen = pd.factorize(column, sort=False, use_na_sentinel=False)
+        ranks = np.array([position[v] for v in seen], dtype=np.int64)
+        by_rank = np.argsort(ranks, kind="stable")  # first-seen codes in the explicit order
+        renumber = np.empty(len(ranks), dtype=np.int64)
+        renumber[by_rank] = np.arange(len(ranks))
+        codes = renumber[seen_codes]
+        uniques = [seen[i] for i in by_rank]
+    uniques = [u.item() if isinstance(u, np.generic) else u for u in list(uniques)]
+    return np.asarray(codes, dtype=np.int64), uniques
+
+
 class _NumericQI:
     """A numeric quasi-identifier: codes are ranks of the distinct numbers; each number is
     published as the text it had in the input (``1.50`` stays ``1.50``)."""
@@ -192,27 +318,35 @@ class _NumericQI:
 
 
 class _SetQI(_NumericQI):
-    """A categorical quasi-identifier without a hierarchy: its distinct values in sorted order
-    are split at the median like a numeric range (any contiguous run of values can form a
-    group), and a group is labelled with the set of values its range spans."""
+    """A categorical quasi-identifier without a hierarchy: its distinct values, lined up in
+    the order :func:`category_orders` gives (sorted by default), are split at the median like
+    a numeric range (any contiguous run of values can form a group).  A group is labelled
+    with its one value, ``*`` when it spans every value of the column, or else the set of
+    values its run covers (:func:`skyprivacy.labels.set_label`: listed in full up to
+    ``label_length`` characters, else a digest whose members are kept in :attr:`sets`)."""
 
     kind = "set"
 
-    def __init__(self, name: str, column: pd.Series):
+    def __init__(self, name: str, column: pd.Series, order="sorted",
+                 label_length: int | None = DEFAULT_LABEL_LENGTH):
         self.name = name
-        codes, uniques = _factorize(column)
+        codes, uniques = _ordered_codes(column, order)
         self.codes = codes
         self.labels_ = [str(u) for u in uniques]
         self.uniques = np.arange(len(uniques))
         self.span = float(len(uniques) - 1)
+        self.label_length = label_length
+        self.sets: dict = {}  # digest -> members, for the labels published as digests
+        # '*' means "any value" unless the column itself holds a '*'
+        self._suppress = SUPPRESSED not in self.labels_
 
     def label(self, lo: int, hi: int) -> str:
         values = self.labels_[lo:hi + 1]
         if len(values) == 1:
             return values[0]
-        if len(values) <= 4:
-            return "{" + ", ".join(values) + "}"
-        return f"{{{values[0]}, ..., {values[-1]}}} ({len(values)} values)"
+        if self._suppress and len(values) == len(self.labels_):
+            return SUPPRESSED
+        return set_label(values, self.label_length, self.sets)
 
 
 class _TreeQI:

@@ -307,3 +307,72 @@ def test_verify_names_a_missing_column(certified):
     with pytest.raises(SchemaError, match="Column 'zip' is not in the table"):
         verify_certificate(table.drop(columns="zip"), {**cert, "table": {
             **cert["table"], "sha256": table_sha256(table.drop(columns="zip"))}})
+
+
+# ------------------------------------------------------------------ the set-label file
+def _digest_release():
+    from skyprivacy.labels import labels_bytes, labels_record
+    table = pd.DataFrame({"severity": ["low", "mid", "high", "critical", "very_crit"] * 4,
+                          "disease": list("abcde") * 4})
+    policy = Policy.uniform([(0, 0, 0, 0.6)])
+    result = skyline_anonymize(table, qi="severity", sensitive="disease", policy=policy,
+                               label_length=0)
+    data = labels_bytes(result.set_labels)
+    cert = build_certificate(result.table, policy, qi="severity", sensitive="disease",
+                             labels=labels_record(data, "out.labels.json"))
+    return result, policy, data, cert
+
+
+def test_a_certificate_records_the_set_label_file_and_verification_checks_it():
+    result, policy, data, cert = _digest_release()
+    assert result.set_labels and cert["labels"] == {
+        "file": "out.labels.json", "sha256": hashlib.sha256(data).hexdigest()}
+    assert verify_certificate(result.table, cert, labels=data).ok
+    assert verify_certificate(result.table, cert, labels=data.decode()).ok
+    assert verify_certificate(result.table, cert).differences == (
+        f"The certificate records the set-label file 'out.labels.json' (SHA-256 "
+        f"{cert['labels']['sha256']}), which was not given.",)
+    edited = data.replace(b'"schema_version": 1', b'"schema_version":  1')
+    assert verify_certificate(result.table, cert, labels=edited).differences == (
+        f"The set-label file 'out.labels.json' does not match the certificate: its SHA-256 is "
+        f"{hashlib.sha256(edited).hexdigest()}, the certificate records "
+        f"{cert['labels']['sha256']}.",)
+    plain = build_certificate(result.table, policy, qi="severity", sensitive="disease")
+    assert plain["labels"] is None
+    assert verify_certificate(result.table, plain, labels=data).differences == (
+        "A set-label file was given, but the certificate records none.",)
+
+
+def test_a_recorded_set_label_file_that_does_not_resolve_the_table():
+    from skyprivacy.labels import labels_bytes, labels_record
+    result, policy, data, cert = _digest_release()
+    column, sets = next(iter(result.set_labels.items()))
+    digest = sorted(sets)[0]
+    fewer = labels_bytes({column: {d: m for d, m in sets.items() if d != digest}})
+    cert = build_certificate(result.table, policy, qi="severity", sensitive="disease",
+                             labels=labels_record(fewer, "x.json"))
+    label = f"{{#{digest}: {len(sets[digest])} values}}"
+    assert verify_certificate(result.table, cert, labels=fewer).differences == (
+        f"Column 'severity' publishes {label!r}, which the set-label file does not list.",)
+    broken = b'{"kind": "skyprivacy.set-labels"}'
+    cert = build_certificate(result.table, policy, qi="severity", sensitive="disease",
+                             labels=labels_record(broken, "x.json"))
+    assert verify_certificate(result.table, cert, labels=broken).differences == (
+        "The set-label file 'x.json' cannot be used: schema_version None is not supported "
+        "(this skyprivacy reads 1).",)
+
+
+@pytest.mark.parametrize("record", [{"file": "x"}, {"file": "", "sha256": "0" * 64},
+                                    {"file": "x", "sha256": "XYZ"}, "x.json"])
+def test_a_malformed_set_label_record(record, release_table, policy):
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'labels' parameter of build_certificate must be None or {'file': name, "
+            "'sha256': 64 hex digits} (skyprivacy.labels.labels_record). Got ")):
+        build_certificate(release_table, policy, qi=["age", "zip"], sensitive="disease",
+                          labels=record)
+    cert = build_certificate(release_table, policy, qi=["age", "zip"], sensitive="disease")
+    cert["labels"] = record
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The certificate is malformed: 'labels' must be null or an object with 'file' and "
+            "a 'sha256' of 64 hex digits.")):
+        verify_certificate(release_table, cert)

@@ -9,8 +9,6 @@ import io
 import lzma
 import os
 import re
-import subprocess
-import sys
 import zipfile
 
 import pandas as pd
@@ -19,21 +17,7 @@ import pytest
 from skyprivacy.io import InputError, OutputFiles, read_policy, read_table
 
 CSV = "zip,age,disease\n02139,34,flu\n02139,35,cold\n02140,36,flu\n02140,37,hiv\n"
-CLI = [sys.executable, "-m", "skyprivacy"]
 POLICY = "[default]\nskyline = [[0, 0, 0, 0.9]]\n"
-
-
-def cli(*args, cwd, stdin=None):
-    done = subprocess.run([*CLI, *args], capture_output=True, text=True, cwd=cwd,
-                          input=stdin, timeout=120)
-    return done.returncode, done.stdout, done.stderr
-
-
-@pytest.fixture
-def folder(tmp_path):
-    (tmp_path / "p.toml").write_text(POLICY)
-    (tmp_path / "t.csv").write_text(CSV)
-    return tmp_path
 
 
 def expected():
@@ -47,6 +31,19 @@ def expected():
 def test_compressed_csv_is_read_transparently(tmp_path, name, pack):
     (tmp_path / name).write_bytes(pack(CSV.encode()))
     pd.testing.assert_frame_equal(read_table(tmp_path / name), expected())
+
+
+@pytest.mark.parametrize("name", ["plain.csv.gz", "plain.zip", "plain.bz2", "plain.xz"])
+def test_a_name_decides_nothing_plain_csv_named_like_an_archive_is_csv(tmp_path, name):
+    (tmp_path / name).write_text(CSV)
+    pd.testing.assert_frame_equal(read_table(tmp_path / name), expected())
+
+
+def test_an_empty_zip_archive_is_an_input_error(tmp_path):
+    zipfile.ZipFile(tmp_path / "empty.zip", "w").close()
+    with pytest.raises(InputError, match=re.escape(
+            "empty.zip' is a zip archive of 0 files; it must hold exactly one CSV file.")):
+        read_table(tmp_path / "empty.zip")
 
 
 def test_a_zip_with_one_csv_is_read_and_with_two_is_refused(tmp_path):
@@ -118,47 +115,9 @@ def test_malformed_tables_have_their_own_errors(tmp_path, content, message):
         read_table(tmp_path / "bad.csv")
 
 
-def test_standard_input_pipes_and_process_substitution_are_read_once(folder):
-    code, out, err = cli("check", "-", "--qi", "zip", "--sensitive", "disease", "--policy",
-                         "p.toml", cwd=folder, stdin=CSV)
-    assert code == 0 and out.startswith("SAFE: all 3 (value, point) checks hold."), err
-    done = subprocess.run(["bash", "-c", f"{sys.executable} -m skyprivacy check <(cat t.csv) "
-                                         f"--qi zip --sensitive disease --policy p.toml"],
-                          capture_output=True, text=True, cwd=folder, timeout=120)
-    assert done.returncode == 0 and done.stdout.startswith("SAFE"), done.stderr
-    code, out, err = cli("check", "-", "--qi", "zip", "--sensitive", "disease", "--policy",
-                         "p.toml", cwd=folder, stdin="")
-    assert code == 3
-    assert err.strip() == ("skyprivacy check: error: Table '-' (standard input) is empty: a "
-                           "CSV table needs a header line.")
-
-
-def test_sep_on_the_command_line(folder):
-    (folder / "semi.csv").write_text(CSV.replace(",", ";"))
-    code, out, err = cli("check", "semi.csv", "--qi", "zip", "--sensitive", "disease",
-                         "--policy", "p.toml", cwd=folder)
-    assert code == 3 and "pass --sep ';'" in err and len(err.strip().splitlines()) == 1
-    code, out, err = cli("check", "semi.csv", "--sep", ";", "--qi", "zip", "--sensitive",
-                         "disease", "--policy", "p.toml", cwd=folder)
-    assert code == 0, err
-    code, out, err = cli("check", "semi.csv", "--sep", ";;", "--qi", "zip", "--sensitive",
-                         "disease", "--policy", "p.toml", cwd=folder)
-    assert code == 2 and "argument --sep: must be one character" in err
-
-
-def test_existing_outputs_are_not_replaced_without_force(folder):
-    (folder / "cert.json").write_text("keep me")
-    os.chmod(folder / "cert.json", 0o444)
-    args = ["check", "t.csv", "--qi", "zip", "--sensitive", "disease", "--policy", "p.toml",
-            "--certificate", "cert.json"]
-    code, out, err = cli(*args, cwd=folder)
-    assert code == 2
-    assert err.strip() == ("skyprivacy check: error: --certificate cert.json already exists; "
-                           "pass --force to replace it (see skyprivacy check --help)")
-    assert (folder / "cert.json").read_text() == "keep me"
-    code, out, err = cli(*args, "--force", cwd=folder)
-    assert code == 0, err
-    assert (folder / "cert.json").read_text().startswith("{")
+# The command-line side of these inputs (standard input, /dev/stdin, process substitution,
+# --sep, --force, compressed and Excel tables) runs through the installed console script in
+# test_cli_publish_what_the_data_says.py.
 
 
 def test_a_write_error_names_the_file(tmp_path, monkeypatch):

@@ -1,7 +1,10 @@
 """Publish exactly what the data says (issue 12, item 1): released cells that are not
 generalized are the input cells; ranges print their bounds as written; which QIs are
 numbers is decided in one place, the same for Python and the command line."""
+import os
 import re
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -12,11 +15,11 @@ from hypothesis import strategies as st
 
 from skyprivacy import InvalidParameterError, MixedColumnWarning, Policy
 from skyprivacy.anonymize import k_anonymize, skyline_anonymize
-from skyprivacy.cli import main
 from skyprivacy.io import read_table
 from skyprivacy.qi import qi_kinds
 
 LOOSE = Policy.uniform([(0, 0, 0, 1)])
+SCRIPT = os.path.join(os.path.dirname(sys.executable), "skyprivacy")  # the console script
 
 
 def test_leading_zero_codes_are_never_numbers_and_keep_their_zero():
@@ -68,6 +71,15 @@ def test_explicit_choices_and_their_errors():
         qi_kinds(table, ["zip"], {}, numeric="zip", categorical=["zip"])
 
 
+def test_k_anonymize_takes_the_same_explicit_choice():
+    table = pd.DataFrame({"zip": ["02139", "02140"] * 4, "age": ["30", "31", "32", "33"] * 2})
+    as_numbers = k_anonymize(table, qi="zip", k=8, numeric="zip")
+    assert set(as_numbers.table["zip"]) == {"[02139, 02140]"}
+    as_categories = k_anonymize(table, qi="age", k=8, categorical=["age"])
+    assert set(as_categories.table["age"]) == {"*"}
+    assert set(k_anonymize(table, qi="age", k=8).table["age"]) == {"[30, 33]"}
+
+
 def test_python_and_the_command_line_publish_the_same_file_identically(tmp_path,
                                                                        monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -78,9 +90,12 @@ def test_python_and_the_command_line_publish_the_same_file_identically(tmp_path,
                   "disease": rng.choice(["flu", "cold", "hiv", "gout", "acne"], rows)}
                  ).to_csv("t.csv", index=False)
     (tmp_path / "p.toml").write_text("[default]\nskyline = [[1, 2, 0, 0.9]]\n")
-    assert main(["anonymize", "t.csv", "--qi", "zip,age", "--sensitive", "disease",
-                 "--policy", "p.toml", "--output", "cli.csv", "-q"]) == 0
+    done = subprocess.run([SCRIPT, "anonymize", "t.csv", "--qi", "zip,age", "--sensitive",
+                           "disease", "--policy", "p.toml", "--output", "cli.csv", "-q"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
     table = read_table("t.csv")
+    assert table["zip"].str.startswith("0").any()  # read as text: ZIPs keep their zero
     python = skyline_anonymize(table, qi=["zip", "age"], sensitive="disease",
                                policy=Policy.uniform([(1, 2, 0, 0.9)]))
     cli = read_table("cli.csv")
@@ -90,7 +105,7 @@ def test_python_and_the_command_line_publish_the_same_file_identically(tmp_path,
     assert all(not cell.startswith("[") for cell in cli["zip"])  # ZIPs are codes
 
 
-def _covers(label: str, cell: str, numeric: bool) -> bool:
+def _covers(label: str, cell: str, numeric: bool, sets: dict, domain: set) -> bool:
     if label == cell:
         return True
     if numeric and label.startswith("["):
@@ -98,11 +113,13 @@ def _covers(label: str, cell: str, numeric: bool) -> bool:
         return low <= float(cell) <= high
     if numeric:  # one number written two ways in one group ('2', '2.0'): one text for both
         return float(label) == float(cell)
-    if label.startswith("{") and " ..., " not in label:
-        return cell in label.strip("{}").split(", ")
-    if label.startswith("{"):  # "{a, ..., z} (n values)": a sorted run of categories
-        first, last = label[1:label.index("}")].split(", ..., ")
-        return first <= cell <= last
+    if label == "*":  # a group spanning every value of the column
+        return cell in domain
+    digest = re.fullmatch(r"\{#([0-9a-f]+): (\d+) values\}", label)
+    if digest:  # members listed in the set-label mapping
+        return cell in sets[digest.group(1)]
+    if label.startswith("{"):
+        return cell in label[1:-1].split(", ")
     return False
 
 
@@ -118,8 +135,11 @@ def test_every_released_cell_is_its_input_or_a_label_that_covers_it(seed, k):
         "disease": rng.choice(["x", "y", "z"], rows)})
     kinds = qi_kinds(table, ["code", "amount", "age"], {})
     assert kinds == {"code": "set", "amount": "numeric", "age": "numeric"}
-    result = k_anonymize(table, qi=["code", "amount", "age"], k=min(k, rows))
+    result = k_anonymize(table, qi=["code", "amount", "age"], k=min(k, rows),
+                         label_length=int(rng.integers(0, 30)))
     for column in ("code", "amount", "age"):
+        sets = result.set_labels.get(column, {})
+        domain = set(map(str, table[column]))
         for label, cell in zip(result.table[column], table[column]):
-            assert _covers(str(label), str(cell), kinds[column] == "numeric"), \
+            assert _covers(str(label), str(cell), kinds[column] == "numeric", sets, domain), \
                 (column, label, cell)
