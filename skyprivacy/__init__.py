@@ -26,16 +26,14 @@ from .baselines import (
     t_closeness,
 )
 from .check import PointCheck, SkylineCheckResult, WorstCase, skyline_check
+from .compare import LDiversityComparison, compare_l_diversity
 from .find import (
     KnowledgeSkyline,
     KnowledgeSkylines,
-    LDiversityComparison,
-    compare_l_diversity,
-    plot_skyline,
-    plot_skyline_slices,
     skyline_find,
     skyline_find_all,
 )
+from .plotting import plot_skyline, plot_skyline_slices
 from .hierarchy import Hierarchy, generalize_frame, load_adult_hierarchies
 from .utility import (
     UtilityReport,

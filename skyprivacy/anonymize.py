@@ -25,7 +25,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from ._text import confidence_text, percent_text
+from ._core.text import confidence_text, percent_text
 from .check import SkylineCheckResult, skyline_check
 from .errors import (
     InfeasibleError,

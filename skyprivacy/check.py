@@ -17,164 +17,14 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ._text import percent_text
+from ._core.text import percent_text
 from .errors import InvalidParameterError, UnusedPolicyValueWarning
-from .formulas import SufficientStatistics, point_verdicts, sufficient_statistics
+from .formulas import point_verdicts, sufficient_statistics
 from .knowledge import Policy, SkylinePoint
+from .prose import WorstCase, worst_case
 from .release import ReleaseCandidate
 
 __all__ = ["skyline_check", "SkylineCheckResult", "PointCheck", "WorstCase"]
-
-
-def _pct(p: Fraction, threshold=None) -> str:
-    return percent_text(p, threshold)
-
-
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else (plural or word + 's')}"
-
-
-@dataclass(frozen=True)
-class WorstCase:
-    """The attacker's best grounding for one (value, point), in data-owner terms.
-
-    Attributes
-    ----------
-    case : str
-        'same-group', 'known-with-family', 'known-with-target', 'pinned' or 'absent'
-        (see :attr:`skyprivacy.formulas.SufficientStatistics.case`).
-    target_group : object or None
-        Label of the QI-group that holds the target.
-    known_group, family_group : object or None
-        Labels of the groups where the k known individuals and the m family members sit.
-    ruled_out : tuple
-        The l values the attacker uses (the most frequent other values of the target group).
-    breach_probability : Fraction
-        The resulting confidence that the target has the value.
-    description : str
-        The whole story in one paragraph.
-    """
-
-    value: object
-    case: str
-    target_group: object
-    known_group: object
-    family_group: object
-    ruled_out: tuple
-    breach_probability: Fraction
-    description: str
-
-    def to_dict(self) -> dict:
-        """JSON-friendly form (labels as strings, probability as 'p/q' and float)."""
-        return {
-            "case": self.case,
-            "target_group": None if self.target_group is None else str(self.target_group),
-            "known_group": None if self.known_group is None else str(self.known_group),
-            "family_group": None if self.family_group is None else str(self.family_group),
-            "ruled_out": [str(v) for v in self.ruled_out],
-            "breach_probability": str(self.breach_probability),
-            "description": self.description,
-        }
-
-
-def _native(v):
-    return v.item() if isinstance(v, np.generic) else v
-
-
-def _explain(release: ReleaseCandidate, value, stats: SufficientStatistics,
-             bp: Fraction, threshold=None) -> WorstCase:
-    """Turn the argmins of the sufficient statistics into a worst case in words (the
-    percentage never rounds onto ``threshold``, the confidence it is compared with)."""
-    l, k, m = stats.l, stats.k, stats.m
-    mvpi = release.semantics != "svpi"
-    case = stats.case
-    labels = release.group_labels
-    j = release.value_index(value)
-    confidence = f"confidence {bp} ({_pct(bp, threshold)})"
-    if case == "absent":
-        return WorstCase(value, case, None, None, None, (), bp,
-                         f"{value!r} occurs in no group of the release: no attacker can infer it.")
-
-    def group_text(g: int) -> str:
-        n = int(release.sizes_array[g])
-        s = release.count_of(g, j)
-        return (f"group [{release.group_description(g)}] ({_plural(n, 'person', 'people')}, "
-                f"{s} occurrence{'s' if s != 1 else ''} of {value!r})")
-
-    if case == "pinned":
-        g = stats.pinned_group
-        n = int(release.sizes_array[g])
-        known = min(k, n - 1)
-        family = min(m, n - 1 - known)
-        if n == 1:
-            text = (f"The target is alone in {group_text(g)}: the release shows its value as "
-                    f"it is, {confidence}.")
-        else:
-            pieces = []
-            if known:
-                pieces.append(f"knows {_plural(known, 'other member')} of it not to have "
-                              f"{value!r}" if mvpi
-                              else f"knows the values of {_plural(known, 'other member')} of it")
-            if family:
-                pieces.append(f"knows {_plural(family, 'member')} of the target's same-value "
-                              f"family there")
-            text = (f"The target is in {group_text(g)}. The group is so small that an attacker "
-                    f"who {' and '.join(pieces)} accounts for everyone but the target, so the "
-                    f"target's {value!r} is pinned down: {confidence}.")
-        return WorstCase(value, case, _native(labels[g]), _native(labels[g]),
-                         _native(labels[g]) if family else None, (), bp, text)
-
-    if case == "same-group":
-        g = f = known_g = stats.ss1.group
-    elif case == "known-with-family":
-        g, f = stats.ss2.group, stats.ss5.group
-        known_g = f
-    else:  # known-with-target
-        g, f = stats.ss3.group, stats.ss4.group
-        known_g = g
-    row = release.group_counts(g)  # most frequent first, ties in value order
-    s_g = row.pop(release.values[j], 0)
-    ruled = list(row.items())[:l]
-    ruled_out = tuple(v for v, _ in ruled)
-
-    parts = [f"The target is in {group_text(g)}."]
-    n_g = int(release.sizes_array[g])
-    # svpi: people of the target group holding neither sigma nor a ruled-out value
-    others_left = n_g - s_g - sum(c for _, c in ruled)
-    settled = not mvpi and l > 0 and others_left <= 0
-    if l:
-        names = ", ".join(repr(v) for v in ruled_out) or "no other value (the group has none)"
-        if mvpi:
-            parts.append(f"The attacker knows that {_plural(l, 'value')} "
-                         f"{'co-occurs' if l == 1 else 'co-occur'} with {value!r} for the target "
-                         f"({names}: if the target has one, it has {value!r}).")
-        else:
-            parts.append(f"The attacker rules out {_plural(l, 'value')} for the target "
-                         f"({names}, the most frequent others there)"
-                         + (f"; then only {value!r} is left for the target, no further "
-                            f"knowledge needed." if settled else "."))
-    if k and not settled:
-        where = "the same group" if known_g == g else group_text(known_g)
-        if mvpi:
-            parts.append(f"They know that {_plural(k, 'other person', 'other people')} in "
-                         f"{where} {'does' if k == 1 else 'do'} not have {value!r}.")
-        else:
-            used = min(k, max(others_left, 0)) if known_g == g else k
-            extra = " or a ruled-out value" if l and known_g == g else ""
-            parts.append(f"They know the values of {_plural(used, 'other person', 'other people')}"
-                         f" in {where}, none of them {value!r}{extra}"
-                         + (", which leaves only {!r} for the target.".format(value)
-                            if known_g == g and k >= others_left else "."))
-    if m and not settled:
-        where = "the same group" if f == g else group_text(f)
-        parts.append(f"They know {_plural(m, 'member')} of the target's same-value family in "
-                     f"{where} (if any of them had {value!r}, so would the target).")
-    if bp == 1:
-        parts.append(f"This leaves no other possibility: {confidence}.")
-    else:
-        parts.append(f"Worst-case {confidence} that the target has {value!r}.")
-    return WorstCase(value, case, _native(labels[g]), _native(labels[known_g]) if k else None,
-                     _native(labels[f]) if m else None, ruled_out, bp, " ".join(parts))
 
 
 @dataclass(frozen=True)
@@ -273,7 +123,7 @@ class SkylineCheckResult:
                                           m=point.m, owner="skyline_check")
             bp = stats.breach_probability
             row = PointCheck(value, point, bp, bool(self._safe[i]), source,
-                             _explain(self._release, value, stats, bp, point.c_exact))
+                             worst_case(self._release, value, stats, bp, point.c_exact))
             self._cache[i] = row
         return row
 
@@ -337,14 +187,14 @@ class SkylineCheckResult:
             if worst is not None:
                 head += (f" Closest call: {worst.value!r} at {worst.point}, breach probability "
                          f"{worst.breach_probability} "
-                         f"({_pct(worst.breach_probability, worst.point.c_exact)}).")
+                         f"({percent_text(worst.breach_probability, worst.point.c_exact)}).")
             return head
         violations = self.violations
         lines = [f"UNSAFE: {len(violations)} of {len(self)} (value, point) checks fail."]
         for row in violations:
             lines.append(f"- {row.value!r} at {row.point}: breach probability "
                          f"{row.breach_probability} "
-                         f"({_pct(row.breach_probability, row.point.c_exact)}) >= "
+                         f"({percent_text(row.breach_probability, row.point.c_exact)}) >= "
                          f"{row.point.c}. {row.worst_case.description}")
         return "\n".join(lines)
 

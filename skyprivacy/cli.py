@@ -63,7 +63,7 @@ from .io import (
 from .labels import DEFAULT_LABEL_LENGTH, labels_bytes, labels_record
 from .qi import ORDERS
 from .release import SEMANTICS, ReleaseCandidate
-from ._text import confidence_text, percent_text
+from ._core.text import confidence_text, percent_text
 
 __all__ = ["main", "build_parser", "SCHEMA_VERSION", "EXIT_OK", "EXIT_UNSAFE", "EXIT_USAGE",
            "EXIT_INPUT", "EXIT_INTERNAL"]
@@ -984,7 +984,7 @@ def _cmd_anonymize(ctx: _Context) -> int:
 def _skyline_rows(skylines) -> list[dict]:
     rows = []
     for rank, skyline in enumerate(skylines, start=1):
-        breach = min(skyline.minimal_unsafe, key=lambda p: (sum(p), p), default=None)
+        breach = skyline.least_breach
         worst = skylines.worst_cases.get(skyline.value)
         rows.append({**skyline.to_dict(), "value": str(skyline.value), "rank": rank,
                      "least_breaching_knowledge": None if breach is None else list(breach),

@@ -235,7 +235,7 @@ def anonymize_demo(adult: pd.DataFrame, out) -> None:
     skylines = skyline_find_all(result.candidate, c=0.95)
     print("\nKnowledge skylines at c = 0.95, the three most exposed values:", file=out)
     for skyline in list(skylines)[:3]:
-        breach = min(skyline.minimal_unsafe, key=lambda p: (sum(p), p), default=None)
+        breach = skyline.least_breach
         print(f"- {skyline.value}: safe under {list(skyline.points)[:6]}"
               f"{' ...' if len(skyline.points) > 6 else ''}; breached by (l, k, m) = {breach}",
               file=out)

@@ -22,8 +22,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .check import _explain
-from .errors import InvalidParameterError, param_error
+from .prose import worst_case
+from .errors import InvalidParameterError
 from .formulas import (
     breach_probability,
     check_amount,
@@ -43,10 +43,6 @@ __all__ = [
     "KnowledgeSkylines",
     "skyline_find_paper",
     "exhaustive_skyline",
-    "plot_skyline",
-    "plot_skyline_slices",
-    "compare_l_diversity",
-    "LDiversityComparison",
 ]
 
 INF = math.inf
@@ -186,6 +182,23 @@ class KnowledgeSkyline:
     exact_evaluations: int
     _staircase: dict = field(repr=False, compare=False, default_factory=dict)
 
+    def staircases(self) -> dict:
+        """For every searched l, the safe region in (m, k) as runs ``(m_from, m_to, k)``:
+        for m_from <= m <= m_to the largest safe k is k (the slices of Fig. 2's staircase).
+
+        Examples
+        --------
+        >>> from skyprivacy import ReleaseCandidate
+        >>> release = ReleaseCandidate.from_groups([(4, ["flu", "flu", "cold", "gout"]),
+        ...                                         (3, ["cold", "gout", "flu"])])
+        >>> sky = skyline_find(release, "flu", c=0.9)
+        >>> sky.points
+        ((0, 1, 0), (1, 0, 1))
+        >>> sky.staircases()  # l = 0: k up to 1 at m = 0, k = 0 at m = 1; l = 2: nothing safe
+        {0: [(0, 0, 1), (1, 1, 0)], 1: [(0, 1, 0)], 2: []}
+        """
+        return {l: _runs(heights) for l, heights in sorted(self._staircase.items())}
+
     def is_safe(self, l: int, k: int, m: int) -> bool:
         """True iff (l, k, m) lies beneath the skyline (within the searched bounds).
 
@@ -203,9 +216,16 @@ class KnowledgeSkyline:
         return any(l <= pl and k <= pk and m <= pm for pl, pk, pm in self.points)
 
     @property
+    def least_breach(self) -> tuple[int, int, int] | None:
+        """The minimal unsafe (l, k, m) of least total amount (ties: the smallest), None when
+        the whole searched box is safe: the least knowledge that breaches c."""
+        return min(self.minimal_unsafe, key=lambda p: (sum(p), p), default=None)
+
+    @property
     def exposure(self) -> int | None:
         """The least total amount l + k + m that breaches c (None: safe on the whole box)."""
-        return min((sum(p) for p in self.minimal_unsafe), default=None)
+        breach = self.least_breach
+        return None if breach is None else sum(breach)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per skyline point: value, l, k, m, c."""
@@ -437,7 +457,7 @@ class KnowledgeSkylines:
         """One row per value: rank, exposure, least breaching knowledge, worst case."""
         rows = []
         for rank, skyline in enumerate(self.skylines, start=1):
-            breach = min(skyline.minimal_unsafe, key=lambda p: (sum(p), p), default=None)
+            breach = skyline.least_breach
             worst = self.worst_cases.get(skyline.value)
             rows.append({"value": skyline.value, "rank": rank, "exposure": skyline.exposure,
                          "least_breaching_knowledge": breach,
@@ -490,10 +510,10 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
         skyline = _find(_ValueStats(release, value), c_exact)
         skylines.append(skyline)
         baseline[value] = breach_probability(release, value, l=0, k=0, m=0, exact=True)
-        breach = min(skyline.minimal_unsafe, key=lambda p: (sum(p), p), default=None)
+        breach = skyline.least_breach
         if breach is not None:
             stats = sufficient_statistics(release, value, l=breach[0], k=breach[1], m=breach[2])
-            worst[value] = _explain(release, value, stats, stats.breach_probability, c_exact)
+            worst[value] = worst_case(release, value, stats, stats.breach_probability, c_exact)
         if progress is not None:
             progress(done / len(values))
     skylines.sort(key=lambda s: (s.exposure if s.exposure is not None else INF,
@@ -571,176 +591,3 @@ def exhaustive_skyline(release: ReleaseCandidate, sigma: object, *, c, bounds) -
     return tuple(sorted(p for p in safe
                         if not any(q != p and all(q[i] >= p[i] for i in range(3))
                                    for q in safe)))
-
-
-# --------------------------------------------------------------------------- pictures
-def _pyplot():
-    try:
-        import matplotlib
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError("Plotting needs matplotlib: pip install 'skyprivacy[plot]'.") from None
-    return plt
-
-
-def plot_skyline(skyline: KnowledgeSkyline, *, ax=None):
-    """3D staircase of a knowledge skyline: the safe region as boxes under each point.
-
-    Parameters
-    ----------
-    skyline : KnowledgeSkyline
-    ax : matplotlib 3D axes, optional
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-    """
-    if not isinstance(skyline, KnowledgeSkyline):
-        raise param_error("skyline", "plot_skyline", "be a KnowledgeSkyline",
-                          type(skyline).__name__)
-    plt = _pyplot()
-    if ax is None:
-        fig = plt.figure(figsize=(6, 5))
-        ax = fig.add_subplot(projection="3d")
-    colors = plt.get_cmap("viridis")
-    n = max(len(skyline.points), 1)
-    for i, (l, k, m) in enumerate(skyline.points):
-        ax.bar3d(0, 0, 0, k + 1, m + 1, l + 1, alpha=0.25, color=colors(i / n), shade=True)
-        ax.scatter([k + 1], [m + 1], [l + 1], color=colors(i / n), s=30)
-        ax.text(k + 1, m + 1, l + 1, f"({l},{k},{m})", fontsize=7)
-    ax.set_xlabel("k (others' values known)")
-    ax.set_ylabel("m (family members known)")
-    ax.set_zlabel("l (values ruled out)")
-    ax.set_title(f"Knowledge skyline of {skyline.value!r} at c = {float(skyline.c):g}")
-    return ax
-
-
-def plot_skyline_slices(skyline: KnowledgeSkyline, *, axes=None):
-    """2D slices: for each l, the safe staircase of k against m.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-    """
-    if not isinstance(skyline, KnowledgeSkyline):
-        raise param_error("skyline", "plot_skyline_slices", "be a KnowledgeSkyline",
-                          type(skyline).__name__)
-    plt = _pyplot()
-    levels = sorted(skyline._staircase) or [0]
-    if axes is None:
-        cols = min(len(levels), 4)
-        rows = -(-len(levels) // cols)
-        fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.8 * rows), squeeze=False)
-        axes = axes.ravel()
-    else:
-        fig = axes[0].figure
-    for ax, l in zip(axes, levels):
-        runs = _runs(skyline._staircase.get(l))
-        xs, ys = [], []
-        for m_from, m_to, k_val in runs:
-            xs += [m_from, m_to + 1]
-            ys += [k_val, k_val]
-        if xs:
-            ax.fill_between(xs, ys, step="pre", alpha=0.3, color="tab:green")
-            ax.step(xs, ys, where="pre", color="tab:green")
-        ax.set_title(f"l = {l}")
-        ax.set_xlabel("m")
-        ax.set_ylabel("largest safe k")
-    for ax in list(axes)[len(levels):]:
-        ax.set_visible(False)
-    fig.suptitle(f"{skyline.value!r}: safe (k, m) for each l at c = {float(skyline.c):g}")
-    fig.tight_layout()
-    return fig
-
-
-# --------------------------------------------------------------------------- l-diversity
-@dataclass(frozen=True)
-class LDiversityComparison:
-    """An (c, l)-diverse release seen through knowledge skylines (Sects. 5.1 and 8.3).
-
-    Attributes
-    ----------
-    anonymization : AnonymizationResult
-        The (c, l)-diverse release (made by SkylineAnonymize with the Prop. 4 policy).
-    diversity : RecursiveCLDiversityResult
-        The direct recursive (c, l)-diversity check of the release (it passes).
-    skylines : KnowledgeSkylines
-        Every value's knowledge skyline at ``confidence``, most exposed first.
-    """
-
-    c_diversity: object
-    l_diversity: int
-    confidence: Fraction
-    anonymization: object
-    diversity: object
-    skylines: KnowledgeSkylines
-
-    def to_frame(self) -> pd.DataFrame:
-        """One row per value: exposure and least breaching knowledge, with the worst case."""
-        return self.skylines.summary()
-
-    def report(self) -> str:
-        """A plain-words answer to "is my l-diverse release actually safe?"."""
-        n_groups = self.anonymization.candidate.n_groups
-        lines = [f"The release is recursive ({self.c_diversity}, {self.l_diversity})-diverse "
-                 f"({n_groups} QI-groups, average size "
-                 f"{self.anonymization.average_group_size:.1f}); (c, l)-diversity only "
-                 f"protects against an attacker who rules out l - 2 = {self.l_diversity - 2} "
-                 f"values. At confidence {float(self.confidence):g}:"]
-        for skyline in self.skylines:
-            breach = min(skyline.minimal_unsafe, key=lambda p: (sum(p), p), default=None)
-            if breach is None:
-                lines.append(f"- {skyline.value!r}: safe against every amount of knowledge "
-                             f"searched.")
-                continue
-            l, k, m = breach
-            lines.append(f"- {skyline.value!r}: breached with l={l}, k={k}, m={m} "
-                         f"(total {l + k + m}); skyline {list(skyline.points)}.")
-            worst = self.skylines.worst_cases.get(skyline.value)
-            if worst is not None:
-                lines.append(f"    {worst.description}")
-        return "\n".join(lines)
-
-
-def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, c, l: int, confidence,
-                        hierarchies=None, split: str = "infogain",
-                        values=None) -> LDiversityComparison:
-    """Make a recursive (c, l)-diverse release and show which values little knowledge exposes.
-
-    The release is built by :func:`skyprivacy.skyline_anonymize` with the Prop. 4 policy
-    (l - 2, 0, 0) at c / (c + 1); its (c, l)-diversity is checked directly, then the knowledge
-    skyline of every value is computed at ``confidence``.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-    qi : list of str
-    sensitive : str
-    c, l : numbers
-        The (c, l)-diversity parameters (c > 0, l >= 2).
-    confidence : float or Fraction
-        The confidence at which the skylines are drawn (e.g. 0.95).
-    hierarchies, split
-        As in :func:`skyprivacy.skyline_anonymize`.
-    values : iterable, optional
-        Values to draw skylines for (default: all).
-
-    Returns
-    -------
-    LDiversityComparison
-
-    References
-    ----------
-    Chen, LeFevre and Ramakrishnan (2009), Proposition 4 and Sect. 8.3 (Table 2).
-    """
-    from .anonymize import skyline_anonymize
-    from .baselines import cl_diversity_policy, recursive_cl_diversity
-
-    policy = cl_diversity_policy(c, l)
-    result = skyline_anonymize(table, qi=qi, sensitive=sensitive, policy=policy,
-                               hierarchies=hierarchies, split=split)
-    diversity = recursive_cl_diversity(result.candidate, c, l)
-    skylines = skyline_find_all(result.candidate, c=confidence, values=values)
-    return LDiversityComparison(c, l, exact_confidence(confidence, "compare_l_diversity"),
-                                result, diversity, skylines)

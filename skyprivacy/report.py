@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._text import confidence_text, percent_text
+from ._core.text import confidence_text, percent_text
 from .check import SkylineCheckResult
 from .errors import param_error
 from .find import KnowledgeSkyline, skyline_find
@@ -270,9 +270,9 @@ def group_size_svg(sizes, *, width: int = 560, height: int = 240) -> str:
 
 
 def _skyline_png(skyline: KnowledgeSkyline) -> str:
-    from .find import _pyplot, plot_skyline_slices
+    from .plotting import plot_skyline_slices, pyplot
 
-    plt = _pyplot()
+    plt = pyplot("render_report")
     figure = plot_skyline_slices(skyline)
     buffer = io.BytesIO()
     try:
@@ -465,7 +465,7 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
                      if c["value"] == str(skyline.value)
                      and Fraction(c["c_exact"]) == skyline.c]
             picture = _skyline_png(skyline) if png else skyline_svg(skyline, policy_points=marks)
-            breach = min(skyline.minimal_unsafe, key=lambda p: (sum(p), p), default=None)
+            breach = skyline.least_breach
             caption = (f"Knowledge skyline of {skyline.value!r} at c = "
                        f"{confidence_text(skyline.c)}: "
                        f"{len(skyline.points)} maximal safe point(s)")

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import skyprivacy.cli as cli
-from skyprivacy._text import percent_text
+from skyprivacy._core.text import percent_text
 from skyprivacy.cli import main
 
 POLICY = "[default]\nskyline = [[0, 0, 0, 0.9]]\n"

@@ -1,12 +1,14 @@
-"""The drawing edge (skyprivacy/plotting.py): the trade-off curve of Fig. 5."""
+"""The drawing edge (skyprivacy/plotting.py): knowledge skylines and the trade-off curve of Fig. 5."""
 import re
 
 import matplotlib
 import pytest
 from transparency.tables import credit_card_table
 
+import skyprivacy
+from skyprivacy import ReleaseCandidate, skyline_find
 from skyprivacy.errors import InvalidParameterError
-from skyprivacy.plotting import plot_tradeoff_curve
+from skyprivacy.plotting import plot_skyline, plot_skyline_slices, plot_tradeoff_curve
 from skyprivacy.transparency import tradeoff_curve
 
 matplotlib.use("Agg")
@@ -37,3 +39,26 @@ def test_only_a_curve_is_drawn():
             "The 'curve' parameter of plot_tradeoff_curve must be a TradeoffCurve. "
             "Got 'dict' instead.")):
         plot_tradeoff_curve({})
+
+
+def test_skyline_plots_draw_every_point_and_every_slice():
+    release = ReleaseCandidate.from_groups([(6, list("aabbcd")), (5, list("abcdd"))])
+    skyline = skyline_find(release, "a", c=0.8)
+    ax = plot_skyline(skyline)
+    assert len(ax.collections) >= len(skyline.points)
+    assert ax.get_title() == "Knowledge skyline of 'a' at c = 0.8"
+    figure = plot_skyline_slices(skyline)
+    visible = [a for a in figure.axes if a.get_visible()]
+    assert [a.get_title() for a in visible] == [f"l = {l}" for l in skyline.staircases()]
+    assert skyprivacy.plot_skyline is plot_skyline  # the top level re-exports the edge's
+
+
+def test_only_a_knowledge_skyline_is_drawn():
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'skyline' parameter of plot_skyline must be a KnowledgeSkyline. "
+            "Got 'tuple' instead.")):
+        plot_skyline((1, 2, 3))
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The 'skyline' parameter of plot_skyline_slices must be a KnowledgeSkyline. "
+            "Got 'NoneType' instead.")):
+        plot_skyline_slices(None)

@@ -12,14 +12,12 @@ Drawing the curve is done at the edge, by :func:`skyprivacy.plotting.plot_tradeo
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import NEXT_RELEASE
 from .._core.validation import Boolean, Interval, Options, validate_params
 from ..errors import InfeasibleError, param_error
 from ._segments import VERIFY_ABS, VERIFY_REL, Segments
@@ -120,16 +118,6 @@ class TradeoffCurve:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "points": self.points.to_dict(orient="records")}
-
-    def plot(self, ax=None):
-        """Deprecated: use :func:`skyprivacy.plotting.plot_tradeoff_curve` (drawing lives at
-        the edge); kept for one release."""
-        warnings.warn("TradeoffCurve.plot is deprecated and stops working in "
-                      f"{NEXT_RELEASE}; call skyprivacy.plotting.plot_tradeoff_curve(curve).",
-                      FutureWarning, stacklevel=2)
-        from ..plotting import plot_tradeoff_curve
-
-        return plot_tradeoff_curve(self, ax=ax)
 
 
 @validate_params({"table": TABLE, "kind": _KIND})
