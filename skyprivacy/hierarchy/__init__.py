@@ -40,6 +40,7 @@ from .builders import dates, from_levels, from_mapping, intervals, masking
 from .lookup import generalize_frame
 from .model import Hierarchy
 from .shipped import bundled, load_adult_hierarchies
+from . import deprecated  # noqa: F401  (attaches the deprecated classmethods)
 
 __all__ = [
     "Hierarchy",

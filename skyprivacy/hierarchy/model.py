@@ -28,7 +28,6 @@ from pandas.api.types import is_hashable
 from .._core.validation import Interval, Predicate, check, validate_params
 from ..errors import HierarchyError, param_error
 from ._common import described_error, is_blank, native_value, object_array, shown, title
-from .deprecated import DeprecatedConstructors
 from .lookup import LeafLookup, first_seen_codes, one_dimensional
 
 __all__ = ["Hierarchy", "NAME", "make_hierarchy", "rows_of"]
@@ -38,7 +37,7 @@ NAME = Predicate(lambda value: value is None or isinstance(value, str), "be a st
                  invalid=3)
 
 
-class Hierarchy(DeprecatedConstructors):
+class Hierarchy:
     """A generalization hierarchy of one quasi-identifier: levels of equal depth, one root.
 
     Level 0 holds the leaves (the values that occur in the data), level ``height`` the root;
