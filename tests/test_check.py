@@ -14,13 +14,11 @@ from skyprivacy import (
     skyline_check,
 )
 
-TABLE1B = ReleaseCandidate.from_groups([(4, ["AIDS", "AIDS", "Flu", "Flu"]),
-                                        (4, ["AIDS", "Cancer", "Flu", "Flu"])])
 
 
-def test_rows_match_breach_probability_and_verdicts():
+def test_rows_match_breach_probability_and_verdicts(table1b):
     policy = Policy({"AIDS": [(0, 1, 0, 0.7), (0, 0, 1, 0.7)]}, default=[(0, 0, 0, 0.9)])
-    result = skyline_check(TABLE1B, policy)
+    result = skyline_check(table1b, policy)
     frame = result.to_frame()
     assert list(frame.columns[:7]) == ["value", "l", "k", "m", "c", "breach_probability", "safe"]
     assert frame[["value", "l", "k", "m"]].values.tolist() == [
@@ -30,34 +28,34 @@ def test_rows_match_breach_probability_and_verdicts():
     assert frame["source"].tolist() == ["value", "value", "default", "default"]
     for row in result.rows:
         assert row.breach_probability == breach_probability(
-            TABLE1B, row.value, l=row.point.l, k=row.point.k, m=row.point.m, exact=True)
+            table1b, row.value, l=row.point.l, k=row.point.k, m=row.point.m, exact=True)
     assert not result.safe
     assert [(r.value, r.point.knowledge) for r in result.violations] == [("AIDS", (0, 0, 1))]
 
 
-def test_breach_probability_equal_to_c_is_unsafe_exactly():
+def test_breach_probability_equal_to_c_is_unsafe_exactly(table1b):
     # BP = 3/4 exactly; c = 0.75 must fail (strict <) and c = 0.7500001 must pass.
-    assert not skyline_check(TABLE1B, Policy({"AIDS": [(0, 0, 1, 0.75)]})).safe
-    assert skyline_check(TABLE1B, Policy({"AIDS": [(0, 0, 1, 0.7500001)]})).safe
+    assert not skyline_check(table1b, Policy({"AIDS": [(0, 0, 1, 0.75)]})).safe
+    assert skyline_check(table1b, Policy({"AIDS": [(0, 0, 1, 0.7500001)]})).safe
     # 2/3 vs c = 2/3 given as a Fraction: unsafe; as the float 0.6666666666666666 (< 2/3): unsafe
-    assert not skyline_check(TABLE1B, Policy({"AIDS": [(0, 1, 0, Fraction(2, 3))]})).safe
-    assert not skyline_check(TABLE1B, Policy({"AIDS": [(0, 1, 0, 2 / 3)]})).safe
-    assert skyline_check(TABLE1B, Policy({"AIDS": [(0, 1, 0, 0.6666667)]})).safe
+    assert not skyline_check(table1b, Policy({"AIDS": [(0, 1, 0, Fraction(2, 3))]})).safe
+    assert not skyline_check(table1b, Policy({"AIDS": [(0, 1, 0, 2 / 3)]})).safe
+    assert skyline_check(table1b, Policy({"AIDS": [(0, 1, 0, 0.6666667)]})).safe
 
 
-def test_values_without_a_skyline_are_not_checked():
-    result = skyline_check(TABLE1B, Policy({"Cancer": [(0, 0, 0, 0.5)]}))
+def test_values_without_a_skyline_are_not_checked(table1b):
+    result = skyline_check(table1b, Policy({"Cancer": [(0, 0, 0, 0.5)]}))
     assert [r.value for r in result.rows] == ["Cancer"]
     assert result.safe
     assert result.explain().startswith("SAFE: all 1 (value, point) checks hold")
     assert "Closest call: 'Cancer'" in result.explain()
 
 
-def test_unused_policy_value_warns_and_reports_zero():
+def test_unused_policy_value_warns_and_reports_zero(table1b):
     with pytest.warns(UnusedPolicyValueWarning, match=re.escape(
             "The policy names 1 value(s) the release never contains: ['Aids']; check for typos "
             "(they are reported as safe with breach probability 0).")):
-        result = skyline_check(TABLE1B, Policy({"Aids": [(0, 0, 0, 0.5)]}))
+        result = skyline_check(table1b, Policy({"Aids": [(0, 0, 0, 0.5)]}))
     row = result.rows[0]
     assert row.value == "Aids" and row.breach_probability == 0 and row.safe
     assert row.worst_case.case == "absent"
@@ -65,10 +63,10 @@ def test_unused_policy_value_warns_and_reports_zero():
     assert result.unused_policy_values == ("Aids",)
 
 
-def test_plain_mapping_is_accepted_as_policy():
+def test_plain_mapping_is_accepted_as_policy(table1b):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        result = skyline_check(TABLE1B, {"AIDS": [(0, 0, 0, 0.6)]})
+        result = skyline_check(table1b, {"AIDS": [(0, 0, 0, 0.6)]})
     assert result.safe
 
 
@@ -84,8 +82,8 @@ def test_worst_case_same_group_in_words():
         "1/2 (50.0%) that the target has 'AIDS'.")
 
 
-def test_worst_case_ruled_out_values_settle_it():
-    row = skyline_check(TABLE1B, Policy({"AIDS": [(1, 1, 1, 0.5)]})).rows[0]
+def test_worst_case_ruled_out_values_settle_it(table1b):
+    row = skyline_check(table1b, Policy({"AIDS": [(1, 1, 1, 0.5)]})).rows[0]
     assert row.worst_case.ruled_out == ("Flu",)
     assert "rules out 1 value for the target ('Flu', the most frequent others there); then " \
            "only 'AIDS' is left for the target, no further knowledge needed." \
@@ -143,9 +141,9 @@ def test_mvpi_wording():
     assert result.to_dict()["semantics"] == "mvpi-set"
 
 
-def test_to_dict_is_json_ready():
+def test_to_dict_is_json_ready(table1b):
     import json
-    data = skyline_check(TABLE1B, Policy.uniform([(0, 1, 0, 0.9)])).to_dict()
+    data = skyline_check(table1b, Policy.uniform([(0, 1, 0, 0.9)])).to_dict()
     text = json.dumps(data)
     assert '"breach_probability_exact": "2/3"' in text
     assert data["safe"] is True
@@ -154,17 +152,17 @@ def test_to_dict_is_json_ready():
     assert data["rows"][0]["worst_case"]["target_group"] == "0"
 
 
-def test_explain_lists_every_violation():
-    text = skyline_check(TABLE1B, Policy.uniform([(0, 1, 0, 0.6)])).explain()
+def test_explain_lists_every_violation(table1b):
+    text = skyline_check(table1b, Policy.uniform([(0, 1, 0, 0.6)])).explain()
     assert text.splitlines()[0] == "UNSAFE: 2 of 3 (value, point) checks fail."
     assert text.count("\n- ") == 2
 
 
-def test_errors():
+def test_errors(table1b):
     with pytest.raises(InvalidParameterError, match=re.escape(
             "The 'release' parameter of skyline_check must be a ReleaseCandidate. "
             "Got list instead.")):
         skyline_check([], Policy.uniform([(0, 0, 0, 0.5)]))
     with pytest.raises(InvalidParameterError, match=re.escape(
             "The 'policy' parameter of skyline_check must be a Policy. Got list instead.")):
-        skyline_check(TABLE1B, [(0, 0, 0, 0.5)])
+        skyline_check(table1b, [(0, 0, 0, 0.5)])
