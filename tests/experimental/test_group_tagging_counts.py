@@ -208,7 +208,7 @@ def test_the_budget_accountant_is_charged_and_refuses():
     ({"privacy_unit": "user"}, "The 'privacy_unit' parameter of count_report must be one of "
                                "['individual', 'row']. Got 'user' instead."),
     ({"accountant": 1.0}, "The 'accountant' parameter of count_report must be None or a "
-                          "BudgetAccountant. Got 1.0 instead."),
+                          "BudgetAccountant. Got 'float' instead."),
     ({"spec": QuerySpec("decision", ["x"], "s", target="y")},
      "The 'spec' parameter of count_report must be a count query (QuerySpec(kind='count', "
      "...)). Got \"kind='decision'\" instead."),
