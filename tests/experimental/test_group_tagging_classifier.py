@@ -234,6 +234,11 @@ def test_unseen_group_at_prediction(students):
                             "be None or an estimator with fit and predict. Got 3 instead."),
     ({"per_group": "yes"}, "The 'per_group' parameter of RelationImpactClassifier must be True "
                            "or False. Got 'yes' instead."),
+    ({"tolerance": "0.1"}, "The 'tolerance' parameter of RelationImpactClassifier must be a "
+                           "number in [0, 1]. Got '0.1' instead."),
+    ({"random_state": -1}, "The 'random_state' parameter of RelationImpactClassifier must be "
+                           "None, a non-negative int seed or a numpy.random.Generator. Got -1 "
+                           "instead."),
 ])
 def test_constructor_validation(kwargs, message):
     with pytest.raises(InvalidParameterError) as caught:
