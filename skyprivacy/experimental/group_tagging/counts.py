@@ -26,13 +26,10 @@ from ..._core.validation import (InstanceOf, Interval, Nullable, Options, as_gen
 from ...errors import InvalidParameterError, SchemaError, param_error
 from ...fairness_queries.mechanisms import BudgetAccountant
 from ._common import FRAME, RANDOM_STATE, check_table, sorted_labels
-from .encoding import EncodingMap
+from .encoding import ENCODING
 from .query import QuerySpec, predicate_mask
 
 __all__ = ["CountRelease", "count_report", "tree_levels"]
-
-#: The one-hot encoding a count query's bits come from.
-ENCODING = Nullable(InstanceOf(EncodingMap, text="be None or an EncodingMap"))
 
 
 @dataclass(frozen=True)
@@ -113,7 +110,7 @@ def query_contributions(df: pd.DataFrame, spec: QuerySpec, *, encoding, owner: s
     A predicate count contributes 0/1 per row (Delta = 1).  A bit-sum count ``sum_{j in Q}
     x_ij`` contributes the row's hot bits among the query's columns; one-hot bits of one
     source attribute count once towards Delta (checked on the data: at most one hot bit per
-    attribute per row).  ``encoding`` is declared by the callers (:data:`ENCODING`).
+    attribute per row).  The callers declare ``encoding`` (:data:`.encoding.ENCODING`).
     """
     if not isinstance(spec, QuerySpec) or spec.kind != "count":
         raise param_error("spec", owner, "be a count query (QuerySpec(kind='count', ...))",

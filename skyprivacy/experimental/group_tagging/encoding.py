@@ -106,6 +106,10 @@ class EncodingMap:
         return pd.DataFrame(rows, columns=["attribute", "category", "column"])
 
 
+#: The declared ``encoding`` parameter of the functions that read an encoded table.
+ENCODING = Nullable(InstanceOf(EncodingMap, text="be None or an EncodingMap"))
+
+
 @dataclass(frozen=True)
 class EncodedTable:
     """The result of :func:`one_hot_encode`; unpacks as ``frame, encoding``.

@@ -34,7 +34,7 @@ from ...errors import (InfeasibleError, InvalidParameterError, NotDifferentially
                        PrivacyRiskWarning, SchemaError, UnprovenFormulaWarning, param_error)
 from ._common import (BATCH_SIZE, FRAME, GROUPS, POSITIVE, RANDOM_STATE, check_table,
                       column_list, sorted_labels)
-from .encoding import EncodingMap
+from .encoding import ENCODING, EncodingMap
 
 __all__ = [
     "tag_groups",
@@ -269,8 +269,6 @@ def _expand_anchored(df: pd.DataFrame, names: list, encoding, owner: str) -> lis
 #: The number of batches of a class (``batches`` is one, or a mapping class -> one).
 _BATCHES = Interval("integer", 1,
                     text="be a positive integer (or a mapping class -> positive integer)")
-#: A plan's one-hot encoding.
-_ENCODING = Nullable(InstanceOf(EncodingMap, text="be None or an EncodingMap"))
 
 
 def _batch_counts(sizes: dict, *, batches, batch_size, owner: str) -> dict:
@@ -280,8 +278,8 @@ def _batch_counts(sizes: dict, *, batches, batch_size, owner: str) -> dict:
                                     "batches per class) and 'batch_size'. Got "
                                     f"batches={batches!r} and batch_size={batch_size!r} instead.")
     if batch_size is not None:  # declared: an integer >= 2
-        size = batch_size
-        return {c: max(1, min(n // 2, (2 * n + size) // (2 * size))) for c, n in sizes.items()}
+        return {c: max(1, min(n // 2, (2 * n + batch_size) // (2 * batch_size)))
+                for c, n in sizes.items()}
     if isinstance(batches, Mapping):
         unknown = [c for c in batches if c not in sizes]
         if unknown:
@@ -305,7 +303,7 @@ def _batch_counts(sizes: dict, *, batches, batch_size, owner: str) -> dict:
 
 
 #: The options :func:`plan_fis` and :func:`fis_shuffle` share.
-_PLAN_OPTIONS = {"batch_size": Nullable(BATCH_SIZE), "encoding": _ENCODING,
+_PLAN_OPTIONS = {"batch_size": Nullable(BATCH_SIZE), "encoding": ENCODING,
                  "allow_reduce_S": Boolean(), "random_state": RANDOM_STATE}
 
 
@@ -635,7 +633,8 @@ def fis_shuffle(df, *, plan=None, tag=None, anchored=None, S=None, batches=None,
         columns[column] = (cells.copy() if column not in group_of
                            else cells.take(sources[group_of[column]]))
     frame = pd.DataFrame(columns, index=df.index)
-    seed = random_state if isinstance(random_state, int) else None  # declared: None, Generator
+    # declared: None, a Generator, or an int seed (numpy ints arrive as Python ints)
+    seed = random_state if isinstance(random_state, int) else None
     realized = replace(plan, shuffler_assignment=tuple(assignment),
                        permutations=tuple(permutations), seed=seed)
     warn("fis_shuffle permutes attribute groups within each protected class: the output is not "

@@ -26,7 +26,8 @@ from ..._core.warning import warn
 from ...errors import (InvalidParameterError, NotDifferentiallyPrivateWarning,
                        UnprovenFormulaWarning, param_error)
 from ._common import FRAME, POSITIVE, RANDOM_STATE, check_table
-from .counts import ENCODING, query_contributions
+from .counts import query_contributions
+from .encoding import ENCODING
 from .fis import fis_shuffle, paper_fis_epsilon
 from .query import QuerySpec
 
