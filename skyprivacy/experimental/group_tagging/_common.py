@@ -57,6 +57,15 @@ def column_list(value, *, name: str, owner: str, allow_empty: bool = False) -> l
     return names
 
 
+def require_complete(cells: pd.Series, *, remedy: str, role: str | None = None) -> None:
+    """The one SchemaError for a column with missing values: ``Column 'x' (the <role>) has n
+    missing value(s); <remedy>``."""
+    n_missing = int(cells.isna().sum())
+    if n_missing:
+        what = f"Column {cells.name!r}" + (f" (the {role})" if role else "")
+        raise SchemaError(f"{what} has {n_missing} missing value(s); {remedy}")
+
+
 def sorted_labels(values) -> list:
     """Distinct labels as native Python objects, sorted when they compare, else first seen."""
     return sorted_uniques(native(v) for v in values)

@@ -25,7 +25,7 @@ from ..._core.validation import (InstanceOf, Interval, Nullable, Options, as_gen
                                  validate_params)
 from ...errors import InvalidParameterError, SchemaError, param_error
 from ...fairness_queries.mechanisms import BudgetAccountant
-from ._common import FRAME, RANDOM_STATE, check_table, sorted_labels
+from ._common import FRAME, RANDOM_STATE, check_table, require_complete, sorted_labels
 from .encoding import ENCODING
 from .query import QuerySpec, predicate_mask
 
@@ -263,10 +263,7 @@ def count_report(df, *, spec, epsilon, periods=None, horizon=None, encoding=None
                               periods)
         require_columns(df, [periods])
         cells = df[periods]
-        if cells.isna().any():
-            raise SchemaError(f"Column {periods!r} (the periods) has "
-                              f"{int(cells.isna().sum())} missing value(s); every row needs a "
-                              "period.")
+        require_complete(cells, role="periods", remedy="every row needs a period.")
         data_codes, uniques = pd.factorize(cells, sort=False)
         if horizon is None:
             labels = sorted_labels(uniques)

@@ -23,7 +23,7 @@ from ..._core.exact import native
 from ..._core.validation import InstanceOf, Interval, Nullable, Options, validate_params
 from ..._core.warning import warn
 from ...errors import SchemaError, UnknownCategoryWarning, param_error
-from ._common import FRAME, check_table, column_list, sorted_labels
+from ._common import FRAME, check_table, column_list, require_complete, sorted_labels
 
 __all__ = ["EncodingMap", "EncodedTable", "one_hot_encode", "MISSING_CATEGORY"]
 
@@ -237,12 +237,10 @@ def one_hot_encode(df, *, columns, categories=None, bins=None, handle_unknown="e
     encoded: dict = {}
     for source in sources:
         cells = df[source]
+        if missing == "error":
+            require_complete(cells, remedy="pass missing='as_category' to encode them as a "
+                             "category of their own, or clean the table.")
         absent = cells.isna().to_numpy()
-        if missing == "error" and absent.any():
-            raise SchemaError(
-                f"Column {source!r} has {int(absent.sum())} missing value(s); pass "
-                "missing='as_category' to encode them as a category of their own, or clean "
-                "the table.")
         if source in edges_of:
             edges = _check_edges(edges_of[source], column=source, owner=owner)
             if not pd.api.types.is_numeric_dtype(cells) or pd.api.types.is_bool_dtype(cells):

@@ -33,7 +33,7 @@ from ..._core.warning import warn
 from ...errors import (InfeasibleError, InvalidParameterError, NotDifferentiallyPrivateWarning,
                        PrivacyRiskWarning, SchemaError, UnprovenFormulaWarning, param_error)
 from ._common import (BATCH_SIZE, FRAME, GROUPS, POSITIVE, RANDOM_STATE, check_table,
-                      column_list, sorted_labels)
+                      column_list, require_complete, sorted_labels)
 from .encoding import ENCODING, EncodingMap
 
 __all__ = [
@@ -101,10 +101,7 @@ def _tags(df: pd.DataFrame, protected, *, owner: str, name: str) -> pd.Series:
         raise param_error(name, owner, "be the name of the protected column", protected)
     require_columns(df, [protected])
     cells = df[protected]
-    n_missing = int(cells.isna().sum())
-    if n_missing:
-        raise SchemaError(f"Column {protected!r} (the protected attribute) has {n_missing} "
-                          "missing value(s); every row needs a tag.")
+    require_complete(cells, role="protected attribute", remedy="every row needs a tag.")
     codes, uniques = pd.factorize(cells, sort=False)
     sizes = np.bincount(codes, minlength=len(uniques))
     if sizes.min() < 2:

@@ -23,7 +23,7 @@ from ..._core.exact import decimal_fraction, native
 from ..._core.validation import Interval, Options, validate_params
 from ..._core.warning import warn
 from ...errors import DegenerateColumnWarning, SchemaError, param_error
-from ._common import FRAME, check_table, column_list, sorted_labels
+from ._common import FRAME, check_table, column_list, require_complete, sorted_labels
 
 __all__ = ["RelatedAttributes", "select_related_attributes"]
 
@@ -191,9 +191,7 @@ def select_related_attributes(df, *, target, candidates=None, threshold=0.5,
                                   "excluded column", name)
 
     y_cells = df[target]
-    if y_cells.isna().any():
-        raise SchemaError(f"Column {target!r} (the target) has {int(y_cells.isna().sum())} "
-                          "missing value(s); clean the table first.")
+    require_complete(y_cells, role="target", remedy="clean the table first.")
     y_values = sorted_labels(y_cells)
     if not set(y_values) <= {0, 1}:  # True == 1 and False == 0
         raise SchemaError(f"Column {target!r} (the target) must hold the event as 0/1 or "
@@ -210,10 +208,8 @@ def select_related_attributes(df, *, target, candidates=None, threshold=0.5,
     skipped: list = []
     for name in names:
         cells = df[name]
-        n_missing = int(cells.isna().sum())
-        if n_missing:
-            raise SchemaError(f"Column {name!r} has {n_missing} missing value(s); encode them "
-                              "(one_hot_encode(missing='as_category')) or clean the table.")
+        require_complete(cells, remedy="encode them (one_hot_encode(missing='as_category')) or "
+                         "clean the table.")
         if cells.nunique() < 2:
             skipped.append(name)
             continue
