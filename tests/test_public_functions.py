@@ -1,8 +1,9 @@
 """The common test of every public function of the subpackages (issue 13, item 2).
 
 Like scikit-learn's ``test_public_functions``: every public function or method of
-:mod:`skyprivacy.baselines`, :mod:`skyprivacy.transparency`, :mod:`skyprivacy.fairness_queries`
-(and the drawing edge :mod:`skyprivacy.plotting`) that declares parameter constraints is called
+:mod:`skyprivacy.baselines`, :mod:`skyprivacy.transparency`, :mod:`skyprivacy.fairness_queries`,
+:mod:`skyprivacy.experimental.group_tagging` (and the drawing edge :mod:`skyprivacy.plotting`)
+that declares parameter constraints is called
 once per declared parameter with a value that violates it, every other argument valid, and
 must raise InvalidParameterError with the house template naming that parameter and the
 function as users call it.  A second walk holds the calling convention: nothing positional-only,
@@ -18,6 +19,7 @@ import pandas as pd
 import pytest
 
 import skyprivacy.baselines
+import skyprivacy.experimental.group_tagging
 import skyprivacy.fairness_queries
 import skyprivacy.plotting
 import skyprivacy.transparency
@@ -25,11 +27,12 @@ from skyprivacy import ReleaseCandidate
 from skyprivacy._core.validation import (Boolean, InstanceOf, Interval, Nullable, Options,
                                          Predicate, RandomState, declared_constraints)
 from skyprivacy.errors import InvalidParameterError
+from skyprivacy.experimental.group_tagging import EncodingMap, one_hot_encode
 from skyprivacy.fairness_queries import AttributeConceal, BudgetAccountant
 from skyprivacy.transparency import DecisionTable, Delta, tradeoff_curve
 
 MODULES = (skyprivacy.baselines, skyprivacy.transparency, skyprivacy.fairness_queries,
-           skyprivacy.plotting)
+           skyprivacy.experimental.group_tagging, skyprivacy.plotting)
 TEMPLATE = re.compile(r"^The '(?P<name>\w+)' parameter of (?P<owner>[\w.]+) must (?P<req>.+)\. "
                       r"Got (?P<got>.+) instead\.$", re.S)
 
@@ -47,6 +50,12 @@ EXAMPLES = {
     BudgetAccountant: BudgetAccountant,
     skyprivacy.transparency.TradeoffCurve: lambda: tradeoff_curve(_decision_table(), [0, 1]),
     Delta: lambda: Delta(0.5),
+}
+
+
+#: How to make the instance whose method is called, for classes that take arguments.
+INSTANCES = {
+    EncodingMap: lambda: one_hot_encode(pd.DataFrame({"g": ["a"]}), columns="g").encoding,
 }
 
 
@@ -118,7 +127,11 @@ def test_the_walk_covers_every_area():
     for expected in ("k_anonymity", "t_closeness", "dp_breach_probability", "optimal_privacy",
                      "satisfies_beta", "fidelity_bounds", "AttributeConceal",
                      "BudgetAccountant", "cs_reveal", "smooth_sensitivity_sp",
-                     "plot_tradeoff_curve", "DecisionTable"):
+                     "plot_tradeoff_curve", "DecisionTable", "one_hot_encode", "EncodingMap",
+                     "select_related_attributes", "tag_groups", "plan_fis", "fis_shuffle",
+                     "paper_fis_epsilon", "row_return_probability", "empirical_relinkage_rate",
+                     "RelationImpactClassifier", "count_report", "tree_levels",
+                     "paper_loss_bound", "select_fis_config"):
         assert expected in owners, expected
     assert len(CASES) > 120
 
@@ -142,7 +155,7 @@ def test_every_declared_parameter_rejects_an_invalid_value(label, parameter):
     elif attr == "__init__":
         call = owner_obj
     else:
-        call = getattr(owner_obj(), attr)
+        call = getattr(INSTANCES.get(owner_obj, owner_obj)(), attr)
     with pytest.raises(InvalidParameterError) as err:
         call(**arguments)
     message = str(err.value)

@@ -234,6 +234,11 @@ def test_unseen_group_at_prediction(students):
                             "be None or an estimator with fit and predict. Got 3 instead."),
     ({"per_group": "yes"}, "The 'per_group' parameter of RelationImpactClassifier must be True "
                            "or False. Got 'yes' instead."),
+    ({"tolerance": "0.1"}, "The 'tolerance' parameter of RelationImpactClassifier must be a "
+                           "number in [0, 1]. Got '0.1' instead."),
+    ({"random_state": -1}, "The 'random_state' parameter of RelationImpactClassifier must be "
+                           "None, a non-negative int seed or a numpy.random.Generator. Got -1 "
+                           "instead."),
 ])
 def test_constructor_validation(kwargs, message):
     with pytest.raises(InvalidParameterError) as caught:
@@ -258,15 +263,13 @@ def test_missing_scipy_and_sklearn_name_their_extras(students, monkeypatch):
     monkeypatch.setitem(sys.modules, "scipy.optimize", None)
     with pytest.raises(ImportError) as caught:
         RelationImpactClassifier(base_estimator=Rule()).fit(X, y, g)
-    assert str(caught.value) == ("RelationImpactClassifier needs scipy for its linear program: "
-                                 "pip install 'skyprivacy[lp]'")
+    assert str(caught.value) == "RelationImpactClassifier needs scipy: pip install 'skyprivacy[lp]'"
     monkeypatch.undo()
     monkeypatch.setitem(sys.modules, "sklearn.linear_model", None)
     with pytest.raises(ImportError) as caught:
         RelationImpactClassifier().fit(X, y, g)
-    assert str(caught.value) == ("RelationImpactClassifier's default base estimator needs "
-                                 "scikit-learn: pip install 'skyprivacy[ml]' (or pass "
-                                 "base_estimator=)")
+    assert str(caught.value) == ("RelationImpactClassifier(base_estimator=None) needs "
+                                 "scikit-learn: pip install 'skyprivacy[ml]'")
 
 
 # --- scores: ROC-convex-hull thresholds (spec §3.7, "for scores rather than hard labels") --------

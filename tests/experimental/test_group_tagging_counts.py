@@ -1,6 +1,7 @@
 """Differentially private count reports (spec group-tagging §3.8), test G8: noise scales,
 composition, and empirical DP spot-checks on neighbouring tables."""
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -208,7 +209,11 @@ def test_the_budget_accountant_is_charged_and_refuses():
     ({"privacy_unit": "user"}, "The 'privacy_unit' parameter of count_report must be one of "
                                "['individual', 'row']. Got 'user' instead."),
     ({"accountant": 1.0}, "The 'accountant' parameter of count_report must be None or a "
-                          "BudgetAccountant. Got 1.0 instead."),
+                          "BudgetAccountant. Got 'float' instead."),
+    ({"encoding": {"x": ["x"]}}, "The 'encoding' parameter of count_report must be None or an "
+                                 "EncodingMap. Got 'dict' instead."),
+    ({"epsilon": "1"}, "The 'epsilon' parameter of count_report must be a finite number > 0. "
+                       "Got '1' instead."),
     ({"spec": QuerySpec("decision", ["x"], "s", target="y")},
      "The 'spec' parameter of count_report must be a count query (QuerySpec(kind='count', "
      "...)). Got \"kind='decision'\" instead."),
@@ -222,6 +227,24 @@ def test_parameter_errors(kwargs, message):
     with pytest.raises(InvalidParameterError) as caught:
         count_report(periods_table([3]), **arguments)
     assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("d", [0, -3, 2.0, True])
+def test_tree_levels_needs_a_number_of_periods(d):
+    with pytest.raises(InvalidParameterError) as caught:
+        tree_levels(d)
+    assert str(caught.value) == (f"The 'd' parameter of tree_levels must be a positive integer "
+                                 f"(the number of periods). Got {d!r} instead.")
+
+
+def test_exact_and_numpy_budgets_are_read_as_numbers():
+    table = periods_table([3, 1])
+    fraction = count_report(table, spec=BIT, epsilon=Fraction(1, 2), periods="month",
+                            random_state=0)
+    numpy = count_report(table, spec=BIT, epsilon=np.float64(0.5), periods="month",
+                         random_state=np.int64(0))
+    assert fraction.epsilon == numpy.epsilon == 0.5 and type(numpy.epsilon) is float
+    assert fraction.values == numpy.values and fraction.scale == 4.0
 
 
 def test_schema_errors():

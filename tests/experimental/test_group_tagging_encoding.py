@@ -58,6 +58,21 @@ def test_an_unseen_category_raises_or_is_ignored_with_a_warning():
     assert frame.loc[10, ["religion=Hindu", "religion=Muslim"]].tolist() == [0, 0]
 
 
+def test_a_later_period_is_checked_and_warned_about_at_the_callers_line():
+    _, encoding = one_hot_encode(TABLE.iloc[:3], columns="religion")  # no Sikh yet
+    with pytest.raises(InvalidParameterError) as caught:
+        encoding.transform(TABLE, handle_unknown="skip")
+    assert str(caught.value) == ("The 'handle_unknown' parameter of EncodingMap.transform must "
+                                 "be one of ['error', 'ignore']. Got 'skip' instead.")
+    with pytest.raises(InvalidParameterError) as caught:
+        encoding.transform(TABLE.to_dict())
+    assert str(caught.value) == ("The 'df' parameter of EncodingMap.transform must be a pandas "
+                                 "DataFrame. Got 'dict' instead.")
+    with pytest.warns(UnknownCategoryWarning) as caught:  # transform -> one_hot_encode -> warn
+        encoding.transform(TABLE, handle_unknown="ignore")
+    assert caught[0].filename == __file__
+
+
 def test_missing_values_raise_or_become_a_category():
     table = pd.DataFrame({"area": ["urban", None, "rural"], "score": [1.0, 2.0, np.nan]})
     with pytest.raises(SchemaError, match=r"^Column 'area' has 1 missing value\(s\); pass "
@@ -90,6 +105,15 @@ def test_missing_values_raise_or_become_a_category():
     ({"columns": ["religion"], "missing": "drop"},
      "The 'missing' parameter of one_hot_encode must be one of ['error', 'as_category']. Got "
      "'drop' instead."),
+    ({"columns": ["religion"], "bins": [("maths", [1])]},
+     "The 'bins' parameter of one_hot_encode must be None or a mapping from column to list. Got "
+     "'list' instead."),
+    ({"columns": ["religion"], "categories": "religion"},
+     "The 'categories' parameter of one_hot_encode must be None or a mapping from column to "
+     "list. Got 'str' instead."),
+    ({"columns": ["maths"], "bins": {"maths": [1, float("nan")]}},
+     "The 'bins' parameter of one_hot_encode must give column 'maths' a non-empty list of "
+     "finite, strictly increasing edges. Got [1, nan] instead."),
     ({"columns": ["religion"], "handle_unknown": "skip"},
      "The 'handle_unknown' parameter of one_hot_encode must be one of ['error', 'ignore']. Got "
      "'skip' instead."),

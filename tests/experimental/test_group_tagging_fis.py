@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from skyprivacy.errors import NotDifferentiallyPrivateWarning, SchemaError
+from skyprivacy.errors import InvalidParameterError, NotDifferentiallyPrivateWarning, SchemaError
 from skyprivacy.experimental.group_tagging import (empirical_relinkage_rate, fis_shuffle,
                                                    one_hot_encode, paper_fis_epsilon, plan_fis,
                                                    row_return_probability, tag_groups)
@@ -405,3 +405,70 @@ def test_an_anchored_one_hot_attribute_that_is_absent_is_reported():
         plan_fis(frame.drop(columns=["r=a", "r=b"]).assign(x=[1, 2]), tag="sex",
                  anchored=["r"], S=2, batches=1, encoding=encoding, random_state=0)
     assert str(caught.value) == "Column 'r' is not in the table; columns are ['sex', 'x']."
+
+
+# ---------------------------------------------------------------------------------------------
+# Declared options: the kernel's messages, named after the function the user called
+
+SMALL = pd.DataFrame({"id": range(8), "sex": list("FFFFMMMM"), "a": range(8), "b": range(8)})
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: plan_fis(SMALL, tag=5, anchored=[], S=2, batches=2, random_state=0),
+     "The 'tag' parameter of plan_fis must be the name of the protected column. Got 5 "
+     "instead."),
+    (lambda: plan_fis(SMALL, tag="sex", anchored=[], S=2, batches=2, encoding={"a": ("a",)},
+                      random_state=0),
+     "The 'encoding' parameter of plan_fis must be None or an EncodingMap. Got 'dict' "
+     "instead."),
+    (lambda: plan_fis(SMALL, tag="sex", anchored=[], S=2, batches={"F": 2, "M": 0},
+                      random_state=0),
+     "The 'batches' parameter of plan_fis must be a positive integer (or a mapping class -> "
+     "positive integer). Got 0 instead."),
+    (lambda: fis_shuffle(SMALL, tag="sex", anchored=[], S=1, batches=2, random_state=0),
+     "The 'S' parameter of fis_shuffle must be an integer >= 2 (the paper requires S > 1). Got "
+     "1 instead."),
+    (lambda: fis_shuffle(SMALL, plan="plan", random_state=0),
+     "The 'plan' parameter of fis_shuffle must be a FisPlan (from plan_fis or fis_shuffle). Got "
+     "'str' instead."),
+    (lambda: fis_shuffle(SMALL, tag="sex", anchored=[], S=2, batches=2, random_state=0.5),
+     "The 'random_state' parameter of fis_shuffle must be None, a non-negative int seed or a "
+     "numpy.random.Generator. Got 0.5 instead."),
+    (lambda: empirical_relinkage_rate("plan"),
+     "The 'plan' parameter of empirical_relinkage_rate must be a FisPlan returned by "
+     "fis_shuffle. Got 'str' instead."),
+    (lambda: row_return_probability(5, S=0),
+     "The 'S' parameter of row_return_probability must be a positive integer. Got 0 instead."),
+    (lambda: row_return_probability(1.5, S=2),
+     "The 'batch_size' parameter of row_return_probability must be an integer >= 2 (a batch "
+     "of 1 row is not shuffled). Got 1.5 instead."),
+    (lambda: tag_groups([["F"]], protected="sex"),
+     "The 'df' parameter of tag_groups must be a pandas DataFrame. Got 'list' instead."),
+])
+def test_declared_options(call, message):
+    with pytest.raises(InvalidParameterError) as caught:
+        call()
+    assert str(caught.value) == message
+
+
+def test_numpy_options_are_read_as_python_numbers():
+    plan = plan_fis(SMALL, tag="sex", anchored=["id"], S=np.int64(2), batches=np.int64(2),
+                    random_state=np.int64(3))
+    assert type(plan.S) is int and plan.S == 2
+    _, realized = quiet_shuffle(SMALL, plan=plan, random_state=np.int64(3))
+    assert realized.seed == 3 and type(realized.seed) is int
+    rates = row_return_probability(np.int64(4), S=np.int64(2))
+    assert rates.all_groups == pytest.approx(1 / 16)
+
+
+def test_warnings_name_the_callers_line():
+    """The kernel's warn attributes every warning to the first frame outside skyprivacy, also
+    when a helper or a decorator stands between (here: paper_fis_epsilon's batch-size helper
+    and fis_shuffle)."""
+    with pytest.warns(NotDifferentiallyPrivateWarning) as shuffled:
+        fis_shuffle(SMALL, tag="sex", anchored=["id"], S=2, batches=1, random_state=0)
+    with warnings.catch_warnings(record=True) as budget:
+        warnings.simplefilter("always")
+        paper_fis_epsilon([2], [[2, 6]], S=2)
+    assert {w.filename for w in [*shuffled, *budget]} == {__file__}
+    assert len(budget) == 2  # unequal batch sizes, and not a DP budget

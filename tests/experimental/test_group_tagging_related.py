@@ -85,6 +85,9 @@ def test_constant_columns_are_skipped_with_a_warning(students):
     (lambda t: t, {"threshold": 1.0}, InvalidParameterError,
      "The 'threshold' parameter of select_related_attributes must be in [0, 1). Got 1.0 "
      "instead."),
+    (lambda t: t, {"threshold": "high"}, InvalidParameterError,
+     "The 'threshold' parameter of select_related_attributes must be a number in [0, 1). Got "
+     "'high' instead."),
     (lambda t: t, {"method": "spearman"}, InvalidParameterError,
      "The 'method' parameter of select_related_attributes must be one of ['pearson', "
      "'cramers_v']. Got 'spearman' instead."),
@@ -99,6 +102,15 @@ def test_bad_inputs(students, change, kwargs, error, message):
     with pytest.raises(error) as caught:
         select_related_attributes(change(students), **{"target": "eligible", **kwargs})
     assert str(caught.value) == message
+
+
+def test_an_exact_threshold_is_compared_exactly():
+    """r = 1/3 exactly: not strictly above the threshold 1/3 (a float 1/3 is read as the decimal
+    it prints, 0.3333333333333333, which r exceeds)."""
+    table = pd.DataFrame({"x": [0, 1, 1, 1], "y": [0, 0, 0, 1]})
+    assert pearson_oracle(table["x"].tolist(), table["y"].tolist()) == pytest.approx(1 / 3)
+    assert select_related_attributes(table, target="y", threshold=Fraction(1, 3)).selected == ()
+    assert select_related_attributes(table, target="y", threshold=1 / 3).selected == ("x",)
 
 
 @given(st.lists(st.tuples(st.integers(-5, 5), st.integers(0, 1)), min_size=3, max_size=25))

@@ -101,8 +101,8 @@ def test_the_paper_bound_objective_is_degenerate_and_warns(reference):
                    "penalty=None instead."),
     ({"lam": -1.0}, "The 'lam' parameter of select_fis_config must be a finite number >= 0. "
                     "Got -1.0 instead."),
-    ({"n_draws": 0}, "The 'n_draws' parameter of select_fis_config must be an integer >= 1. "
-                     "Got 0 instead."),
+    ({"n_draws": 0}, "The 'n_draws' parameter of select_fis_config must be a positive "
+                     "integer. Got 0 instead."),
     ({"objective": "risk"}, "The 'objective' parameter of select_fis_config must be one of "
                             "['loss', 'paper_bound']. Got 'risk' instead."),
     ({"grid": [{"S": 2}]}, "The 'grid' parameter of select_fis_config must hold mappings with "

@@ -1,22 +1,36 @@
-"""Boundary checks shared by the group-tagging modules (one message per bad input)."""
+"""Boundary pieces shared by the group-tagging modules (one message per bad input).
+
+The options of every public function are declared with :mod:`skyprivacy._core.validation`;
+what is checked here is the data: the table (beyond its type, declared as :data:`FRAME`) and
+the column names a parameter lists.
+"""
 
 from __future__ import annotations
 
-import numbers
-
-import numpy as np
 import pandas as pd
 
+from ..._core.encoding import sorted_uniques
+from ..._core.exact import native
+from ..._core.validation import InstanceOf, Interval, RandomState
 from ...errors import SchemaError, param_error
-from ...release import require_columns
 
 __all__: list[str] = []
 
+#: The declared type of every ``df`` parameter.
+FRAME = InstanceOf(pd.DataFrame, name="a pandas DataFrame")
+#: A count that must be at least 1.
+POSITIVE = Interval("integer", 1)
+#: The number of attribute groups (shufflers per class).
+GROUPS = Interval("integer", 2, note="the paper requires S > 1")
+#: A batch size.
+BATCH_SIZE = Interval("integer", 2, note="a batch of 1 row is not shuffled")
+#: Every ``random_state``.
+RANDOM_STATE = RandomState()
 
-def check_frame(df, *, owner: str, name: str = "df") -> pd.DataFrame:
-    """A non-empty DataFrame with distinct column names (never copied, never modified)."""
-    if not isinstance(df, pd.DataFrame):
-        raise param_error(name, owner, "be a pandas DataFrame", type(df).__name__)
+
+def check_table(df: pd.DataFrame, *, owner: str) -> pd.DataFrame:
+    """A non-empty DataFrame with distinct column names (never copied, never modified); its
+    type is declared (:data:`FRAME`)."""
     if len(df) == 0:
         raise SchemaError(f"The table is empty: {owner} needs at least one row.")
     if not df.columns.is_unique:
@@ -43,24 +57,15 @@ def column_list(value, *, name: str, owner: str, allow_empty: bool = False) -> l
     return names
 
 
-def check_columns(df: pd.DataFrame, names) -> None:
-    """The house SchemaError naming the first missing column and the columns that exist."""
-    require_columns(df, names)
-
-
-def native(value):
-    """A numpy scalar as the Python scalar it holds (results never leak numpy scalars)."""
-    return value.item() if isinstance(value, np.generic) else value
+def require_complete(cells: pd.Series, *, remedy: str, role: str | None = None) -> None:
+    """The one SchemaError for a column with missing values: ``Column 'x' (the <role>) has n
+    missing value(s); <remedy>``."""
+    n_missing = int(cells.isna().sum())
+    if n_missing:
+        what = f"Column {cells.name!r}" + (f" (the {role})" if role else "")
+        raise SchemaError(f"{what} has {n_missing} missing value(s); {remedy}")
 
 
 def sorted_labels(values) -> list:
     """Distinct labels as native Python objects, sorted when they compare, else first seen."""
-    distinct = list(dict.fromkeys(native(v) for v in values))
-    try:
-        return sorted(distinct)
-    except TypeError:
-        return distinct
-
-
-def is_int(value) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+    return sorted_uniques(native(v) for v in values)

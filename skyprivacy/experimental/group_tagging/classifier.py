@@ -15,17 +15,20 @@ from __future__ import annotations
 
 import copy
 import math
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from ..._core.exact import native
+from ..._core.optional import optional_import
+from ..._core.validation import (Boolean, Interval, Nullable, Options, Predicate, as_generator,
+                                 check, validate_params)
+from ..._core.warning import warn
 from ...errors import (DegenerateGroupError, InfeasibleError, InvalidParameterError,
                        NotFittedError, SchemaError, UndefinedMetricWarning, param_error)
-from ...fairness_queries._validation import (check_binary_vector, check_choice,
-                                             check_random_state, check_real)
-from ._common import native, sorted_labels
+from ...fairness_queries._validation import check_binary_vector
+from ._common import RANDOM_STATE, sorted_labels
 
 __all__ = ["GroupErrorRates", "group_error_rates", "RelationImpactClassifier"]
 
@@ -116,7 +119,7 @@ def _check_scores(values, n: int, *, owner: str, name: str) -> np.ndarray:
     return array
 
 
-def group_error_rates(y, y_pred, groups, /) -> GroupErrorRates:
+def group_error_rates(y, y_pred, groups) -> GroupErrorRates:
     """False-positive and false-negative rates per group (spec §3.7; paper eq. (13)-(16)).
 
     Parameters
@@ -168,11 +171,11 @@ def group_error_rates(y, y_pred, groups, /) -> GroupErrorRates:
         hits = float(pg[yg == 1].sum())
         false_alarms = float(pg[yg == 0].sum())
         if p_count == 0:
-            warnings.warn(f"Group {group!r} has no positives (y = 1): its TPR and FNR are "
-                          "undefined (NaN).", UndefinedMetricWarning, stacklevel=2)
+            warn(f"Group {group!r} has no positives (y = 1): its TPR and FNR are undefined "
+                 "(NaN).", UndefinedMetricWarning)
         if n_count == 0:
-            warnings.warn(f"Group {group!r} has no negatives (y = 0): its FPR is undefined "
-                          "(NaN).", UndefinedMetricWarning, stacklevel=2)
+            warn(f"Group {group!r} has no negatives (y = 0): its FPR is undefined (NaN).",
+                 UndefinedMetricWarning)
         tpr.append(hits / p_count if p_count else math.nan)
         fnr.append(1.0 - hits / p_count if p_count else math.nan)
         fpr.append(false_alarms / n_count if n_count else math.nan)
@@ -184,22 +187,18 @@ def group_error_rates(y, y_pred, groups, /) -> GroupErrorRates:
                            tuple(pos), tuple(neg), overall)
 
 
-def _linprog(owner: str):
-    try:
-        from scipy.optimize import linprog
-    except ImportError:
-        raise ImportError(f"{owner} needs scipy for its linear program: pip install "
-                          "'skyprivacy[lp]'") from None
-    return linprog
+def _is_estimator(value) -> bool:
+    return hasattr(value, "fit") and hasattr(value, "predict")
 
 
-def _default_estimator(owner: str):
-    try:
-        from sklearn.linear_model import LogisticRegression
-    except ImportError:
-        raise ImportError(f"{owner}'s default base estimator needs scikit-learn: pip install "
-                          "'skyprivacy[ml]' (or pass base_estimator=)") from None
-    return LogisticRegression(max_iter=1000)
+def _scores_estimator(value) -> bool:
+    return hasattr(value, "predict_proba") or hasattr(value, "decision_function")
+
+
+_ESTIMATOR = Nullable(Predicate(_is_estimator, "be None or an estimator with fit and predict",
+                                invalid="not an estimator"))
+_SCORING = Predicate(_scores_estimator, "have predict_proba or decision_function when "
+                     "scores=True")
 
 
 def _hard_labels(predicted, n: int, *, owner: str) -> np.ndarray:
@@ -283,26 +282,15 @@ class RelationImpactClassifier:
     0.0
     """
 
+    @validate_params({"base_estimator": _ESTIMATOR, "per_group": Boolean(),
+                      "constraint": Options("equalized_odds", "equal_opportunity"),
+                      "tolerance": Interval("real", 0, 1), "scores": Boolean(),
+                      "random_state": RANDOM_STATE})
     def __init__(self, *, base_estimator=None, per_group=False, constraint="equalized_odds",
                  tolerance=0.0, scores=False, random_state=None):
-        owner = "RelationImpactClassifier"
-        if base_estimator is not None and not (hasattr(base_estimator, "fit")
-                                               and hasattr(base_estimator, "predict")):
-            raise param_error("base_estimator", owner, "be None or an estimator with fit and "
-                              "predict", base_estimator)
-        for name, flag in (("per_group", per_group), ("scores", scores)):
-            if not isinstance(flag, (bool, np.bool_)):
-                raise param_error(name, owner, "be True or False", flag)
-        if scores and base_estimator is not None and not (
-                hasattr(base_estimator, "predict_proba")
-                or hasattr(base_estimator, "decision_function")):
-            raise param_error("base_estimator", owner, "have predict_proba or "
-                              "decision_function when scores=True", base_estimator)
-        check_choice(constraint, ("equalized_odds", "equal_opportunity"), name="constraint",
-                     owner=owner)
-        check_real(tolerance, name="tolerance", owner=owner, requirement="be in [0, 1]",
-                   low=0.0, low_open=False, high=1.0, high_open=False)
-        check_random_state(random_state, owner=owner)
+        if scores and base_estimator is not None:
+            check(base_estimator, _SCORING, name="base_estimator",
+                  owner="RelationImpactClassifier")
         self.base_estimator = base_estimator
         self.per_group = bool(per_group)
         self.constraint = constraint
@@ -317,7 +305,7 @@ class RelationImpactClassifier:
 
     # -- fitting --------------------------------------------------------------------------
 
-    def fit(self, X, y, groups, /) -> "RelationImpactClassifier":
+    def fit(self, X, y, groups) -> "RelationImpactClassifier":
         """Fit the base estimator(s) and solve the post-processing LP.
 
         Parameters
@@ -359,9 +347,13 @@ class RelationImpactClassifier:
                     f"Group {group!r} has no {missing}, so its "
                     f"{'FPR' if yg.min() == 1 else 'FNR'} is undefined and error rates cannot "
                     "be equalized.")
-        linprog = _linprog("RelationImpactClassifier")
-        template = (copy.deepcopy(self.base_estimator) if self.base_estimator is not None
-                    else _default_estimator("RelationImpactClassifier"))
+        linprog = optional_import("scipy.optimize", owner="RelationImpactClassifier").linprog
+        if self.base_estimator is not None:
+            template = copy.deepcopy(self.base_estimator)
+        else:
+            template = optional_import(
+                "sklearn.linear_model", owner="RelationImpactClassifier(base_estimator=None)"
+            ).LogisticRegression(max_iter=1000)
         if self.per_group:
             self.estimators_ = {}
             for group in names:
@@ -502,15 +494,15 @@ class RelationImpactClassifier:
         return self._label_probability(self._base_output(X, tags, owner=owner, scores=False),
                                        tags)
 
-    def predict_proba(self, X, groups, /) -> np.ndarray:
+    def predict_proba(self, X, groups) -> np.ndarray:
         """P(prediction = 1) per row: ``p_{g, yhat}`` of the row's group and base label, or
         the weight of the row's group thresholds at or below its score."""
         return self._proba(X, groups, "RelationImpactClassifier.predict_proba")
 
-    def predict(self, X, groups, /) -> np.ndarray:
+    def predict(self, X, groups) -> np.ndarray:
         """Randomized 0/1 predictions (``random_state`` as an int repeats them exactly)."""
         p = self._proba(X, groups, "RelationImpactClassifier.predict")
-        rng = check_random_state(self.random_state, owner="RelationImpactClassifier")
+        rng = as_generator(self.random_state)
         return (rng.random(p.size) < p).astype(np.int8)
 
 

@@ -19,11 +19,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..._core.encoding import require_columns
+from ..._core.exact import native
+from ..._core.validation import (InstanceOf, Interval, Nullable, Options, as_generator,
+                                 validate_params)
 from ...errors import InvalidParameterError, SchemaError, param_error
-from ...fairness_queries._validation import check_choice, check_random_state, check_real
 from ...fairness_queries.mechanisms import BudgetAccountant
-from ._common import check_columns, check_frame, native, sorted_labels
-from .encoding import EncodingMap
+from ._common import FRAME, RANDOM_STATE, check_table, require_complete, sorted_labels
+from .encoding import ENCODING
 from .query import QuerySpec, predicate_mask
 
 __all__ = ["CountRelease", "count_report", "tree_levels"]
@@ -88,7 +91,8 @@ class CountRelease:
                 "privacy_unit": self.privacy_unit}
 
 
-def tree_levels(d: int, /) -> int:
+@validate_params({"d": Interval("integer", 1, note="the number of periods")})
+def tree_levels(d: int) -> int:
     """Nodes per period in binary-tree continual counting: ``L = ceil(log2 d) + 1``.
 
     Examples
@@ -96,7 +100,7 @@ def tree_levels(d: int, /) -> int:
     >>> [tree_levels(d) for d in (1, 2, 4, 5, 8)]
     [1, 2, 3, 4, 4]
     """
-    return (int(d) - 1).bit_length() + 1
+    return (d - 1).bit_length() + 1
 
 
 def query_contributions(df: pd.DataFrame, spec: QuerySpec, *, encoding, owner: str
@@ -106,17 +110,15 @@ def query_contributions(df: pd.DataFrame, spec: QuerySpec, *, encoding, owner: s
     A predicate count contributes 0/1 per row (Delta = 1).  A bit-sum count ``sum_{j in Q}
     x_ij`` contributes the row's hot bits among the query's columns; one-hot bits of one
     source attribute count once towards Delta (checked on the data: at most one hot bit per
-    attribute per row).
+    attribute per row).  The callers declare ``encoding`` (:data:`.encoding.ENCODING`).
     """
     if not isinstance(spec, QuerySpec) or spec.kind != "count":
         raise param_error("spec", owner, "be a count query (QuerySpec(kind='count', ...))",
                           spec if not isinstance(spec, QuerySpec) else f"kind={spec.kind!r}")
-    if encoding is not None and not isinstance(encoding, EncodingMap):
-        raise param_error("encoding", owner, "be None or an EncodingMap", encoding)
     if spec.predicate is not None:
         return predicate_mask(df, spec, owner=owner).astype(np.int64), 1
     columns = list(spec.attributes)
-    check_columns(df, columns)
+    require_columns(df, columns)
     bits = {}
     for column in columns:
         values = df[column].to_numpy()
@@ -149,7 +151,13 @@ def _two_sided_geometric(rng: np.random.Generator, scale: float, size: int) -> n
     return (rng.geometric(p, size) - rng.geometric(p, size)).astype(np.int64)
 
 
-def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=None,
+@validate_params({"df": FRAME, "epsilon": Interval("real", 0, closed="neither"),
+                  "encoding": ENCODING, "composition": Options("sequential", "tree"),
+                  "mechanism": Options("laplace", "geometric"),
+                  "privacy_unit": Options("individual", "row"), "random_state": RANDOM_STATE,
+                  "accountant": Nullable(InstanceOf(BudgetAccountant,
+                                                    text="be None or a BudgetAccountant"))})
+def count_report(df, *, spec, epsilon, periods=None, horizon=None, encoding=None,
                  composition="sequential", mechanism="laplace", privacy_unit="individual",
                  random_state, accountant=None) -> CountRelease:
     """Release a count query per period with epsilon-differential privacy (spec §3.8).
@@ -238,15 +246,9 @@ def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=N
     ('running_total', 2, 2.0)
     """
     owner = "count_report"
-    check_frame(df, owner=owner)
-    eps = check_real(epsilon, name="epsilon", owner=owner,
-                     requirement="be a finite number > 0", low=0.0)
-    check_choice(composition, ("sequential", "tree"), name="composition", owner=owner)
-    check_choice(mechanism, ("laplace", "geometric"), name="mechanism", owner=owner)
-    check_choice(privacy_unit, ("individual", "row"), name="privacy_unit", owner=owner)
-    rng = check_random_state(random_state, owner=owner)
-    if accountant is not None and not isinstance(accountant, BudgetAccountant):
-        raise param_error("accountant", owner, "be None or a BudgetAccountant", accountant)
+    check_table(df, owner=owner)
+    eps = float(epsilon)
+    rng = as_generator(random_state)
     contributions, delta = query_contributions(df, spec, encoding=encoding, owner=owner)
 
     if periods is None:
@@ -259,12 +261,9 @@ def count_report(df, /, *, spec, epsilon, periods=None, horizon=None, encoding=N
         if not isinstance(periods, str):
             raise param_error("periods", owner, "be None or the name of the period column",
                               periods)
-        check_columns(df, [periods])
+        require_columns(df, [periods])
         cells = df[periods]
-        if cells.isna().any():
-            raise SchemaError(f"Column {periods!r} (the periods) has "
-                              f"{int(cells.isna().sum())} missing value(s); every row needs a "
-                              "period.")
+        require_complete(cells, role="periods", remedy="every row needs a period.")
         data_codes, uniques = pd.factorize(cells, sort=False)
         if horizon is None:
             labels = sorted_labels(uniques)

@@ -11,24 +11,29 @@ every output row keeps exactly one hot bit per attribute.
 
 from __future__ import annotations
 
-import math
-import numbers
-import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Mapping
 
 import numpy as np
 import pandas as pd
 
+from ..._core.encoding import require_columns
+from ..._core.exact import native
+from ..._core.validation import InstanceOf, Interval, Nullable, Options, validate_params
+from ..._core.warning import warn
 from ...errors import SchemaError, UnknownCategoryWarning, param_error
-from ...fairness_queries._validation import check_choice
-from ._common import check_columns, check_frame, column_list, native, sorted_labels
+from ._common import FRAME, check_table, column_list, require_complete, sorted_labels
 
 __all__ = ["EncodingMap", "EncodedTable", "one_hot_encode", "MISSING_CATEGORY"]
 
 #: The category that holds missing values under ``missing="as_category"``.
 MISSING_CATEGORY = "<NA>"
+
+_HANDLE_UNKNOWN = Options("error", "ignore")
+_PER_COLUMN = Nullable(InstanceOf(Mapping, text="be None or a mapping from column to list"))
+#: A bin edge.
+_EDGE = Interval("real")
 
 
 @dataclass(frozen=True)
@@ -71,7 +76,8 @@ class EncodingMap:
                 return source
         return None
 
-    def transform(self, df, /, *, handle_unknown: str = "error") -> "EncodedTable":
+    @validate_params({"df": FRAME, "handle_unknown": _HANDLE_UNKNOWN})
+    def transform(self, df, *, handle_unknown: str = "error") -> "EncodedTable":
         """Encode another table (a later period) with the same categories and bins.
 
         Parameters
@@ -98,6 +104,10 @@ class EncodingMap:
                 for source, bits in self.columns.items()
                 for category, column in zip(self.categories[source], bits)]
         return pd.DataFrame(rows, columns=["attribute", "category", "column"])
+
+
+#: The declared ``encoding`` parameter of the functions that read an encoded table.
+ENCODING = Nullable(InstanceOf(EncodingMap, text="be None or an EncodingMap"))
 
 
 @dataclass(frozen=True)
@@ -130,10 +140,9 @@ def _bin_labels(edges: tuple) -> list:
 
 
 def _check_mapping(value, *, name: str, owner: str, allowed: list) -> dict:
+    """A declared ``categories`` or ``bins`` mapping (or None), naming only encoded columns."""
     if value is None:
         return {}
-    if not isinstance(value, Mapping):
-        raise param_error(name, owner, "be None or a mapping from column to list", value)
     for key in value:
         if key not in allowed:
             raise param_error(name, owner, f"name only columns listed in 'columns' ({allowed})",
@@ -147,14 +156,15 @@ def _check_edges(edges, *, column: str, owner: str) -> tuple:
         values = list(edges)
     except TypeError:
         raise param_error("bins", owner, requirement, edges) from None
-    ok = bool(values) and all(isinstance(e, numbers.Real) and not isinstance(e, bool)
-                              and math.isfinite(e) for e in values)
+    ok = bool(values) and all(_EDGE.is_satisfied_by(e) for e in values)
     if not ok or any(b <= a for a, b in zip(values, values[1:])):
         raise param_error("bins", owner, requirement, edges)
     return tuple(float(e) for e in values)
 
 
-def one_hot_encode(df, /, *, columns, categories=None, bins=None, handle_unknown="error",
+@validate_params({"df": FRAME, "categories": _PER_COLUMN, "bins": _PER_COLUMN,
+                  "handle_unknown": _HANDLE_UNKNOWN, "missing": Options("error", "as_category")})
+def one_hot_encode(df, *, columns, categories=None, bins=None, handle_unknown="error",
                    missing="error") -> EncodedTable:
     """One-hot encode attributes, binning numeric ones first (spec §3.1; paper §2.1).
 
@@ -211,11 +221,9 @@ def one_hot_encode(df, /, *, columns, categories=None, bins=None, handle_unknown
     'maths'
     """
     owner = "one_hot_encode"
-    check_frame(df, owner=owner)
+    check_table(df, owner=owner)
     sources = column_list(columns, name="columns", owner=owner)
-    check_columns(df, sources)
-    check_choice(handle_unknown, ("error", "ignore"), name="handle_unknown", owner=owner)
-    check_choice(missing, ("error", "as_category"), name="missing", owner=owner)
+    require_columns(df, sources)
     given = _check_mapping(categories, name="categories", owner=owner, allowed=sources)
     edges_of = _check_mapping(bins, name="bins", owner=owner, allowed=sources)
     both = [c for c in given if c in edges_of]
@@ -229,12 +237,10 @@ def one_hot_encode(df, /, *, columns, categories=None, bins=None, handle_unknown
     encoded: dict = {}
     for source in sources:
         cells = df[source]
+        if missing == "error":
+            require_complete(cells, remedy="pass missing='as_category' to encode them as a "
+                             "category of their own, or clean the table.")
         absent = cells.isna().to_numpy()
-        if missing == "error" and absent.any():
-            raise SchemaError(
-                f"Column {source!r} has {int(absent.sum())} missing value(s); pass "
-                "missing='as_category' to encode them as a category of their own, or clean "
-                "the table.")
         if source in edges_of:
             edges = _check_edges(edges_of[source], column=source, owner=owner)
             if not pd.api.types.is_numeric_dtype(cells) or pd.api.types.is_bool_dtype(cells):
@@ -275,10 +281,9 @@ def one_hot_encode(df, /, *, columns, categories=None, bins=None, handle_unknown
                     f"Column {source!r} has values outside its categories: {strangers} "
                     f"(categories are {list(labels)}); pass handle_unknown='ignore' to encode "
                     "them as all-zero bits.")
-            warnings.warn(
-                f"Column {source!r}: {int(unknown.sum())} row(s) with values outside its "
-                f"categories ({strangers}) are encoded as all-zero bits, so they have no hot bit "
-                f"for {source!r}.", UnknownCategoryWarning, stacklevel=2)
+            warn(f"Column {source!r}: {int(unknown.sum())} row(s) with values outside its "
+                 f"categories ({strangers}) are encoded as all-zero bits, so they have no hot "
+                 f"bit for {source!r}.", UnknownCategoryWarning)
             codes = np.where(unknown, -1, codes)
         names = tuple(f"{source}={label}" for label in labels)
         bit_columns[source] = names

@@ -19,19 +19,22 @@ move.  What this does and does not do:
 from __future__ import annotations
 
 import math
-import numbers
-import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Callable, Mapping
 
 import numpy as np
 import pandas as pd
 
+from ..._core.encoding import require_columns
+from ..._core.exact import is_real, native
+from ..._core.validation import (Boolean, InstanceOf, Interval, Nullable, as_generator, check,
+                                 validate_params)
+from ..._core.warning import warn
 from ...errors import (InfeasibleError, InvalidParameterError, NotDifferentiallyPrivateWarning,
                        PrivacyRiskWarning, SchemaError, UnprovenFormulaWarning, param_error)
-from ...fairness_queries._validation import check_int, check_random_state
-from ._common import check_columns, check_frame, column_list, is_int, native, sorted_labels
-from .encoding import EncodingMap
+from ._common import (BATCH_SIZE, FRAME, GROUPS, POSITIVE, RANDOM_STATE, check_table,
+                      column_list, require_complete, sorted_labels)
+from .encoding import ENCODING, EncodingMap
 
 __all__ = [
     "tag_groups",
@@ -52,7 +55,8 @@ __all__ = [
 # Group tagging (§3.5)
 # ---------------------------------------------------------------------------------------------
 
-def tag_groups(df, /, *, protected) -> pd.Series:
+@validate_params({"df": FRAME})
+def tag_groups(df, *, protected) -> pd.Series:
     """Tag every row with its protected class (spec §3.5; paper §2.4).
 
     Parameters
@@ -87,19 +91,17 @@ def tag_groups(df, /, *, protected) -> pd.Series:
     ['F', 'M', 'F', 'M']
     """
     owner = "tag_groups"
-    check_frame(df, owner=owner)
-    return _tags(df, protected, owner=owner).rename("tag")
+    check_table(df, owner=owner)
+    return _tags(df, protected, owner=owner, name="protected").rename("tag")
 
 
-def _tags(df: pd.DataFrame, protected, *, owner: str) -> pd.Series:
+def _tags(df: pd.DataFrame, protected, *, owner: str, name: str) -> pd.Series:
+    """The protected column, checked: named by a string, present, complete, >= 2 rows a class."""
     if not isinstance(protected, str):
-        raise param_error("protected", owner, "be the name of the protected column", protected)
-    check_columns(df, [protected])
+        raise param_error(name, owner, "be the name of the protected column", protected)
+    require_columns(df, [protected])
     cells = df[protected]
-    n_missing = int(cells.isna().sum())
-    if n_missing:
-        raise SchemaError(f"Column {protected!r} (the protected attribute) has {n_missing} "
-                          "missing value(s); every row needs a tag.")
+    require_complete(cells, role="protected attribute", remedy="every row needs a tag.")
     codes, uniques = pd.factorize(cells, sort=False)
     sizes = np.bincount(codes, minlength=len(uniques))
     if sizes.min() < 2:
@@ -246,7 +248,7 @@ def _expand_anchored(df: pd.DataFrame, names: list, encoding, owner: str) -> lis
         if bits:
             columns.extend(bits)
         else:
-            check_columns(df, [name])
+            require_columns(df, [name])
             columns.append(name)
     if encoding is not None:
         for source, bits in encoding.columns.items():
@@ -261,16 +263,20 @@ def _expand_anchored(df: pd.DataFrame, names: list, encoding, owner: str) -> lis
     return list(dict.fromkeys(columns))
 
 
+#: The number of batches of a class (``batches`` is one, or a mapping class -> one).
+_BATCHES = Interval("integer", 1,
+                    text="be a positive integer (or a mapping class -> positive integer)")
+
+
 def _batch_counts(sizes: dict, *, batches, batch_size, owner: str) -> dict:
     """t_i per class from ``batches`` (int or mapping) or ``batch_size``."""
     if (batches is None) == (batch_size is None):
         raise InvalidParameterError(f"{owner} needs exactly one of 'batches' (the number of "
                                     "batches per class) and 'batch_size'. Got "
                                     f"batches={batches!r} and batch_size={batch_size!r} instead.")
-    if batch_size is not None:
-        size = check_int(batch_size, name="batch_size", owner=owner, minimum=2,
-                         requirement="be an integer >= 2 (a batch of 1 row is not shuffled)")
-        return {c: max(1, min(n // 2, (2 * n + size) // (2 * size))) for c, n in sizes.items()}
+    if batch_size is not None:  # declared: an integer >= 2
+        return {c: max(1, min(n // 2, (2 * n + batch_size) // (2 * batch_size)))
+                for c, n in sizes.items()}
     if isinstance(batches, Mapping):
         unknown = [c for c in batches if c not in sizes]
         if unknown:
@@ -284,8 +290,7 @@ def _batch_counts(sizes: dict, *, batches, batch_size, owner: str) -> dict:
     else:
         counts = {c: batches for c in sizes}
     for label, t in counts.items():
-        check_int(t, name="batches", owner=owner, minimum=1,
-                  requirement="be a positive integer (or a mapping class -> positive integer)")
+        t = check(t, _BATCHES, name="batches", owner=owner)
         if 2 * t > sizes[label]:
             raise InvalidParameterError(
                 f"The 'batches' parameter of {owner} must give each class at most n_i / 2 "
@@ -294,7 +299,13 @@ def _batch_counts(sizes: dict, *, batches, batch_size, owner: str) -> dict:
     return {c: int(t) for c, t in counts.items()}
 
 
-def plan_fis(df, /, *, tag, anchored, S, batches=None, batch_size=None, encoding=None,
+#: The options :func:`plan_fis` and :func:`fis_shuffle` share.
+_PLAN_OPTIONS = {"batch_size": Nullable(BATCH_SIZE), "encoding": ENCODING,
+                 "allow_reduce_S": Boolean(), "random_state": RANDOM_STATE}
+
+
+@validate_params({"df": FRAME, "S": GROUPS, **_PLAN_OPTIONS})
+def plan_fis(df, *, tag, anchored, S, batches=None, batch_size=None, encoding=None,
              allow_reduce_S=False, random_state) -> FisPlan:
     """Draw the attribute groups and the batches of a FIS run (spec §3.4, §3.6; paper §2.5).
 
@@ -366,32 +377,25 @@ def plan_fis(df, /, *, tag, anchored, S, batches=None, batch_size=None, encoding
     [['age'], ['city']]
     """
     owner = "plan_fis"
-    check_frame(df, owner=owner)
-    rng = check_random_state(random_state, owner=owner)
-    tags = _tags(df, tag, owner=owner)
-    if encoding is not None and not isinstance(encoding, EncodingMap):
-        raise param_error("encoding", owner, "be None or an EncodingMap", encoding)
-    n_groups = check_int(S, name="S", owner=owner, minimum=2,
-                         requirement="be an integer >= 2 (the paper requires S > 1)")
-    if not isinstance(allow_reduce_S, (bool, np.bool_)):
-        raise param_error("allow_reduce_S", owner, "be True or False", allow_reduce_S)
+    check_table(df, owner=owner)
+    rng = as_generator(random_state)
+    tags = _tags(df, tag, owner=owner, name="tag")
+    n_groups = S
     names = column_list(anchored, name="anchored", owner=owner, allow_empty=True)
     fixed = _expand_anchored(df, [tag] + [n for n in names if n != tag], encoding, owner)
     free_units = _units([c for c in df.columns if c not in fixed], encoding)
     g = len(free_units)
     if g == 0:
-        warnings.warn(f"Every column is anchored, so FIS leaves the table unchanged (g = 0 "
-                      f"free attributes for S = {n_groups} groups).", PrivacyRiskWarning,
-                      stacklevel=2)
+        warn(f"Every column is anchored, so FIS leaves the table unchanged (g = 0 free "
+             f"attributes for S = {n_groups} groups).", PrivacyRiskWarning)
     elif g < n_groups:
         free = [u[0] if len(u) == 1 else encoding.source_of(u[0]) for u in free_units]
         if not allow_reduce_S:
             raise InfeasibleError(
                 f"FIS has fewer free attributes than attribute groups: g = {g} ({free}) < "
                 f"S = {n_groups}; anchor fewer columns, lower S, or pass allow_reduce_S=True.")
-        warnings.warn(f"FIS has only g = {g} free attribute(s) ({free}); S is reduced from "
-                      f"{n_groups} to {g}, so fewer attribute groups are shuffled apart.",
-                      PrivacyRiskWarning, stacklevel=2)
+        warn(f"FIS has only g = {g} free attribute(s) ({free}); S is reduced from {n_groups} "
+             f"to {g}, so fewer attribute groups are shuffled apart.", PrivacyRiskWarning)
         n_groups = g
 
     sizes = {c: int(n) for c, n in tags.value_counts(sort=False).items()}
@@ -420,19 +424,17 @@ def plan_fis(df, /, *, tag, anchored, S, batches=None, batch_size=None, encoding
     position = {c: i for i, c in enumerate(df.columns)}
     return FisPlan(tag=tag, anchored=tuple(sorted(fixed, key=position.get)),
                    attribute_groups=groups, batches=tuple(plan_batches),
-                   S=n_groups if g else int(S), n_rows=len(df), encoding=encoding)
+                   S=n_groups if g else S, n_rows=len(df), encoding=encoding)
 
 
-def _check_plan(df: pd.DataFrame, plan, owner: str) -> None:
+def _check_plan(df: pd.DataFrame, plan: FisPlan, owner: str) -> None:
     """A plan (possibly user-made) must fit the table exactly before anything moves."""
-    if not isinstance(plan, FisPlan):
-        raise param_error("plan", owner, "be a FisPlan (from plan_fis or fis_shuffle)", plan)
     if plan.n_rows != len(df):
         raise InvalidParameterError(f"The plan is for {plan.n_rows} rows; the table has "
                                     f"{len(df)}.")
     units = [tuple(plan.anchored)] + [tuple(g) for g in plan.attribute_groups]
     listed = [c for unit in units for c in unit]
-    check_columns(df, listed)
+    require_columns(df, listed)
     if len(set(listed)) != len(listed):
         twice = sorted({c for c in listed if listed.count(c) > 1})
         raise InvalidParameterError(f"The plan lists columns {twice} more than once; each "
@@ -456,7 +458,7 @@ def _check_plan(df: pd.DataFrame, plan, owner: str) -> None:
                 raise InvalidParameterError(
                     f"The plan splits one-hot attribute {source!r} across attribute groups "
                     f"({[c for c in bits if c in unit_of]}); its bits must move together.")
-    tags = _tags(df, plan.tag, owner=owner).to_numpy()
+    tags = _tags(df, plan.tag, owner=owner, name="plan").to_numpy()
     seen = np.zeros(len(df), dtype=np.int64)
     for number, batch in enumerate(plan.batches):
         rows = np.asarray(batch.rows, dtype=np.int64)
@@ -499,7 +501,10 @@ def _shufflers_for(shufflers, plan: FisPlan, owner: str) -> dict:
     return per_class
 
 
-def fis_shuffle(df, /, *, plan=None, tag=None, anchored=None, S=None, batches=None,
+@validate_params({"df": FRAME, "plan": Nullable(InstanceOf(
+    FisPlan, name="a FisPlan (from plan_fis or fis_shuffle)")), "S": Nullable(GROUPS),
+    **_PLAN_OPTIONS})
+def fis_shuffle(df, *, plan=None, tag=None, anchored=None, S=None, batches=None,
                 batch_size=None, encoding=None, allow_reduce_S=False, shufflers=None,
                 random_state=None) -> ShuffledTable:
     """Fairly Iterative Shuffling: shuffle attribute groups within batches of each class
@@ -569,8 +574,8 @@ def fis_shuffle(df, /, *, plan=None, tag=None, anchored=None, S=None, batches=No
     True
     """
     owner = "fis_shuffle"
-    check_frame(df, owner=owner)
-    rng = check_random_state(random_state, owner=owner)
+    check_table(df, owner=owner)
+    rng = as_generator(random_state)
     if plan is None:
         for name, value in (("tag", tag), ("anchored", anchored), ("S", S)):
             if value is None:
@@ -625,15 +630,14 @@ def fis_shuffle(df, /, *, plan=None, tag=None, anchored=None, S=None, batches=No
         columns[column] = (cells.copy() if column not in group_of
                            else cells.take(sources[group_of[column]]))
     frame = pd.DataFrame(columns, index=df.index)
-    seed = int(random_state) if is_int(random_state) else None
+    # declared: None, a Generator, or an int seed (numpy ints arrive as Python ints)
+    seed = random_state if isinstance(random_state, int) else None
     realized = replace(plan, shuffler_assignment=tuple(assignment),
                        permutations=tuple(permutations), seed=seed)
-    warnings.warn(
-        "fis_shuffle permutes attribute groups within each protected class: the output is not "
-        "anonymized and not differentially private (per class every column total is exact and "
-        "the anchored columns are released verbatim); see empirical_relinkage_rate for the "
-        "share of rows that keep their own values.", NotDifferentiallyPrivateWarning,
-        stacklevel=2)
+    warn("fis_shuffle permutes attribute groups within each protected class: the output is not "
+         "anonymized and not differentially private (per class every column total is exact and "
+         "the anchored columns are released verbatim); see empirical_relinkage_rate for the "
+         "share of rows that keep their own values.", NotDifferentiallyPrivateWarning)
     return ShuffledTable(frame, realized)
 
 
@@ -666,33 +670,35 @@ class PaperBudget:
     is_dp_guarantee: bool = False
 
 
+#: Any integer (numpy included, never a bool).
+_INTEGER = Interval("integer")
+#: A batch size of eq. (1)/(3): the mean of a class's batches, or one of them.
+_PAPER_BATCH = Interval("real", 2, text="be >= 2 for every class (b = 1 makes (b - 1)^S = 0, "
+                        "a division by zero in eq. (1)/(3))")
+
+
 def _mean_batch_size(value, *, t: int, label: int, owner: str) -> float:
-    requirement = ("be >= 2 for every class (b = 1 makes (b - 1)^S = 0, a division by zero in "
-                   "eq. (1)/(3))")
-    if isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_)):
-        if not math.isfinite(float(value)) or float(value) < 2:
-            raise param_error("batch_sizes", owner, requirement, value)
-        return float(value)
+    if is_real(value):
+        return float(check(value, _PAPER_BATCH, name="batch_sizes", owner=owner))
     try:
         sizes = list(value)
     except TypeError:
         raise param_error("batch_sizes", owner, "be a number or a list of batch sizes per "
                           "class", value) from None
-    if not sizes or not all(is_int(b) for b in sizes):
+    if not sizes or not all(_INTEGER.is_satisfied_by(b) for b in sizes):
         raise param_error("batch_sizes", owner, "list integer batch sizes", value)
-    if min(sizes) < 2:
-        raise param_error("batch_sizes", owner, requirement, min(sizes))
+    check(min(sizes), _PAPER_BATCH, name="batch_sizes", owner=owner)
     if len(sizes) != t:
         raise param_error("batch_sizes", owner, f"list t_i = {t} sizes for class {label}",
                           len(sizes))
     if max(sizes) - min(sizes) > 1:
-        warnings.warn(f"Class {label} has unequal batch sizes ({min(sizes)} to {max(sizes)}): "
-                      "eq. (1)/(3) assume n_i1 ≃ ... ≃ n_it_i; the mean is used.",
-                      UnprovenFormulaWarning, stacklevel=3)
+        warn(f"Class {label} has unequal batch sizes ({min(sizes)} to {max(sizes)}): eq. "
+             "(1)/(3) assume n_i1 ≃ ... ≃ n_it_i; the mean is used.", UnprovenFormulaWarning)
     return sum(sizes) / len(sizes)
 
 
-def paper_fis_epsilon(t, batch_sizes, /, *, S) -> PaperBudget:
+@validate_params({"S": GROUPS})
+def paper_fis_epsilon(t, batch_sizes, *, S) -> PaperBudget:
     """The paper's FIS "privacy budget" eq. (3) (eq. (1) for one class), for reproduction.
 
     Parameters
@@ -748,15 +754,14 @@ def paper_fis_epsilon(t, batch_sizes, /, *, S) -> PaperBudget:
     (-7.5808, False)
     """
     owner = "paper_fis_epsilon"
-    n_groups = check_int(S, name="S", owner=owner, minimum=2,
-                         requirement="be an integer >= 2 (the paper requires S > 1)")
-    single = is_int(t)
+    n_groups = S
+    single = _INTEGER.is_satisfied_by(t)
     counts = [t] if single else (list(t) if not isinstance(t, (str, bytes)) else None)
-    if counts is None or not counts or not all(is_int(x) and x >= 1 for x in counts):
+    if counts is None or not counts or not all(POSITIVE.is_satisfied_by(x) for x in counts):
         raise param_error("t", owner, "be a positive integer or a list of positive integers "
                           "(batches per class)", t)
     n_p = len(counts)
-    if isinstance(batch_sizes, numbers.Real) and not isinstance(batch_sizes, (bool, np.bool_)):
+    if is_real(batch_sizes):
         per_class = [batch_sizes] * n_p
     elif single:
         per_class = [batch_sizes]
@@ -771,11 +776,10 @@ def paper_fis_epsilon(t, batch_sizes, /, *, S) -> PaperBudget:
     top = max(logs)
     log_rr = top + math.log(sum(math.exp(v - top) for v in logs)) - math.lgamma(n_p + 1)
     rr = math.exp(log_rr) if log_rr < 709 else math.inf
-    warnings.warn(
-        f"paper_fis_epsilon reproduces eq. ({1 if n_p == 1 else 3}) of Sengupta and Mishra: "
-        f"epsilon = {log_rr:.6g} is not a differential-privacy budget (FIS is a permutation "
-        "and is not epsilon-DP for any finite epsilon); is_dp_guarantee is False.",
-        NotDifferentiallyPrivateWarning, stacklevel=2)
+    warn(f"paper_fis_epsilon reproduces eq. ({1 if n_p == 1 else 3}) of Sengupta and Mishra: "
+         f"epsilon = {log_rr:.6g} is not a differential-privacy budget (FIS is a permutation "
+         "and is not epsilon-DP for any finite epsilon); is_dp_guarantee is False.",
+         NotDifferentiallyPrivateWarning)
     return PaperBudget(rr=rr, epsilon=log_rr, n_p=n_p,
                        equation="eq. (1)" if n_p == 1 else "eq. (3)")
 
@@ -808,7 +812,8 @@ class LinkageRates:
                 "all_groups": self.all_groups, "per_group": list(self.per_group)}
 
 
-def row_return_probability(batch_size, /, *, S) -> LinkageRates:
+@validate_params({"batch_size": BATCH_SIZE, "S": POSITIVE})
+def row_return_probability(batch_size, *, S) -> LinkageRates:
     """Probability that a row's attribute groups stay on their own row under FIS (spec §3.6).
 
     Parameters
@@ -835,15 +840,13 @@ def row_return_probability(batch_size, /, *, S) -> LinkageRates:
     >>> round(rates.any_group, 4), round(rates.all_groups, 4)
     (0.36, 0.04)
     """
-    owner = "row_return_probability"
-    b = check_int(batch_size, name="batch_size", owner=owner, minimum=2,
-                  requirement="be an integer >= 2 (a batch of 1 row is not shuffled)")
-    s = check_int(S, name="S", owner=owner, minimum=1)
+    b, s = batch_size, S
     return LinkageRates(each_group=1.0 / b, any_group=-math.expm1(s * math.log1p(-1.0 / b)),
                         all_groups=math.exp(-s * math.log(b)))
 
 
-def empirical_relinkage_rate(plan, /) -> LinkageRates:
+@validate_params({"plan": InstanceOf(FisPlan, name="a FisPlan returned by fis_shuffle")})
+def empirical_relinkage_rate(plan) -> LinkageRates:
     """The share of rows whose attribute-group values came from their own row, by provenance.
 
     Parameters
@@ -882,8 +885,6 @@ def empirical_relinkage_rate(plan, /) -> LinkageRates:
     True
     """
     owner = "empirical_relinkage_rate"
-    if not isinstance(plan, FisPlan):
-        raise param_error("plan", owner, "be a FisPlan returned by fis_shuffle", plan)
     if not plan.realized:
         raise InvalidParameterError(
             f"{owner} needs a plan returned by fis_shuffle (with its permutations); plan_fis "

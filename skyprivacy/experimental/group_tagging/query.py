@@ -9,17 +9,22 @@ percent?" -> {religion, living area, maths}).  Natural-language parsing is out o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pandas as pd
 
+from ..._core.encoding import require_columns
+from ..._core.validation import Nullable, Options, Predicate, check
 from ...errors import InvalidParameterError, SchemaError, param_error
-from ...fairness_queries._validation import check_choice
-from ._common import check_columns, column_list
+from ._common import column_list
 
 __all__ = ["QuerySpec"]
+
+_KIND = Options("count", "decision")
+_PREDICATE = Nullable(Predicate(callable, "be None or a callable row -> bool",
+                                invalid="not a callable"))
 
 
 @dataclass(frozen=True)
@@ -68,14 +73,12 @@ class QuerySpec:
 
     def __post_init__(self):
         owner = "QuerySpec"
-        check_choice(self.kind, ("count", "decision"), name="kind", owner=owner)
+        check(self.kind, _KIND, name="kind", owner=owner)
         attributes = tuple(column_list(self.attributes, name="attributes", owner=owner))
         object.__setattr__(self, "attributes", attributes)
         if self.protected is not None and not isinstance(self.protected, str):
             raise param_error("protected", owner, "be a column name or None", self.protected)
-        if self.predicate is not None and not callable(self.predicate):
-            raise param_error("predicate", owner, "be None or a callable row -> bool",
-                              self.predicate)
+        check(self.predicate, _PREDICATE, name="predicate", owner=owner)
         if self.kind == "decision":
             if self.protected is None:
                 raise param_error("protected", owner, "be given for a decision query", None)
@@ -107,7 +110,7 @@ def predicate_mask(df: pd.DataFrame, spec: QuerySpec, *, owner: str) -> np.ndarr
     fails here with a SchemaError instead of silently using data the spec does not name.
     """
     columns = list(spec.attributes)
-    check_columns(df, columns)
+    require_columns(df, columns)
     records = df[columns].to_dict("records")  # plain dicts: fast, and only these keys
     answers = np.empty(len(records), dtype=bool)
     for position, row in enumerate(records):

@@ -10,18 +10,20 @@ selected when its |score| is *strictly* above the threshold.
 from __future__ import annotations
 
 import math
-import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Mapping
 
 import numpy as np
 import pandas as pd
 
+from ..._core.encoding import require_columns
+from ..._core.exact import decimal_fraction, native
+from ..._core.validation import Interval, Options, validate_params
+from ..._core.warning import warn
 from ...errors import DegenerateColumnWarning, SchemaError, param_error
-from ...fairness_queries._validation import check_choice, check_real
-from ._common import check_columns, check_frame, column_list, native, sorted_labels
+from ._common import FRAME, check_table, column_list, require_complete, sorted_labels
 
 __all__ = ["RelatedAttributes", "select_related_attributes"]
 
@@ -107,7 +109,9 @@ def _cramers_v(codes: np.ndarray, y: np.ndarray) -> tuple[float, Fraction]:
     return math.sqrt(v2), v2
 
 
-def select_related_attributes(df, /, *, target, candidates=None, threshold=0.5,
+@validate_params({"df": FRAME, "threshold": Interval("real", 0, 1, closed="left"),
+                  "method": Options("pearson", "cramers_v")})
+def select_related_attributes(df, *, target, candidates=None, threshold=0.5,
                               method="pearson", exclude=()) -> RelatedAttributes:
     """Select the background attributes correlated with a decision target (spec §3.3).
 
@@ -168,31 +172,26 @@ def select_related_attributes(df, /, *, target, candidates=None, threshold=0.5,
     (0.9869, -0.2582)
     """
     owner = "select_related_attributes"
-    check_frame(df, owner=owner)
+    check_table(df, owner=owner)
     if len(df) < 3:
         raise SchemaError(f"{owner} needs at least 3 rows; the table has {len(df)}.")
     if not isinstance(target, str):
         raise param_error("target", owner, "be the name of the 0/1 decision column", target)
-    check_columns(df, [target])
+    require_columns(df, [target])
     excluded = column_list(exclude, name="exclude", owner=owner, allow_empty=True)
-    check_columns(df, excluded)
-    tau = check_real(threshold, name="threshold", owner=owner, requirement="be in [0, 1)",
-                     low=0.0, low_open=False, high=1.0)
-    check_choice(method, ("pearson", "cramers_v"), name="method", owner=owner)
+    require_columns(df, excluded)
     if candidates is None:
         names = [c for c in df.columns if c != target and c not in excluded]
     else:
         names = column_list(candidates, name="candidates", owner=owner)
-        check_columns(df, names)
+        require_columns(df, names)
         for name in names:
             if name == target or name in excluded:
                 raise param_error("candidates", owner, "not include the target or an "
                                   "excluded column", name)
 
     y_cells = df[target]
-    if y_cells.isna().any():
-        raise SchemaError(f"Column {target!r} (the target) has {int(y_cells.isna().sum())} "
-                          "missing value(s); clean the table first.")
+    require_complete(y_cells, role="target", remedy="clean the table first.")
     y_values = sorted_labels(y_cells)
     if not set(y_values) <= {0, 1}:  # True == 1 and False == 0
         raise SchemaError(f"Column {target!r} (the target) must hold the event as 0/1 or "
@@ -201,7 +200,7 @@ def select_related_attributes(df, /, *, target, candidates=None, threshold=0.5,
         raise SchemaError(f"Column {target!r} (the target) is constant (every row is "
                           f"{y_values[0]!r}); no attribute can correlate with it.")
     y = y_cells.to_numpy().astype(np.int64)
-    tau2 = Fraction(repr(tau)) ** 2
+    tau2 = decimal_fraction(threshold) ** 2  # the threshold as the decimal it was written as
 
     scores: dict = {}
     best_category: dict = {}
@@ -209,10 +208,8 @@ def select_related_attributes(df, /, *, target, candidates=None, threshold=0.5,
     skipped: list = []
     for name in names:
         cells = df[name]
-        n_missing = int(cells.isna().sum())
-        if n_missing:
-            raise SchemaError(f"Column {name!r} has {n_missing} missing value(s); encode them "
-                              "(one_hot_encode(missing='as_category')) or clean the table.")
+        require_complete(cells, remedy="encode them (one_hot_encode(missing='as_category')) or "
+                         "clean the table.")
         if cells.nunique() < 2:
             skipped.append(name)
             continue
@@ -235,7 +232,8 @@ def select_related_attributes(df, /, *, target, candidates=None, threshold=0.5,
         if score2 > tau2:
             selected.append(name)
     if skipped:
-        warnings.warn(f"Column(s) {skipped} are constant, so their correlation with {target!r} "
-                      "is undefined; they are skipped.", DegenerateColumnWarning, stacklevel=2)
+        warn(f"Column(s) {skipped} are constant, so their correlation with {target!r} is "
+             "undefined; they are skipped.", DegenerateColumnWarning)
     return RelatedAttributes(tuple(selected), MappingProxyType(scores),
-                             MappingProxyType(best_category), tau, method, tuple(skipped))
+                             MappingProxyType(best_category), float(threshold), method,
+                             tuple(skipped))

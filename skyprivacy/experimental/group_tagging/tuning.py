@@ -13,26 +13,29 @@ mean count loss over a workload, a data-dependent utility choice that is not pri
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import numpy as np
 import pandas as pd
 
+from ..._core.validation import (Interval, Nullable, Options, Predicate, as_generator,
+                                 validate_params)
+from ..._core.warning import warn
 from ...errors import (InvalidParameterError, NotDifferentiallyPrivateWarning,
                        UnprovenFormulaWarning, param_error)
-from ...fairness_queries._validation import check_choice, check_int, check_random_state, check_real
-from ._common import check_frame
+from ._common import FRAME, POSITIVE, RANDOM_STATE, check_table
 from .counts import query_contributions
+from .encoding import ENCODING
 from .fis import fis_shuffle, paper_fis_epsilon
 from .query import QuerySpec
 
 __all__ = ["paper_loss_bound", "FisConfigSelection", "select_fis_config"]
 
 
-def paper_loss_bound(c_fs, epsilon, /) -> float:
+@validate_params({"c_fs": Interval("real", 0), "epsilon": Interval("real")})
+def paper_loss_bound(c_fs, epsilon) -> float:
     """The paper's loss "bound" ``C_FS |e^eps - 1|`` (eq. (17)/(22)/(24)), for reproduction.
 
     Parameters
@@ -70,15 +73,11 @@ def paper_loss_bound(c_fs, epsilon, /) -> float:
     ...     print(round(paper_loss_bound(500, -7.58080), 3), round(paper_loss_bound(500, 5.52146)))
     499.745 124500
     """
-    owner = "paper_loss_bound"
-    count = check_real(c_fs, name="c_fs", owner=owner, requirement="be a finite number >= 0",
-                       low=0.0, low_open=False)
-    eps = check_real(epsilon, name="epsilon", owner=owner, requirement="be a finite number")
-    warnings.warn(
-        "paper_loss_bound reproduces eq. (17)/(22) of Sengupta and Mishra, which does not "
-        "follow from its premise eq. (20) (C_T = 0, C_FS = 10, epsilon = 0.1 breaks it) and "
-        "which FIS violates for negative epsilon; it is not a bound to rely on.",
-        UnprovenFormulaWarning, stacklevel=2)
+    count, eps = float(c_fs), float(epsilon)
+    warn("paper_loss_bound reproduces eq. (17)/(22) of Sengupta and Mishra, which does not "
+         "follow from its premise eq. (20) (C_T = 0, C_FS = 10, epsilon = 0.1 breaks it) and "
+         "which FIS violates for negative epsilon; it is not a bound to rely on.",
+         UnprovenFormulaWarning)
     return count * abs(math.expm1(eps)) if eps < 709 else math.inf
 
 
@@ -107,6 +106,10 @@ class FisConfigSelection:
         return self.table.copy()
 
 
+#: A finite real number.
+_FINITE = Interval("real")
+
+
 def _check_config(config, number: int, owner: str) -> dict:
     if not isinstance(config, Mapping) or "S" not in config \
             or ("batches" in config) == ("batch_size" in config) \
@@ -116,7 +119,12 @@ def _check_config(config, number: int, owner: str) -> dict:
     return dict(config)
 
 
-def select_fis_config(df, workload, grid, /, *, tag, anchored, encoding=None, lam=0.0,
+@validate_params({"df": FRAME, "encoding": ENCODING, "lam": Interval("real", 0),
+                  "penalty": Nullable(Predicate(callable, "be None or a callable config -> "
+                                                "float", invalid="not a callable")),
+                  "n_draws": POSITIVE, "objective": Options("loss", "paper_bound"),
+                  "random_state": RANDOM_STATE})
+def select_fis_config(df, workload, grid, *, tag, anchored, encoding=None, lam=0.0,
                       penalty=None, n_draws=50, objective="loss", random_state
                       ) -> FisConfigSelection:
     """Choose FIS parameters by the count loss they cause on a workload (spec §3.9).
@@ -167,39 +175,34 @@ def select_fis_config(df, workload, grid, /, *, tag, anchored, encoding=None, la
     Sengupta and Mishra, §3.3 eq. (18), A.3 eq. (25)-(31); spec group-tagging §3.9.
     """
     owner = "select_fis_config"
-    check_frame(df, owner=owner)
+    check_table(df, owner=owner)
     queries = list(workload) if not isinstance(workload, QuerySpec) else [workload]
     if not queries:
         raise param_error("workload", owner, "hold at least one count query", workload)
     configs = [_check_config(c, i, owner) for i, c in enumerate(grid)]
     if not configs:
         raise param_error("grid", owner, "hold at least one configuration", grid)
-    weight = check_real(lam, name="lam", owner=owner, requirement="be a finite number >= 0",
-                        low=0.0, low_open=False)
-    if penalty is not None and not callable(penalty):
-        raise param_error("penalty", owner, "be None or a callable config -> float", penalty)
+    weight = float(lam)
     if weight > 0 and penalty is None:
         raise InvalidParameterError(f"{owner} needs a penalty when lam > 0. Got lam={lam!r} "
                                     "and penalty=None instead.")
-    draws = check_int(n_draws, name="n_draws", owner=owner, minimum=1)
-    check_choice(objective, ("loss", "paper_bound"), name="objective", owner=owner)
-    rng = check_random_state(random_state, owner=owner)
+    rng = as_generator(random_state)
     truth = [query_contributions(df, q, encoding=encoding, owner=owner)[0].sum()
              for q in queries]
 
-    warnings.warn(f"{owner} tunes FIS on the real data: the choice is data-dependent and "
-                  "nothing it returns is private (FIS itself is not differentially private).",
-                  NotDifferentiallyPrivateWarning, stacklevel=2)
+    warn(f"{owner} tunes FIS on the real data: the choice is data-dependent and nothing it "
+         "returns is private (FIS itself is not differentially private).",
+         NotDifferentiallyPrivateWarning)
     if objective == "paper_bound":
-        warnings.warn(f"{owner}(objective='paper_bound') reproduces eq. (27)/(29), whose bound "
-                      "does not hold; its minimum is degenerate (the most negative epsilon).",
-                      UnprovenFormulaWarning, stacklevel=2)
+        warn(f"{owner}(objective='paper_bound') reproduces eq. (27)/(29), whose bound does not "
+             "hold; its minimum is degenerate (the most negative epsilon).",
+             UnprovenFormulaWarning)
     rows = []
     for config in configs:
         losses = []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", NotDifferentiallyPrivateWarning)
-            for _ in range(draws):
+            for _ in range(n_draws):
                 shuffled, plan = fis_shuffle(df, tag=tag, anchored=anchored,
                                              encoding=encoding, random_state=rng, **config)
                 fs = [query_contributions(shuffled, q, encoding=encoding, owner=owner)[0].sum()
@@ -216,7 +219,7 @@ def select_fis_config(df, workload, grid, /, *, tag, anchored, encoding=None, la
         pen = 0.0
         if penalty is not None:
             value = penalty(dict(config))
-            if not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
+            if not _FINITE.is_satisfied_by(value):
                 raise InvalidParameterError(f"The penalty of {owner} must return a finite "
                                             f"number. Got {value!r} for {config!r} instead.")
             pen = float(value)
