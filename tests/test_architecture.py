@@ -32,7 +32,7 @@ LAYERS = {
                    "fairness_queries", "experimental", "dask_engine", "certificate", "prose",
                    "compare"},
     # files, argv, the terminal, HTML and drawing
-    "edge": {"io", "cli", "report", "plotting", "hierarchy_io", "__main__", "__init__", "demo"},
+    "edge": {"io", "cli", "report", "plotting", "hierarchy_io", "__main__", "__init__"},
 }
 ORDER = ["kernel", "model", "algorithms", "edge"]
 EDGE_ONLY_CALLS = {"open", "print"}

@@ -1,6 +1,6 @@
 """The main job on the bundled data: certify generalized releases of UCI Adult.
 
-Run with ``python -m skyprivacy.demo`` (``make demo``).  Two releases of Adult with occupation as
+Run with ``python examples/demo.py`` (``make demo``).  Two releases of Adult with occupation as
 the sensitive attribute are checked against the value-centric policy of Table 3 of Chen, LeFevre
 and Ramakrishnan (2009): a fine one (age in decades, sex and race kept) and a coarse one (age in
 20-year bands, sex and race suppressed).  For each, the per-value table and the worst cases of the
@@ -27,13 +27,13 @@ import tempfile
 
 import pandas as pd
 
-from .anonymize import skyline_anonymize
-from .check import skyline_check
-from .datasets import load_adult
-from .find import skyline_find_all
-from .hierarchy import load_adult_hierarchies
-from .knowledge import Policy
-from .release import ReleaseCandidate
+from skyprivacy.anonymize import skyline_anonymize
+from skyprivacy.check import skyline_check
+from skyprivacy.datasets import load_adult, load_credit_card
+from skyprivacy.find import skyline_find_all
+from skyprivacy.hierarchy import load_adult_hierarchies
+from skyprivacy.knowledge import Policy
+from skyprivacy.release import ReleaseCandidate
 
 #: Table 3 of the paper: the value-centric policy on occupation.
 TABLE3_POLICY = Policy(
@@ -74,7 +74,7 @@ skyline = [[4, 10, 4, 0.9], [1, 20, 1, 0.9]]
 def _run_cli(arguments: list[str], folder: str, out) -> tuple[int, str]:
     """Run ``skyprivacy ARGUMENTS`` in-process; print the command (paths relative to the
     folder), its stdout and stderr; return the exit code and stdout."""
-    from .cli import main as cli_main
+    from skyprivacy.cli import main as cli_main
 
     shown = [os.path.relpath(a, folder) if a.startswith(folder) else a for a in arguments]
     print(f"$ {shlex.join(['skyprivacy', *shown])}", file=out)
@@ -178,14 +178,13 @@ def transparency_demo(out=None) -> int:
     """A transparency report's decision rule (Table 1 of Chen, Golubchik and Pal, Section 8):
     certify the true rule, optimize it, verify the certificate, and catch an edited rule;
     returns 0 when every step behaved."""
-    from .transparency.demos import credit_card_frame
 
     out = out or sys.stdout
     print("\n=== A transparency report's decision rule: certify, optimize, verify", file=out)
     ok = True
     with tempfile.TemporaryDirectory(prefix="skyprivacy-demo-") as folder:
         path = lambda name: os.path.join(folder, name)  # noqa: E731
-        credit_card_frame()[["gender", "income", "d", "section8"]].to_csv(
+        load_credit_card()[["gender", "income", "d", "section8"]].to_csv(
             path("rules.csv"), index=False)
         print("Table 1 of the paper (gender public, income sensitive, d = P(approve)):",
               file=out)
