@@ -378,30 +378,65 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
     safe = bool(certificate["safe"])
     if title is None:  # an unsafe table is not certified: call the page what it is
         title = "skyprivacy certification report" if safe else "skyprivacy risk report"
-    parameters = certificate["parameters"]
-    table = certificate["table"]
-    sizes = release.sizes_array
-    out = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>",
-           f"<h1>{_esc(title)}</h1>",
-           f'<p class="muted">{_esc(source or "released table")} &middot; certified '
-           f'{_esc(certificate.get("created", ""))} by skyprivacy '
-           f'{_esc(certificate.get("library", {}).get("version", ""))}</p>']
-    if safe:
-        verdict = (f"Verdict: SAFE &mdash; all {len(checks)} (value, point) checks hold")
+    sections = [
+        _page_head(title, f"{_esc(source or 'released table')} &middot; certified",
+                   certificate),
+        _table_verdict(checks, failing),
+        _table_summary(certificate, release, source),
+        _table_checks(checks),
+        _table_worst_cases(checks, failing),
+        _table_skylines(skylines, checks, png),
+        _table_next_step(failing),
+        _table_group_sizes(release),
+        _section("What this certifies", _TABLE_SCOPE),
+    ]
+    return "\n".join(part for part in sections if part) + "\n</body></html>\n"
+
+
+def _page_head(title: str, subtitle_html: str, certificate: Mapping) -> str:
+    """The page's head, title and the line naming the input, date and library version."""
+    return "\n".join([
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_esc(title)}</h1>",
+        f'<p class="muted">{subtitle_html} {_esc(certificate.get("created", ""))} by '
+        f'skyprivacy {_esc(certificate.get("library", {}).get("version", ""))}</p>'])
+
+
+def _verdict_box(safe: bool, verdict_html: str, explanation_html: str) -> str:
+    return (f'<div class="verdict {"safe" if safe else "unsafe"}" id="verdict">{verdict_html}'
+            f"</div>\n<p>{explanation_html}</p>")
+
+
+def _section(heading: str, paragraph_html: str) -> str:
+    return f"<h2>{_esc(heading)}</h2><p>{paragraph_html}</p>"
+
+
+def _summary_list(rows) -> str:
+    return "<h2>Summary</h2><dl>" + "".join(
+        f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in rows) + "</dl>"
+
+
+# -- the sections of a table's report
+def _table_verdict(checks: list, failing: list) -> str:
+    if not failing:
+        verdict = f"Verdict: SAFE &mdash; all {len(checks)} (value, point) checks hold"
     else:
         verdict = (f"Verdict: UNSAFE &mdash; {len(failing)} of {len(checks)} (value, point) "
                    f"checks fail")
-    out.append(f'<div class="verdict {"safe" if safe else "unsafe"}" id="verdict">{verdict}'
-               f"</div>")
-    out.append(
-        "<p>Each check asks: can an attacker who knows <i>l</i> values the target does not "
+    return _verdict_box(
+        not failing, verdict,
+        "Each check asks: can an attacker who knows <i>l</i> values the target does not "
         "have, the values of <i>k</i> other people and <i>m</i> members of the target's "
         "same-value family reach confidence <i>c</i> that the target has the value? A check "
-        "holds when the worst-case breach probability stays strictly below <i>c</i>.</p>")
+        "holds when the worst-case breach probability stays strictly below <i>c</i>.")
 
-    # -- summary
+
+def _table_summary(certificate: Mapping, release: ReleaseCandidate, source) -> str:
+    parameters = certificate["parameters"]
+    table = certificate["table"]
+    sizes = release.sizes_array
     grouping = (f"quasi-identifiers {', '.join(parameters['qi'])}" if parameters.get("qi")
                 else f"bucket column {parameters.get('group')}")
     rows = [
@@ -414,17 +449,18 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
         ("Sensitive column", parameters.get("sensitive", "")),
         ("Semantics", parameters.get("semantics", "")),
     ]
-    out.append("<h2>Summary</h2><dl>" + "".join(
-        f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in rows) + "</dl>")
-    out.append("<h3>Policy (l, k, m, c)</h3>" + _policy_text(certificate["policy"]))
+    out = [_summary_list(rows), "<h3>Policy (l, k, m, c)</h3>" + _policy_text(
+        certificate["policy"])]
     if certificate.get("unused_policy_values"):
         out.append(f"<p>The policy names values the release does not contain: "
                    f"{_esc(', '.join(certificate['unused_policy_values']))}.</p>")
+    return "\n".join(out)
 
-    # -- per-value table
-    out.append("<h2>Per-value checks</h2><table><thead><tr><th>Value</th><th>Skyline from</th>"
-               "<th>l</th><th>k</th><th>m</th><th>c</th><th>Breach probability</th>"
-               "<th>Exact</th><th>Verdict</th></tr></thead><tbody>")
+
+def _table_checks(checks: list) -> str:
+    out = ["<h2>Per-value checks</h2><table><thead><tr><th>Value</th><th>Skyline from</th>"
+           "<th>l</th><th>k</th><th>m</th><th>c</th><th>Breach probability</th>"
+           "<th>Exact</th><th>Verdict</th></tr></thead><tbody>"]
     for c in checks:
         out.append(f'<tr class="{"ok" if c["safe"] else "fail"}"><td>{_esc(c["value"])}</td>'
                    f'<td>{_esc(c.get("source", ""))}</td><td class="num">{c["l"]}</td>'
@@ -434,14 +470,16 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
                    f'<td class="num">{_esc(c["breach_probability_exact"])}</td>'
                    f'<td>{"safe" if c["safe"] else "<b>UNSAFE</b>"}</td></tr>')
     out.append("</tbody></table>")
+    return "\n".join(out)
 
-    # -- worst cases in words
+
+def _table_worst_cases(checks: list, failing: list) -> str:
     if failing:
-        out.append("<h2>Worst cases of the failing checks</h2><ul>")
+        out = ["<h2>Worst cases of the failing checks</h2><ul>"]
         shown = failing
     else:
-        out.append("<h2>Closest calls</h2><p>No check fails; these come nearest to their "
-                   "threshold.</p><ul>")
+        out = ["<h2>Closest calls</h2><p>No check fails; these come nearest to their "
+               "threshold.</p><ul>"]
         shown = sorted(checks, key=lambda c: Fraction(c["c_exact"])
                        - Fraction(c["breach_probability_exact"]))[:3]
     for c in shown:
@@ -451,54 +489,61 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
                    f'({_pct(c["breach_probability_exact"], c["c_exact"])}). '
                    f'{_esc(c.get("worst_case", ""))}</li>')
     out.append("</ul>")
-
-    # -- skylines
-    if skylines:
-        out.append("<h2>Knowledge skylines</h2><p>For each value, every line bounds the "
-                   "knowledge the release withstands at that confidence: for a number "
-                   "<i>l</i> of ruled-out values, any (<i>m</i>, <i>k</i>) on or under the "
-                   "line of that <i>l</i> keeps the breach probability below <i>c</i>. Dots "
-                   "are the policy's points for that value at the same <i>c</i>; a dot above "
-                   "the line of its <i>l</i> is knowledge the release does not withstand.</p>")
-        for skyline in skylines:
-            marks = [(c["l"], c["k"], c["m"]) for c in checks
-                     if c["value"] == str(skyline.value)
-                     and Fraction(c["c_exact"]) == skyline.c]
-            picture = _skyline_png(skyline) if png else skyline_svg(skyline, policy_points=marks)
-            breach = skyline.least_breach
-            caption = (f"Knowledge skyline of {skyline.value!r} at c = "
-                       f"{confidence_text(skyline.c)}: "
-                       f"{len(skyline.points)} maximal safe point(s)")
-            caption += (f"; the least knowledge that reaches c is (l, k, m) = {breach}."
-                        if breach is not None else
-                        "; safe against every amount of knowledge searched.")
-            if any(b == p for point in skyline.points for b, p in zip(skyline.bounds, point)):
-                caption += (f" A coordinate equal to its search bound {skyline.bounds} means "
-                            f"safe up to that bound.")
-            out.append(f"<figure>{picture}<figcaption>{_esc(caption)}</figcaption></figure>")
-
-    if failing:
-        values = sorted({str(c["value"]) for c in failing})
-        out.append("<h2>Next step</h2><p>This table is not safe to release under the policy. "
-                   "Generalize it until it is: <code>skyprivacy anonymize</code> (Python: "
-                   "<code>skyline_anonymize</code>) with the same policy finds a safe "
-                   "generalization and certifies it; or, if the policy asks more than the "
-                   "release must withstand, relax the failing points for "
-                   f"{_esc(', '.join(values[:10]))}{' ...' if len(values) > 10 else ''}."
-                   "</p>")
-
-    # -- group sizes
-    out.append("<h2>QI-group sizes</h2><figure>" + group_size_svg(sizes) +
-               f"<figcaption>{release.n_groups} QI-groups; median size "
-               f"{float(np.median(sizes)):g}. Smaller groups expose their members to less "
-               f"knowledge.</figcaption></figure>")
-    out.append('<h2>What this certifies</h2><p>The breach probabilities are recomputed by '
-               '<code>skyprivacy verify</code> from the released table and the certificate. '
-               'They bound what an attacker with at most the stated (l, k, m) knowledge can '
-               'infer from the quasi-identifiers named above; other columns, other releases of '
-               'the same people and other kinds of knowledge are outside this guarantee.</p>')
-    out.append("</body></html>\n")
     return "\n".join(out)
+
+
+def _table_skylines(skylines: Sequence[KnowledgeSkyline], checks: list, png: bool) -> str:
+    if not skylines:
+        return ""
+    out = ["<h2>Knowledge skylines</h2><p>For each value, every line bounds the "
+           "knowledge the release withstands at that confidence: for a number "
+           "<i>l</i> of ruled-out values, any (<i>m</i>, <i>k</i>) on or under the "
+           "line of that <i>l</i> keeps the breach probability below <i>c</i>. Dots "
+           "are the policy's points for that value at the same <i>c</i>; a dot above "
+           "the line of its <i>l</i> is knowledge the release does not withstand.</p>"]
+    for skyline in skylines:
+        marks = [(c["l"], c["k"], c["m"]) for c in checks
+                 if c["value"] == str(skyline.value) and Fraction(c["c_exact"]) == skyline.c]
+        picture = _skyline_png(skyline) if png else skyline_svg(skyline, policy_points=marks)
+        breach = skyline.least_breach
+        caption = (f"Knowledge skyline of {skyline.value!r} at c = "
+                   f"{confidence_text(skyline.c)}: {len(skyline.points)} maximal safe point(s)")
+        caption += (f"; the least knowledge that reaches c is (l, k, m) = {breach}."
+                    if breach is not None else
+                    "; safe against every amount of knowledge searched.")
+        if any(b == p for point in skyline.points for b, p in zip(skyline.bounds, point)):
+            caption += (f" A coordinate equal to its search bound {skyline.bounds} means "
+                        f"safe up to that bound.")
+        out.append(f"<figure>{picture}<figcaption>{_esc(caption)}</figcaption></figure>")
+    return "\n".join(out)
+
+
+def _table_next_step(failing: list) -> str:
+    if not failing:
+        return ""
+    values = sorted({str(c["value"]) for c in failing})
+    return _section(
+        "Next step",
+        "This table is not safe to release under the policy. Generalize it until it is: "
+        "<code>skyprivacy anonymize</code> (Python: <code>skyline_anonymize</code>) with the "
+        "same policy finds a safe generalization and certifies it; or, if the policy asks "
+        "more than the release must withstand, relax the failing points for "
+        f"{_esc(', '.join(values[:10]))}{' ...' if len(values) > 10 else ''}.")
+
+
+def _table_group_sizes(release: ReleaseCandidate) -> str:
+    sizes = release.sizes_array
+    return ("<h2>QI-group sizes</h2><figure>" + group_size_svg(sizes) +
+            f"<figcaption>{release.n_groups} QI-groups; median size "
+            f"{float(np.median(sizes)):g}. Smaller groups expose their members to less "
+            f"knowledge.</figcaption></figure>")
+
+
+_TABLE_SCOPE = ("The breach probabilities are recomputed by <code>skyprivacy verify</code> "
+                "from the released table and the certificate. They bound what an attacker "
+                "with at most the stated (l, k, m) knowledge can infer from the "
+                "quasi-identifiers named above; other columns, other releases of the same "
+                "people and other kinds of knowledge are outside this guarantee.")
 
 
 # ----------------------------------------------------------------------- decision rules
@@ -595,37 +640,47 @@ def render_rule_report(certificate: Mapping, *, curve: Sequence[tuple] = (),
     ok = bool(certificate["satisfied"])
     title = title or ("skyprivacy decision-rule certification" if ok
                       else "skyprivacy decision-rule risk report")
-    beta = certificate["beta"]
-    worst = certificate["max_confidence"]
-    fidelity = certificate["fidelity"]
-    parameters = certificate["parameters"]
-    out = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>",
-           f"<h1>{_esc(title)}</h1>",
-           f'<p class="muted">{_esc(source or "decision table")} &middot; '
-           f'{_esc(certificate.get("created", ""))} by skyprivacy '
-           f'{_esc(certificate.get("library", {}).get("version", ""))}</p>']
+    sections = [
+        _page_head(title, f"{_esc(source or 'decision table')} &middot;", certificate),
+        _rule_verdict(certificate, ok),
+        _rule_summary(certificate, source),
+        _rule_groups(certificate),
+        _rule_curve(certificate, curve),
+        _rule_next_step(certificate, ok),
+        _section("What this certifies", _RULE_SCOPE),
+    ]
+    return "\n".join(part for part in sections if part) + "\n</body></html>\n"
 
-    def num(entry):
-        return entry["exact"] if entry.get("exact") else f"{entry['value']:.6g}"
 
+def _num(entry: Mapping) -> str:
+    """A recorded number: its exact form when it has one, else the float."""
+    return entry["exact"] if entry.get("exact") else f"{entry['value']:.6g}"
+
+
+# -- the sections of a decision rule's report
+def _rule_verdict(certificate: Mapping, ok: bool) -> str:
+    beta, worst = certificate["beta"], certificate["max_confidence"]
     if ok:
         verdict = (f"Verdict: CERTIFIED &mdash; no inference channel of the announced rule "
-                   f"reaches confidence above beta = {_esc(num(beta))}")
+                   f"reaches confidence above beta = {_esc(_num(beta))}")
     elif not certificate["private"]:
         verdict = (f"Verdict: NOT CERTIFIED &mdash; the announced rule lets an observer infer "
-                   f"a sensitive value with confidence {_esc(num(worst))}, above beta = "
-                   f"{_esc(num(beta))}")
+                   f"a sensitive value with confidence {_esc(_num(worst))}, above beta = "
+                   f"{_esc(_num(beta))}")
     else:
         verdict = ("Verdict: NOT CERTIFIED &mdash; the announced rule breaks its fidelity "
                    "constraint")
-    out.append(f'<div class="verdict {"safe" if ok else "unsafe"}" id="verdict">{verdict}'
-               f"</div>")
-    out.append("<p>An observer who knows a person's public attributes and sees the decision "
-               "the announced rule gives infers the sensitive value with a confidence "
-               "(Definition 4 of Chen, Golubchik and Pal); the rule is beta-private when no "
-               "such confidence exceeds beta.</p>")
+    return _verdict_box(
+        ok, verdict,
+        "An observer who knows a person's public attributes and sees the decision the "
+        "announced rule gives infers the sensitive value with a confidence (Definition 4 of "
+        "Chen, Golubchik and Pal); the rule is beta-private when no such confidence exceeds "
+        "beta.")
+
+
+def _rule_summary(certificate: Mapping, source) -> str:
+    beta, worst = certificate["beta"], certificate["max_confidence"]
+    parameters, fidelity = certificate["parameters"], certificate["fidelity"]
     rows = [("Decision table", f"{source or '(in memory)'}: "
                                f"{certificate['table']['n_rows']:,} rows, SHA-256 "
                                f"{certificate['table']['sha256']}"),
@@ -634,52 +689,61 @@ def render_rule_report(certificate: Mapping, *, curve: Sequence[tuple] = (),
                                if parameters.get("announced") else "the true decision rule"),
             ("Public / sensitive", f"{', '.join(parameters['public'])} / "
                                    f"{', '.join(parameters['sensitive'])}"),
-            ("Certified beta", f"{num(beta)} (uncertainty gamma = {beta['gamma']:.4g})"
+            ("Certified beta", f"{_num(beta)} (uncertainty gamma = {beta['gamma']:.4g})"
                                + ("" if beta.get("exact") else
                                   f", float with relative tolerance {parameters['tolerance']}")),
-            ("Maximum confidence", f"{num(worst)}: group {worst['group']}, outcome "
+            ("Maximum confidence", f"{_num(worst)}: group {worst['group']}, outcome "
                                    f"{worst['outcome']!r}, inferring {worst['sensitive']!r}")]
     if certificate.get("beta_star"):
-        rows.append(("Optimal beta*", f"{num(certificate['beta_star'])} (the smallest beta "
+        rows.append(("Optimal beta*", f"{_num(certificate['beta_star'])} (the smallest beta "
                                       f"any rule within the fidelity constraint can reach)"))
     constraint = fidelity.get("constraint")
     achieved = fidelity["achieved"]
     rows.append(("Fidelity", (f"constraint {constraint['kind']} >= {constraint['value']:g}: "
                               f"{'holds' if fidelity['holds'] else 'BROKEN'}; "
                               if constraint else "")
-                 + f"achieved delta = {num(achieved['delta'])}, alpha = "
-                   f"{num(achieved['alpha'])}"))
-    out.append("<h2>Summary</h2><dl>" + "".join(
-        f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in rows) + "</dl>")
+                 + f"achieved delta = {_num(achieved['delta'])}, alpha = "
+                   f"{_num(achieved['alpha'])}"))
+    return _summary_list(rows)
+
+
+def _rule_groups(certificate: Mapping) -> str:
     groups = certificate["groups_reaching_beta"]
-    out.append("<h2>The groups that set beta</h2>")
-    if groups:
-        out.append("<table><thead><tr><th>Public group</th><th>Maximum confidence</th>"
-                   "</tr></thead><tbody>" + "".join(
-                       f'<tr><td>{_esc(g["group"])}</td><td class="num">'
-                       f'{_esc(num(g["max_confidence"]))}</td></tr>' for g in groups)
-                   + "</tbody></table>")
-    else:
-        out.append("<p>No group comes close to beta.</p>")
-    if curve:
-        level = constraint["value"] if constraint else None
-        kind = constraint["kind"] if constraint else "delta"
-        out.append("<h2>Privacy against fidelity</h2><figure>"
-                   + tradeoff_svg(curve, kind=kind, beta=beta["value"], fidelity=level)
-                   + "<figcaption>The smallest beta a rule within each fidelity level can "
-                     "reach (the optimal scheme); the dashed line is the certified beta, the "
-                     "dot the certified rule. More fidelity to the true rule costs "
-                     "privacy.</figcaption></figure>")
-    if not ok:
-        out.append("<h2>Next step</h2><p>" + (
-            "Announce a perturbed rule: <code>skyprivacy transparency optimize</code> finds "
-            "the rule with the smallest beta under a fidelity constraint; certify that rule."
-            if not certificate["private"] else
-            "Announce a rule within the fidelity constraint, or relax the constraint.")
-            + "</p>")
-    out.append("<h2>What this certifies</h2><p><code>skyprivacy transparency verify</code> "
-               "recomputes every number above from the decision table and the announced rule. "
-               "The guarantee covers observers who know the public attributes and the "
-               "announced rule; it says nothing about other data about the same people.</p>")
-    out.append("</body></html>\n")
-    return "\n".join(out)
+    if not groups:
+        return "<h2>The groups that set beta</h2>\n<p>No group comes close to beta.</p>"
+    return ("<h2>The groups that set beta</h2>\n"
+            "<table><thead><tr><th>Public group</th><th>Maximum confidence</th>"
+            "</tr></thead><tbody>" + "".join(
+                f'<tr><td>{_esc(g["group"])}</td><td class="num">'
+                f'{_esc(_num(g["max_confidence"]))}</td></tr>' for g in groups)
+            + "</tbody></table>")
+
+
+def _rule_curve(certificate: Mapping, curve: Sequence[tuple]) -> str:
+    if not curve:
+        return ""
+    constraint = certificate["fidelity"].get("constraint")
+    level = constraint["value"] if constraint else None
+    kind = constraint["kind"] if constraint else "delta"
+    return ("<h2>Privacy against fidelity</h2><figure>"
+            + tradeoff_svg(curve, kind=kind, beta=certificate["beta"]["value"], fidelity=level)
+            + "<figcaption>The smallest beta a rule within each fidelity level can "
+              "reach (the optimal scheme); the dashed line is the certified beta, the "
+              "dot the certified rule. More fidelity to the true rule costs "
+              "privacy.</figcaption></figure>")
+
+
+def _rule_next_step(certificate: Mapping, ok: bool) -> str:
+    if ok:
+        return ""
+    return _section("Next step", (
+        "Announce a perturbed rule: <code>skyprivacy transparency optimize</code> finds "
+        "the rule with the smallest beta under a fidelity constraint; certify that rule."
+        if not certificate["private"] else
+        "Announce a rule within the fidelity constraint, or relax the constraint."))
+
+
+_RULE_SCOPE = ("<code>skyprivacy transparency verify</code> recomputes every number above from "
+               "the decision table and the announced rule. The guarantee covers observers who "
+               "know the public attributes and the announced rule; it says nothing about other "
+               "data about the same people.")
