@@ -783,6 +783,14 @@ def _check_inputs(table, qi, sensitive, policy, hierarchies, semantics, split, o
     return qi, policy, semantics, dict(hierarchies)
 
 
+def _check_local_rows(local_rows, owner: str) -> None:
+    """``local_rows`` (dask frames only) is None or a positive integer."""
+    if local_rows is not None and (isinstance(local_rows, (bool, np.bool_))
+                                   or not isinstance(local_rows, (int, np.integer))
+                                   or local_rows < 1):
+        raise param_error("local_rows", owner, "be a positive integer", local_rows)
+
+
 def _infeasible(root: ReleaseCandidate, check) -> InfeasibleError:
     """The error for a policy even the whole table breaks, with a way forward: which points
     fail on the whole table and, for those values, the strongest knowledge the whole table
@@ -827,7 +835,8 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
                       hierarchies: Mapping | None = None, semantics: str = "svpi",
                       split: str = "infogain", output: str = "generalized",
                       random_state=None, group_column: str = "group",
-                      progress=None, numeric=None, categorical=None) -> AnonymizationResult:
+                      progress=None, numeric=None, categorical=None,
+                      local_rows: int | None = None) -> AnonymizationResult:
     """Generalize or bucketize a table so that it is safe under a skyline policy (Fig. 4).
 
     Parameters
@@ -909,7 +918,17 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     >>> result.table["age"].tolist()
     ['[21, 24]', '[21, 24]', '[21, 24]', '[21, 24]', '[31, 38]', '[31, 38]', '[31, 38]', '[31, 38]']
     """
+    from .dask_engine import is_dask_frame
+
+    if is_dask_frame(table):  # the same search, distributed (see docs/dask.md)
+        from .dask_engine import anonymize as distributed
+        return distributed.skyline_anonymize(
+            table, qi=qi, sensitive=sensitive, policy=policy, hierarchies=hierarchies,
+            semantics=semantics, split=split, output=output, random_state=random_state,
+            group_column=group_column, progress=progress, numeric=numeric,
+            categorical=categorical, local_rows=local_rows)
     owner = "skyline_anonymize"
+    _check_local_rows(local_rows, owner)
     qi, policy, semantics, hierarchies = _check_inputs(
         table, qi, sensitive, policy, hierarchies, semantics, split, output, owner)
     if output == "bucketized" and group_column in table.columns:
@@ -1026,7 +1045,7 @@ class KAnonymizationResult:
 def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None = None,
                 split: str = "widest", output: str = "generalized",
                 group_column: str = "group", progress=None, numeric=None,
-                categorical=None) -> KAnonymizationResult:
+                categorical=None, local_rows: int | None = None) -> KAnonymizationResult:
     """k-anonymity with the SkylineAnonymize engine (Proposition 3).
 
     With the identity of each individual as the sensitive value, the skyline point
@@ -1057,11 +1076,20 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     >>> result.safe, result.groups["n_individuals"].tolist()
     (True, [4, 4])
     """
+    from .dask_engine import is_dask_frame
+
+    if is_dask_frame(table):  # the same search, distributed (see docs/dask.md)
+        from .dask_engine import anonymize as distributed
+        return distributed.k_anonymize(
+            table, qi=qi, k=k, hierarchies=hierarchies, split=split, output=output,
+            group_column=group_column, progress=progress, numeric=numeric,
+            categorical=categorical, local_rows=local_rows)
     owner = "k_anonymize"
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 2:
         raise param_error("k", owner, "be an integer >= 2", k)
     if split not in _SPLITS:
         raise param_error("split", owner, f"be one of {list(_SPLITS)}", split)
+    _check_local_rows(local_rows, owner)
     marker = "__skyprivacy_identity__"
     work = pd.DataFrame({marker: np.zeros(len(table), dtype=np.int64)}, index=table.index) \
         if isinstance(table, pd.DataFrame) else table

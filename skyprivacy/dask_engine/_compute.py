@@ -98,6 +98,13 @@ def cluster_errors():
                           f"{detail}); nothing was written.") from exc
 
 
+def keep_objects():
+    """Build dask collections without turning object columns into strings (dask's
+    ``dataframe.convert-string``, read when a collection is made): released cells are the
+    input's own cells (``39`` stays an int), as on the pandas path."""
+    return dask.config.set({"dataframe.convert-string": False})
+
+
 def partition_lengths(ddf) -> list[int]:
     """Rows per partition, in order."""
     (lengths,) = compute(ddf.map_partitions(len, meta=(None, "int64")))

@@ -35,6 +35,7 @@ from ._compute import (
     call,
     compute,
     distinct_rows,
+    keep_objects,
     lexicographic_ids,
     literal,
     local_codes,
@@ -314,14 +315,16 @@ def _person_groups(frame, spec: _Spec, key_values, combos, cards):
 
     meta = pd.DataFrame({"person": pd.Series([], dtype=object),
                          "group": pd.Series([], dtype=np.int64)})
-    return frame.map_partitions(pairs, args, meta=meta)
+    with keep_objects():
+        return frame.map_partitions(pairs, args, meta=meta)
 
 
 def _mvpi_individuals(frame, spec: _Spec, key_values, combos, cards, n_groups) -> np.ndarray:
     """mvpi with an individual column: each person in one group; sizes count persons."""
     person_group = _person_groups(frame, spec, key_values, combos, cards)
-    distinct = person_group.drop_duplicates(split_out=max(frame.npartitions // 4, 1))
-    per_person = distinct.groupby("person").size()
+    with keep_objects():
+        distinct = person_group.drop_duplicates(split_out=max(frame.npartitions // 4, 1))
+        per_person = distinct.groupby("person").size()
     sizes, clashing = compute(distinct.groupby("group").size(), per_person[per_person > 1])
     if len(clashing):
         _raise_clash(frame, spec, key_values, combos, cards, set(clashing.index.tolist()))
@@ -367,8 +370,9 @@ def _mvpi_set_individuals(frame, spec: _Spec, values: list) -> None:
 
     meta = pd.DataFrame({"person": pd.Series([], dtype=object),
                          "value": pd.Series([], dtype=np.int64)})
-    pairs = frame.map_partitions(elements, value_codes, meta=meta)
-    counts = pairs.groupby(["person", "value"]).size()
+    with keep_objects():
+        pairs = frame.map_partitions(elements, value_codes, meta=meta)
+        counts = pairs.groupby(["person", "value"]).size()
     (duplicated,) = compute(counts[counts > 1])
     if not len(duplicated):
         return
