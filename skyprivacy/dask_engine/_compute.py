@@ -48,9 +48,15 @@ def tree_reduce(parts: list, combine, *, prefix: str = "combine"):
     if not level:
         raise ValueError("tree_reduce needs at least one part")
     while len(level) > 1:
-        level = [call(combine, level[i:i + SPLIT_EVERY], prefix=prefix)
+        level = [call(_on_list, combine, *level[i:i + SPLIT_EVERY], prefix=prefix)
                  for i in range(0, len(level), SPLIT_EVERY)]
     return level[0]
+
+
+def _on_list(function, *items):
+    # Delayed objects go into a task as separate arguments, never inside one list: dask
+    # (2026.8) drops persisted futures from the graph of a task that receives them in a list.
+    return function(list(items))
 
 
 def compute(*objects):
@@ -203,3 +209,48 @@ def lexicographic_ids(columns: list, cards: list) -> tuple[np.ndarray, list]:
         index = pd.MultiIndex.from_arrays(rows)
         ids = index.get_indexer(pd.MultiIndex.from_arrays(columns))
     return np.asarray(ids, dtype=np.int64), rows
+
+
+# ------------------------------------------------------------------ exchanges
+def _split_frame(frame: pd.DataFrame, destination: np.ndarray, n_out: int) -> list:
+    """The rows of ``frame`` for each of ``n_out`` destinations, in their order."""
+    if frame is None or not len(frame):
+        empty = frame.iloc[:0] if frame is not None else None
+        return [empty] * n_out
+    order = np.argsort(destination, kind="stable")
+    bounds = np.searchsorted(destination[order], np.arange(n_out + 1))
+    frame = frame.iloc[order]
+    return [frame.iloc[bounds[j]:bounds[j + 1]] for j in range(n_out)]
+
+
+def split_by_key(frame: pd.DataFrame, column: str, n_out: int) -> list:
+    """Split rows by ``column % n_out`` (keys are consecutive ids: balanced)."""
+    return _split_frame(frame, frame[column].to_numpy(dtype=np.int64) % n_out, n_out)
+
+
+def split_by_row(frame: pd.DataFrame, column: str, offsets: np.ndarray) -> list:
+    """Split rows by the input partition holding global row ``column``."""
+    n_out = len(offsets) - 1
+    destination = np.searchsorted(offsets, frame[column].to_numpy(dtype=np.int64),
+                                  side="right") - 1
+    return _split_frame(frame, destination, n_out)
+
+
+def _concat(sort_by: str | None, *pieces) -> pd.DataFrame:
+    frame = pd.concat(pieces, ignore_index=True) if len(pieces) > 1 else pieces[0]
+    if sort_by is not None:
+        frame = frame.sort_values(sort_by, kind="stable", ignore_index=True)
+    return frame
+
+
+def exchange(parts: list, split, args: tuple, n_out: int, *, sort_by: str | None = None,
+             prefix: str = "exchange") -> list:
+    """All-to-all exchange of delayed frames: ``split(part, *args)`` cuts every part into
+    ``n_out`` pieces; output j is the concatenation of every part's piece j (in part order,
+    sorted by ``sort_by`` if given).  Only pieces move between workers."""
+    import operator
+
+    splits = [call(split, part, *args, prefix=f"{prefix}-split") for part in parts]
+    return [call(_concat, sort_by, *[call(operator.itemgetter(j), s, prefix=f"{prefix}-piece")
+                                     for s in splits], prefix=f"{prefix}-gather")
+            for j in range(n_out)]

@@ -71,12 +71,15 @@ from ._compute import (
     call,
     compute,
     distinct_rows,
+    exchange,
     literal,
     keep_objects,
     local_codes,
     merge_uniques,
     persist,
     positions,
+    split_by_key,
+    split_by_row,
     tree_reduce,
 )
 from .release import _elements
@@ -864,30 +867,19 @@ class _Run:
 
     # -- local levels
     def _shuffled(self, which: str, n_rows: int):
-        """The rows going local, shuffled so that every group is in one partition."""
-        import dask.dataframe as dd
-
+        """The rows going local, exchanged so that every group is in one share."""
         n_attrs = len(self.attrs)
         with_values = self.min_size is None and self.semantics == "svpi"
-        meta = pd.DataFrame({"key": pd.Series([], dtype=np.int64),
-                             "row": pd.Series([], dtype=np.int64),
-                             **{f"c{a}": pd.Series([], dtype=np.int32) for a in range(n_attrs)},
-                             **{f"r{a}": pd.Series([], dtype=np.int32) for a in self.raw_attrs},
-                             **({"value": pd.Series([], dtype=np.int32)} if with_values
-                                else {})})
         n_out = max(2, min(4 * len(self.chunks),
                            math.ceil(n_rows / max(CHUNK_ROWS, self.local_rows))))
-        rows = dd.from_delayed([call(_rows_frame, c, which, n_attrs, with_values, prefix="rows")
-                                for c in self.chunks], meta=meta, verify_meta=False)
-        rows = rows.shuffle(on="key", npartitions=n_out).to_delayed()
-        elements = [None] * len(rows)
+        frames = [call(_rows_frame, c, which, n_attrs, with_values, prefix="rows")
+                  for c in self.chunks]
+        rows = exchange(frames, split_by_key, ("key", n_out), n_out, prefix="to-local")
+        elements = [None] * n_out
         if self.min_size is None and self.semantics != "svpi":
-            emeta = pd.DataFrame({"key": pd.Series([], dtype=np.int64),
-                                  "row": pd.Series([], dtype=np.int64),
-                                  "value": pd.Series([], dtype=np.int32)})
-            elements = dd.from_delayed([call(_elements_frame, c, which, prefix="elements")
-                                        for c in self.chunks], meta=emeta, verify_meta=False)
-            elements = elements.shuffle(on="key", npartitions=n_out).to_delayed()
+            frames = [call(_elements_frame, c, which, prefix="elements") for c in self.chunks]
+            elements = exchange(frames, split_by_key, ("key", n_out), n_out,
+                                prefix="elements-to-local")
         return rows, elements
 
     def _local_k(self) -> None:
@@ -977,27 +969,15 @@ class _Run:
             raise AssertionError("every final group must hold rows")  # pragma: no cover
         return stats
 
-    def local_keys(self):
+    def local_keys(self) -> list:
         """Per input partition, the (row, final key) of its rows finished on the workers,
         sorted by row (delayed), or None when every row was finished in the global levels."""
-        import dask.dataframe as dd
-
         if not self.locals:
             return [None] * len(self.chunks)
-        meta = pd.DataFrame({"row": pd.Series([], dtype=np.int64),
-                             "key": pd.Series([], dtype=np.int64)})
-        frames = dd.from_delayed([call(_local_keys, r, o, prefix="local-keys")
-                                  for r, o in zip(self.locals, self.local_offsets)],
-                                 meta=meta, verify_meta=False)
-        nonempty = [i for i in range(len(self.chunks)) if self.offsets[i + 1] > self.offsets[i]]
-        divisions = [int(self.offsets[i]) for i in nonempty] + [self.n_rows - 1]
-        if len(nonempty) == 1:
-            divisions = [int(self.offsets[nonempty[0]]), self.n_rows - 1]
-        routed = frames.set_index("row", divisions=divisions).to_delayed()
-        out = [None] * len(self.chunks)
-        for i, part in zip(nonempty, routed):
-            out[i] = part
-        return out
+        frames = [call(_local_keys, r, o, prefix="local-keys")
+                  for r, o in zip(self.locals, self.local_offsets)]
+        return exchange(frames, split_by_row, ("row", self.offsets), len(self.chunks),
+                        sort_by="row", prefix="keys-back")
 
 
 # ============================================================================ the release
@@ -1027,7 +1007,7 @@ def _keys_of(chunk: _Chunk, routed) -> np.ndarray:
     """The final key of every row of an input partition (finished globally or locally)."""
     key = chunk.final.astype(np.int64)
     if routed is not None and len(routed):
-        key[np.asarray(routed.index, dtype=np.int64) - chunk.offset] = routed["key"].to_numpy()
+        key[routed["row"].to_numpy(dtype=np.int64) - chunk.offset] = routed["key"].to_numpy()
     return key
 
 
@@ -1210,25 +1190,14 @@ def _released_frames(run, labels, output, group_column, random_state):
                               type(bits).__name__)
         stream = literal((type(bits), bits.state), "stream")
         spec_task = literal(spec, "spec")
-        cell = np.int64 if spec["value_objects"] is not None else object
-        meta = pd.DataFrame({"group": pd.Series([], dtype=np.int64),
-                             "row": pd.Series([], dtype=np.int64),
-                             "u": pd.Series([], dtype=float), "cell": pd.Series([], dtype=cell)})
-        sources = dd.from_delayed([call(_bucket_sources, part, chunk, r, labels_task, spec_task,
-                                        stream, prefix="bucket-sources")
-                                   for part, chunk, r in zip(parts, run.chunks, routed)],
-                                  meta=meta, verify_meta=False)
-        method = None if cell is np.int64 else "tasks"
-        shuffled = sources.shuffle(on="group", npartitions=len(run.chunks),
-                                   shuffle_method=method)
-        assigned = shuffled.map_partitions(
-            _bucket_assign, meta=pd.DataFrame({"row": pd.Series([], dtype=np.int64),
-                                               "cell": pd.Series([], dtype=cell)}))
-        nonempty = [i for i in range(len(run.chunks)) if run.offsets[i + 1] > run.offsets[i]]
-        divisions = [int(run.offsets[i]) for i in nonempty] + [run.n_rows - 1]
-        back = assigned.set_index("row", divisions=divisions, shuffle_method=method).to_delayed()
-        for i, part in zip(nonempty, back):
-            buckets[i] = part
+        sources = [call(_bucket_sources, part, chunk, r, labels_task, spec_task, stream,
+                        prefix="bucket-sources")
+                   for part, chunk, r in zip(parts, run.chunks, routed)]
+        n_out = len(run.chunks)
+        grouped = exchange(sources, split_by_key, ("group", n_out), n_out, prefix="buckets")
+        assigned = [call(_bucket_assign, g, prefix="bucket-assign") for g in grouped]
+        buckets = exchange(assigned, split_by_row, ("row", run.offsets), n_out, sort_by="row",
+                           prefix="buckets-back")
         if isinstance(random_state, np.random.Generator):
             random_state.bit_generator.advance(run.n_rows)  # as if the draws were made here
     else:
