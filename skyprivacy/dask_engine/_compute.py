@@ -168,9 +168,14 @@ def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None)
         for column, card in zip(columns, cards):
             packed *= max(int(card), 1)
             packed += column
-        uniq, inverse = np.unique(packed, return_inverse=True)
-        summed = np.bincount(inverse.reshape(-1), weights=weights,
-                             minlength=len(uniq)).astype(np.int64)
+        if total <= max(4 * n, 1 << 16):  # a table of every key: no sort
+            summed = np.bincount(packed, weights=weights, minlength=total)
+            uniq = np.flatnonzero(summed)
+            summed = summed[uniq].astype(np.int64)
+        else:
+            uniq, inverse = np.unique(packed, return_inverse=True)
+            summed = np.bincount(inverse.reshape(-1), weights=weights,
+                                 minlength=len(uniq)).astype(np.int64)
         out = []
         for card in reversed(cards):
             uniq, digit = np.divmod(uniq, max(int(card), 1))

@@ -86,23 +86,22 @@ def test_skyline_anonymize_on_adult_equals_the_pandas_path(adult, adult_hierarch
     pd.testing.assert_frame_equal(frame.compute(), before)  # the input is untouched
 
 
-@pytest.mark.parametrize("local_rows", [5_000, 100_000])
-def test_k_anonymize_on_adult_equals_the_pandas_path(adult, adult_hierarchies, to_dask,
-                                                     local_rows):
+def test_k_anonymize_on_adult_equals_the_pandas_path(adult, adult_hierarchies, to_dask):
     kwargs = dict(qi=ADULT_QI, k=10, hierarchies=adult_hierarchies)
     expected = k_anonymize(adult, **kwargs)
-    got = k_anonymize(to_dask(adult, 4), local_rows=local_rows, **kwargs)
-    assert_same_release(got, expected)
-    assert got.safe and got.certificate.level == expected.certificate.level
+    for local_rows in (5_000, 100_000):  # partly distributed; the whole table on one worker
+        got = k_anonymize(to_dask(adult, 4), local_rows=local_rows, **kwargs)
+        assert_same_release(got, expected)
+        assert got.safe and got.certificate.level == expected.certificate.level
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(9))
 def test_random_tables_equal_the_pandas_path(to_dask, seed):
     rng = np.random.default_rng(seed)
     semantics = ["svpi", "mvpi-set", "mvpi-multiset"][seed % 3]
-    output = ["generalized", "bucketized"][(seed // 3) % 2]
-    split = ["infogain", "widest"][(seed // 6) % 2]
-    table = make_table(seed, int(rng.integers(20, 160)), semantics)
+    output = ["generalized", "bucketized"][seed % 2]
+    split = ["infogain", "widest"][(seed // 2) % 2]
+    table = make_table(seed, int(rng.integers(20, 120)), semantics)
     local_rows = int(rng.choice([1, 5, 30, 10**6]))
     kwargs = dict(qi=["age", "zip", "sex"], sensitive="disease", policy=random_policy(rng),
                   hierarchies={"zip": ZIP_HIERARCHY}, semantics=semantics, split=split,
@@ -122,14 +121,14 @@ def test_random_tables_equal_the_pandas_path(to_dask, seed):
 @pytest.mark.parametrize("local_rows", [1, 4, 25, 10**6])
 def test_k_anonymize_random_tables_for_every_local_rows(to_dask, local_rows):
     # 1: every level distributed; 10**6 (more than the table): the whole search on one worker
-    for seed in range(3):
-        table = make_table(100 + seed, 150)
-        for output in ("generalized", "bucketized"):
-            kwargs = dict(qi=["age", "zip", "sex"], k=3 + seed, output=output,
-                          split=["widest", "infogain"][seed % 2])
-            expected = k_anonymize(table, **kwargs)
-            got = k_anonymize(to_dask(table, 1 + seed), local_rows=local_rows, **kwargs)
-            assert_same_release(got, expected)
+    for seed, output in enumerate(("generalized", "bucketized")):
+        table = make_table(100 + seed, 120)
+        kwargs = dict(qi=["age", "zip", "sex"], k=3 + seed, output=output,
+                      hierarchies={"zip": ZIP_HIERARCHY} if seed else None,
+                      split=["widest", "infogain"][seed % 2])
+        expected = k_anonymize(table, **kwargs)
+        got = k_anonymize(to_dask(table, 2 + seed), local_rows=local_rows, **kwargs)
+        assert_same_release(got, expected)
 
 
 def test_numeric_text_and_odd_partitions(to_dask):
@@ -139,10 +138,10 @@ def test_numeric_text_and_odd_partitions(to_dask):
                           "s": rng.choice(list("abc"), 90)})
     policy = Policy.uniform([(0, 0, 0, 0.8)])
     expected = skyline_anonymize(table, qi=["size", "code"], sensitive="s", policy=policy)
-    for npartitions in (1, 7):  # "1.5" and "1.50" are one number, published as written
-        got = skyline_anonymize(to_dask(table, npartitions), qi=["size", "code"],
-                                sensitive="s", policy=policy, local_rows=10)
-        assert_same_release(got, expected)
+    # "1.5" and "1.50" are one number, published as written
+    got = skyline_anonymize(to_dask(table, 9), qi=["size", "code"], sensitive="s",
+                            policy=policy, local_rows=10)
+    assert_same_release(got, expected)
 
 
 def errors_match(call, table, to_dask, **kwargs):
