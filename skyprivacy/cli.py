@@ -673,16 +673,20 @@ class _EngineSession:
         address = self.args.scheduler
         try:
             if address:
-                self.client = Client(address, timeout="20s")
+                self.client = Client(address)  # waits distributed.comm.timeouts.connect
             else:
                 self.cluster = LocalCluster(dashboard_address=None, silence_logs=40)
                 self.client = Client(self.cluster)
         except (OSError, TimeoutError) as exc:
             raise EngineError(f"Cannot reach the Dask scheduler at {address!r}: "
                               f"{_one_line(exc) or type(exc).__name__}.") from None
+        self.current = self.client.as_current()  # even if another client is the default
+        self.current.__enter__()
         return self
 
     def __exit__(self, *exc_info):
+        if self.client is not None:
+            self.current.__exit__(*exc_info)
         for resource in (self.client, self.cluster):
             if resource is not None:
                 try:
