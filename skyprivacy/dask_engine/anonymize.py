@@ -94,27 +94,34 @@ _MARKER = "__skyprivacy_identity__"
 
 
 # ============================================================================ scan
-def _scan(pdf: pd.DataFrame, qi: list, sensitive, semantics: str) -> dict:
-    """One partition: its length, missing counts, every QI's distinct values (first
-    appearance) with counts, and the sensitive values (or elements) with counts."""
+def _scan(pdf: pd.DataFrame, qi: list, sensitive, semantics: str) -> tuple:
+    """One partition, read once: (summary, local codes).  The summary holds its length,
+    missing counts, every QI's distinct values (first appearance) with counts, and the
+    sensitive values (or elements) with counts; the local codes are the partition coded
+    against its own distinct values, recoded later without reading the rows again."""
     out = {"lengths": [len(pdf)], "list_like": False, "row_dup": False, "elem_missing": 0}
     columns = list(qi) + ([sensitive] if sensitive is not None else [])
     out["missing"] = np.array([int(pdf[c].isna().sum()) for c in columns], dtype=np.int64)
     out["qi"] = []
-    for name in qi:
+    local = {"codes": np.empty((len(pdf), len(qi)), dtype=np.int32), "uniques": [],
+             "elem_row": None, "elem_val": None, "value_uniques": None}
+    for a, name in enumerate(qi):
         codes, uniques = local_codes(pdf[name])
+        local["codes"][:, a] = codes
+        local["uniques"].append(uniques)
         out["qi"].append((uniques, np.bincount(codes, minlength=len(uniques))))
     if sensitive is None:
         out["values"] = (pd.Series([0], dtype=np.int64), np.array([len(pdf)], dtype=np.int64))
-        return out
+        return out, local
     cells = pdf[sensitive]
     list_like = list_like_cells(cells)
     if semantics == "svpi":
         if list_like.any():
             out["list_like"] = True
             out["values"] = (pd.Series([], dtype=object), np.zeros(0, dtype=np.int64))
-            return out
+            return out, None
         codes, uniques = local_codes(cells)
+        row_of = None
     else:
         row_of, flat = _elements(cells, list_like)
         out["elem_missing"] = int(flat.isna().sum())
@@ -123,7 +130,8 @@ def _scan(pdf: pd.DataFrame, qi: list, sensitive, semantics: str) -> dict:
             pair = row_of * len(uniques) + codes
             out["row_dup"] = len(np.unique(pair)) != len(pair)
     out["values"] = (uniques, np.bincount(codes, minlength=len(uniques)))
-    return out
+    local.update(elem_row=row_of, elem_val=codes.astype(np.int32), value_uniques=uniques)
+    return out, local
 
 
 def _merge_counts(first, second):
@@ -234,12 +242,15 @@ class _Chunk:
                       final, pending)
 
 
-def _encode(pdf: pd.DataFrame, offset: int, enc: _Encoding) -> _Chunk:
-    n = len(pdf)
+def _encode(scanned: tuple, offset: int, enc: _Encoding) -> _Chunk:
+    """A scanned partition recoded with the encoders' codes (per distinct value: its
+    position among the table's distinct values, then its code)."""
+    local = scanned[1]
+    n = len(local["codes"])
     codes = np.empty((n, len(enc.qi)), dtype=np.int32)
     raw = {}
-    for a, name in enumerate(enc.qi):
-        where = positions(enc.uniques[a], pdf[name])
+    for a in range(len(enc.qi)):
+        where = positions(enc.uniques[a], local["uniques"][a])[local["codes"][:, a]]
         codes[:, a] = enc.codes[a][where]
         if not enc.injective[a]:
             raw[a] = where.astype(np.int32)
@@ -247,13 +258,10 @@ def _encode(pdf: pd.DataFrame, offset: int, enc: _Encoding) -> _Chunk:
         elem_row = np.arange(n, dtype=np.int64)
         elem_val = np.zeros(n, dtype=np.int32)
     else:
-        cells = pdf[enc.sensitive]
-        if enc.semantics == "svpi":
-            elem_row = np.arange(n, dtype=np.int64)
-            flat = cells
-        else:
-            elem_row, flat = _elements(cells, list_like_cells(cells))
-        elem_val = enc.value_codes[positions(enc.value_uniques, flat)].astype(np.int32)
+        elem_row = (local["elem_row"] if local["elem_row"] is not None
+                    else np.arange(n, dtype=np.int64))
+        value_of = enc.value_codes[positions(enc.value_uniques, local["value_uniques"])]
+        elem_val = value_of[local["elem_val"]].astype(np.int32)
     zeros = np.zeros(n, dtype=np.int32)
     return _Chunk(offset, codes, raw, elem_row, elem_val, zeros, zeros - 1, zeros - 1)
 
@@ -705,6 +713,7 @@ class _Run:
         self.semantics, self.split, self.min_size = semantics, split, min_size
         self.local_rows, self.progress = local_rows, progress
         self.offsets = np.concatenate([[0], np.cumsum(scan["lengths"])]).astype(np.int64)
+        self.scanned = scan["scanned"]
         self.n_rows = int(self.offsets[-1])
         attrs, codes, injective, uniques_of = [], [], [], []
         for name, (uniques, _) in zip(qi, scan["qi"]):
@@ -765,7 +774,8 @@ class _Run:
         enc = literal(self.encoding, "encoding")
         self.chunks = list(persist(*[call(_encode, part, int(self.offsets[i]), enc,
                                           prefix="encode")
-                                     for i, part in enumerate(self.table.to_delayed())]))
+                                     for i, part in enumerate(self.scanned)]))
+        del self.scanned  # the local codes are released once the chunks hold them
         policy_mode = self.min_size is None
         if policy_mode:
             self.decider.start_statistics(self.root(), self.n_rows)
@@ -1135,12 +1145,16 @@ def _validate_after_scan(scan: dict, columns: list, policy, semantics, split, ou
 
 
 def _scan_table(table, qi: list, sensitive, semantics: str) -> dict:
+    """The merged summary of every partition; the partitions' local codes stay on the
+    workers (``scan["scanned"]``) for the encoding."""
     columns = list(dict.fromkeys(qi + ([sensitive] if sensitive is not None else [])))
     frame = table[columns]
     semantics_arg = semantics if semantics in ("svpi", "mvpi-set", "mvpi-multiset") else "svpi"
-    parts = [call(_scan, part, qi, sensitive, semantics_arg, prefix="scan")
-             for part in frame.to_delayed()]
-    (scan,) = compute(tree_reduce(parts, _combine_scans, prefix="scan-combine"))
+    scanned = list(persist(*[call(_scan, part, qi, sensitive, semantics_arg, prefix="scan")
+                             for part in frame.to_delayed()]))
+    summaries = [call(operator.itemgetter(0), s, prefix="scan-summary") for s in scanned]
+    (scan,) = compute(tree_reduce(summaries, _combine_scans, prefix="scan-combine"))
+    scan["scanned"] = scanned
     return scan
 
 
