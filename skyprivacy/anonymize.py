@@ -287,12 +287,12 @@ class _Mondrian:
                    split, min_size=None, progress=None) -> _Mondrian:
         """An engine over rows already coded by ``attrs`` (encoders built elsewhere, e.g. from
         the distinct values of a partitioned table): ``code_matrix`` (rows x QIs) and the
-        (row, value position) of every sensitive element."""
+        (row, value position) of every sensitive element, in any integer types wide enough
+        for the encoders' arithmetic (codes below 2**14 fit int16)."""
         engine = cls.__new__(cls)
         engine.n_rows = len(code_matrix)
-        engine._setup(qi, attrs, code_matrix, np.asarray(elem_row, dtype=np.int64),
-                      np.asarray(elem_val, dtype=np.int64), values, plan, semantics, split,
-                      min_size, progress)
+        engine._setup(qi, attrs, code_matrix, np.asarray(elem_row), np.asarray(elem_val),
+                      values, plan, semantics, split, min_size, progress)
         return engine
 
     def _setup(self, qi, attrs, code_matrix, elem_row, elem_val, values, plan, semantics,

@@ -247,7 +247,7 @@ def _encode(scanned: tuple, offset: int, enc: _Encoding) -> _Chunk:
     position among the table's distinct values, then its code)."""
     local = scanned[1]
     n = len(local["codes"])
-    codes = np.empty((n, len(enc.qi)), dtype=np.int32)
+    codes = np.empty((n, len(enc.qi)), dtype=_small_int(max(enc.n_codes, default=1)))
     raw = {}
     for a in range(len(enc.qi)):
         where = positions(enc.uniques[a], local["uniques"][a])[local["codes"][:, a]]
@@ -264,6 +264,14 @@ def _encode(scanned: tuple, offset: int, enc: _Encoding) -> _Chunk:
         elem_val = value_of[local["elem_val"]].astype(np.int32)
     zeros = np.zeros(n, dtype=np.int32)
     return _Chunk(offset, codes, raw, elem_row, elem_val, zeros, zeros - 1, zeros - 1)
+
+
+def _small_int(n_codes: int):
+    """The narrowest signed integer type holding codes 0..n_codes-1 (chunks hold every row)."""
+    for kind in (np.int8, np.int16, np.int32):
+        if n_codes <= np.iinfo(kind).max:
+            return kind
+    return np.int64
 
 
 # ============================================================================ global levels
@@ -446,6 +454,11 @@ def _stats_of(key: np.ndarray, row: np.ndarray, codes: np.ndarray, raw: dict) ->
                        for a, r in raw.items()}}
 
 
+def _slim(chunk: _Chunk) -> _Chunk:
+    """What the release still needs of a chunk once its live rows have gone local."""
+    return _Chunk(chunk.offset, None, {}, None, None, None, chunk.final, None)
+
+
 def _combine_stats(parts: list) -> dict:
     """Merge group statistics (a group may span several chunks)."""
     parts = [p for p in parts if p is not None]
@@ -478,7 +491,7 @@ def _rows_frame(chunk: _Chunk, which: str, n_attrs: int, with_values: bool) -> p
     rows = np.flatnonzero(keys >= 0)
     data = {"key": keys[rows].astype(np.int64), "row": chunk.offset + rows.astype(np.int64)}
     for a in range(n_attrs):
-        data[f"c{a}"] = chunk.codes[rows, a]
+        data[f"c{a}"] = chunk.codes[rows, a]  # narrow codes: less to move
     for a, raw in sorted(chunk.raw.items()):
         data[f"r{a}"] = raw[rows]
     if with_values:
@@ -506,23 +519,28 @@ class _Local:
         rows_frame = rows_frame.sort_values(["key", "row"], kind="stable")
         self.row = rows_frame["row"].to_numpy(dtype=np.int64)
         key = rows_frame["key"].to_numpy(dtype=np.int64)
-        codes = (np.column_stack([rows_frame[f"c{a}"].to_numpy(dtype=np.int64)
-                                  for a in range(n_attrs)]) if len(key)
-                 else np.zeros((0, n_attrs), dtype=np.int64))
-        self.raw = {a: rows_frame[f"r{a}"].to_numpy(dtype=np.int64) for a in raw_attrs}
+        n_codes = max((attr_codes(attr) for attr in engine_args["attrs"]), default=1)
+        # narrow codes, with headroom for the encoders' range arithmetic (hi - lo + 1)
+        kind = np.int16 if n_codes < 2 ** 14 else (np.int32 if n_codes < 2 ** 30 else np.int64)
+        codes = np.empty((len(key), n_attrs), dtype=kind)
+        for a in range(n_attrs):
+            codes[:, a] = rows_frame[f"c{a}"].to_numpy()
+        self.raw = {a: rows_frame[f"r{a}"].to_numpy(dtype=np.int32) for a in raw_attrs}
+        index = np.int32 if len(key) < 2 ** 31 else np.int64
         if elements is not None:
             by_row = np.argsort(self.row, kind="stable")
             found = np.searchsorted(self.row[by_row], elements["row"].to_numpy(dtype=np.int64))
-            elem_row = by_row[found]
-            elem_val = elements["value"].to_numpy(dtype=np.int64)
+            elem_row = by_row[found].astype(index)
+            elem_val = elements["value"].to_numpy(dtype=np.int32)
         else:
-            elem_row = np.arange(len(key), dtype=np.int64)
-            elem_val = (rows_frame["value"].to_numpy(dtype=np.int64) if "value" in rows_frame
-                        else np.zeros(len(key), dtype=np.int64))
+            elem_row = np.arange(len(key), dtype=index)
+            elem_val = (rows_frame["value"].to_numpy(dtype=np.int32) if "value" in rows_frame
+                        else np.zeros(len(key), dtype=np.int32))
+        del rows_frame
         self.engine = _Mondrian.from_codes(code_matrix=codes, elem_row=elem_row,
                                            elem_val=elem_val, **engine_args)
         self.parts, starts = np.unique(key, return_index=True)
-        self.rows = np.arange(len(key), dtype=np.int64)
+        self.rows = np.arange(len(key), dtype=index)
         self.starts = np.concatenate([starts, [len(key)]]).astype(np.int64)
         self.final = np.full(len(key), -1, dtype=np.int64)
         self.cands = None
@@ -532,6 +550,11 @@ class _Local:
         other = _Local.__new__(_Local)
         other.__dict__.update(self.__dict__)
         return other
+
+
+def attr_codes(attr) -> int:
+    """How many codes an encoder gives (leaves of a hierarchy, distinct values otherwise)."""
+    return int(getattr(attr, "n_leaves", None) or len(attr.uniques))
 
 
 def _local_state(rows_frame, elements, engine_args, n_attrs, raw_attrs) -> _Local:
@@ -571,6 +594,10 @@ def _evaluate(local: _Local, statistics) -> tuple:
     if not n_parts:
         return state, report
     cands = engine.level_candidates(local.rows, local.starts, need_counts=True)
+    # the children of every row are kept until the decisions come back: narrowly
+    if cands["n"]:
+        widest = int(cands["n_children"].max())
+        cands["row_child"] = cands["row_child"].astype(np.int8 if widest < 127 else np.int32)
     state.cands = cands
     if not cands["n"]:
         return state, report
@@ -671,7 +698,7 @@ def _apply(evaluated: tuple, decision: dict) -> _Local:
         return state
     cands = local.cands
     live = np.flatnonzero(~done)
-    child = cands["row_child"][cands["attr"][chosen[part_of[live]]], live]
+    child = cands["row_child"][cands["attr"][chosen[part_of[live]]], live].astype(np.int64)
     new_part = decision["new_base"][part_of[live]] + child
     order = np.argsort(new_part, kind="stable")
     state.rows = local.rows[live][order]
@@ -754,6 +781,7 @@ class _Run:
         self.placed = 0
         self.locals: list = []
         self.local_offsets: list = []
+        self.global_stats = None
 
     def root(self) -> _Groups:
         value = np.flatnonzero(self.value_totals)
@@ -892,11 +920,22 @@ class _Run:
                                 prefix="elements-to-local")
         return rows, elements
 
+    def _go_local(self, tasks: list) -> list:
+        """Persist the local shares; the chunks keep only what the release needs (the groups
+        finished in the global levels are summarised first)."""
+        stats = tree_reduce([call(_global_group_stats, c, self.raw_attrs, prefix="group-stats")
+                             for c in self.chunks], _combine_stats, prefix="group-combine")
+        slim = [call(_slim, c) for c in self.chunks]
+        done = persist(*tasks, stats, *slim)
+        self.global_stats = done[len(tasks)]
+        self.chunks = list(done[len(tasks) + 1:])
+        return list(done[:len(tasks)])
+
     def _local_k(self) -> None:
         rows, _ = self._shuffled("pending", self.pending_rows)
         args = literal(self.engine_args(), "engine")
-        self.locals = list(persist(*[call(_finish_k, r, args, len(self.attrs), self.raw_attrs,
-                                          prefix="finish-k") for r in rows]))
+        self.locals = self._go_local([call(_finish_k, r, args, len(self.attrs), self.raw_attrs,
+                                           prefix="finish-k") for r in rows])
         for summary in compute(*[call(_k_summary, r) for r in self.locals]):
             self.local_offsets.append(self.next_key)
             self.next_key += summary["n_groups"]
@@ -906,8 +945,9 @@ class _Run:
     def _local_policy(self, sizes: np.ndarray) -> None:
         rows, elements = self._shuffled("live", int(sizes.sum()))
         args = literal(self.engine_args(), "engine")
-        states = list(persist(*[call(_local_state, r, e, args, len(self.attrs), self.raw_attrs,
-                                     prefix="local") for r, e in zip(rows, elements)]))
+        states = self._go_local([call(_local_state, r, e, args, len(self.attrs),
+                                      self.raw_attrs, prefix="local")
+                                 for r, e in zip(rows, elements)])
         decider = self.decider
         n_parts = len(sizes)
         while n_parts:
@@ -967,9 +1007,12 @@ class _Run:
     # -- the groups
     def groups(self) -> dict:
         """Every final group's size, first row and code ranges, indexed by final key."""
-        parts = [call(_global_group_stats, c, self.raw_attrs, prefix="group-stats")
-                 for c in self.chunks]
-        pieces = [tree_reduce(parts, _combine_stats, prefix="group-combine")]
+        if self.global_stats is None:
+            parts = [call(_global_group_stats, c, self.raw_attrs, prefix="group-stats")
+                     for c in self.chunks]
+            pieces = [tree_reduce(parts, _combine_stats, prefix="group-combine")]
+        else:
+            pieces = [self.global_stats]
         if self.min_size is None:
             pieces += [call(_local_stats, s) for s in self.locals]
         else:

@@ -155,11 +155,47 @@ def _combine(parts: list) -> dict:
 
 
 def scan_table(ddf, spec: _Spec) -> dict:
-    """The merged scan of every partition (computed on the cluster, one result returned)."""
-    parts = [call(_scan, part, literal(spec, "spec"), prefix="scan")
-             for part in ddf.to_delayed()]
-    (result,) = compute(tree_reduce(parts, _combine, prefix="scan-combine"))
+    """The merged scan of every partition, put in the pandas path's order on a worker: only
+    the distinct values, the groups' codes and the (group, value, count) nonzeros come back."""
+    spec_task = literal(spec, "spec")
+    parts = [call(_scan, part, spec_task, prefix="scan") for part in ddf.to_delayed()]
+    merged = tree_reduce(parts, _combine, prefix="scan-combine")
+    (result,) = compute(call(_finalize, merged, spec_task, prefix="scan-finalize"))
     return result
+
+
+def _finalize(scan: dict, spec: _Spec) -> dict:
+    """Order the merged scan as the pandas path does: sorted distinct values per column and
+    of the sensitive values, groups in lexicographic order of their keys, and the nonzeros as
+    compact arrays (group id, value position, count)."""
+    out = {name: scan[name] for name in ("n", "list_row", "dup_row", "elem_missing")}
+    if "missing" in scan:
+        out["missing"] = scan["missing"]
+    if scan["list_row"] is not None or scan["n"] == 0:
+        return out
+    key_rank, key_values = zip(*(_sorted_codes(u) for u in scan["keys"]))
+    value_rank, values = _sorted_codes(scan["values"])
+    out["key_values"], out["values"] = key_values, values
+    cards = [len(v) for v in key_values]
+    pair_columns, pair_counts = scan["pairs"]
+    pair_keys = [rank[c] for rank, c in zip(key_rank, pair_columns[:-1])]
+    rows = (pair_keys if spec.semantics == "svpi"
+            else [rank[c] for rank, c in zip(key_rank, scan["rows"][0])])
+    group_ids, combos = lexicographic_ids(rows, cards)
+    out["combos"] = [c.astype(np.int32 if card < 2 ** 31 else np.int64)
+                     for c, card in zip(combos, cards)]
+    out["pair_group"] = (group_ids if spec.semantics == "svpi"
+                         else lexicographic_ids_of(pair_keys, combos, cards))
+    out["pair_value"] = value_rank[pair_columns[-1]].astype(np.int64)
+    out["pair_count"] = pair_counts
+    if spec.semantics != "svpi" and spec.individual is None:
+        out["row_sizes"] = np.bincount(group_ids, weights=scan["rows"][1],
+                                       minlength=len(combos[0])).astype(np.int64)
+    if scan["dup_row"] is not None:
+        row, duplicated = scan["dup_row"]
+        codes = value_rank[positions(scan["values"], pd.Series(duplicated, dtype=object))]
+        out["dup_row"] = (row, values[int(codes.min())])
+    return out
 
 
 def _sorted_codes(uniques: pd.Series) -> tuple[np.ndarray, list]:
@@ -212,26 +248,17 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
             f"Column {sensitive!r} holds a list-like cell at row {scan['list_row'][0]!r}; svpi "
             f"allows exactly one sensitive value per individual (use semantics='mvpi-set' or "
             f"'mvpi-multiset').")
-    # every key column and the values, in the order the pandas path sorts them
-    key_rank, key_values = zip(*(_sorted_codes(u) for u in scan["keys"]))
-    value_rank, values = _sorted_codes(scan["values"])
+    key_values, values, combos = scan["key_values"], scan["values"], scan["combos"]
     cards = [len(v) for v in key_values]
     if spec.semantics == "svpi" and individual is not None:
         _svpi_individuals(frame, individual)
-    pair_columns, pair_counts = scan["pairs"]
-    pair_keys = [rank[c] for rank, c in zip(key_rank, pair_columns[:-1])]
-    pair_values = value_rank[pair_columns[-1]]
-    group_columns = pair_keys if spec.semantics == "svpi" else \
-        [rank[c] for rank, c in zip(key_rank, scan["rows"][0])]
-    group_ids, combos = lexicographic_ids(group_columns, cards)
+    pair_group, pair_counts = scan["pair_group"], scan["pair_count"]
     n_groups = len(combos[0])
     labels = _labels(keys, key_values, combos)
-    pair_group = (group_ids if spec.semantics == "svpi"
-                  else lexicographic_ids_of(pair_keys, combos, cards))
     if spec.semantics == "svpi":
         sizes = np.bincount(pair_group, weights=pair_counts, minlength=n_groups)
     elif individual is None:
-        sizes = np.bincount(group_ids, weights=scan["rows"][1], minlength=n_groups)
+        sizes = scan["row_sizes"]
     else:
         sizes = _mvpi_individuals(frame, spec, key_values, combos, cards, n_groups)
     sizes = sizes.astype(np.int64)
@@ -243,13 +270,14 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
         if individual is not None:
             _mvpi_set_individuals(frame, spec, values)
         elif scan["dup_row"] is not None:
-            row, duplicated = scan["dup_row"]
-            codes = value_rank[positions(scan["values"], pd.Series(duplicated, dtype=object))]
+            row, value = scan["dup_row"]
             raise SchemaError(
-                f"The individual in row {_native(row)!r} holds value "
-                f"{values[int(codes.min())]!r} more than once; mvpi-set allows each value at "
-                f"most once per person (use semantics='mvpi-multiset').")
-    return ReleaseCandidate(sizes, pair_group, pair_values, pair_counts, values, labels,
+                f"The individual in row {_native(row)!r} holds value {value!r} more than once; "
+                f"mvpi-set allows each value at most once per person (use "
+                f"semantics='mvpi-multiset').")
+    pair_value = scan["pair_value"]
+    del scan["pair_value"], scan["pair_group"], scan["pair_count"]  # the model keeps copies
+    return ReleaseCandidate(sizes, pair_group, pair_value, pair_counts, values, labels,
                             spec.semantics)
 
 
@@ -271,11 +299,17 @@ def lexicographic_ids_of(columns: list, combos: list, cards: list) -> np.ndarray
 
 
 def _labels(keys: list, key_values: tuple, combos: list) -> pd.Index:
-    """Group labels as the pandas path makes them (an Index, or a MultiIndex of the keys)."""
+    """Group labels as the pandas path makes them (an Index, or a MultiIndex of the keys),
+    built from the groups' codes without a Python object per cell."""
     if len(keys) == 1:
         return pd.Index(list(key_values[0]), name=keys[0], tupleize_cols=False)
-    arrays = [[values[c] for c in codes.tolist()] for values, codes in zip(key_values, combos)]
-    return pd.MultiIndex.from_arrays(arrays, names=list(keys))
+    if any(_is_missing(v) for values in key_values for v in values):
+        arrays = [[values[c] for c in codes.tolist()]
+                  for values, codes in zip(key_values, combos)]
+        return pd.MultiIndex.from_arrays(arrays, names=list(keys))
+    return pd.MultiIndex(levels=[pd.Index(list(values), tupleize_cols=False)
+                                 for values in key_values],
+                         codes=combos, names=list(keys), verify_integrity=False)
 
 
 # ---------------------------------------------------------------- individuals (shuffled)
