@@ -153,7 +153,7 @@ def _cluster():
     from distributed import Client, LocalCluster
 
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           memory_limit="8GB", dashboard_address=None, silence_logs=40)
+                           memory_limit="8GB", dashboard_address=":0", silence_logs=40)
     return cluster, Client(cluster)
 
 

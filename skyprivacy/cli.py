@@ -666,6 +666,8 @@ class _EngineSession:
 
     def __enter__(self):
         if not _dask(self.args):
+            if getattr(self.args, "scheduler", None):
+                raise UsageError("--scheduler needs --engine dask")
             return self
         from .dask_engine import require_dask
         require_dask("--engine dask")
@@ -675,7 +677,7 @@ class _EngineSession:
             if address:
                 self.client = Client(address)  # waits distributed.comm.timeouts.connect
             else:
-                self.cluster = LocalCluster(dashboard_address=None, silence_logs=40)
+                self.cluster = LocalCluster(dashboard_address=":0", silence_logs=40)
                 self.client = Client(self.cluster)
         except (OSError, TimeoutError) as exc:
             raise EngineError(f"Cannot reach the Dask scheduler at {address!r}: "

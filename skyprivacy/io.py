@@ -77,6 +77,7 @@ __all__ = [
     "write_text",
     "read_table_dask",
     "write_parquet_dataset",
+    "write_dataset",
 ]
 
 #: Cell texts read as missing in addition to the empty cell (the markers pandas.read_csv uses).
@@ -830,10 +831,19 @@ def _is_parquet(path) -> bool:
 
 
 def write_parquet_dataset(frame, folder: str) -> None:
-    """Write a dask frame into ``folder`` as a Parquet dataset: one file per partition,
-    ``part.00000.parquet``, ``part.00001.parquet``... (the names sort in partition order, so
-    :func:`read_table_dask` reads the same partitions back)."""
+    """Write a dask frame into the existing ``folder`` as a Parquet dataset: one file per
+    partition, ``part.00000.parquet``, ``part.00001.parquet``... (the names sort in partition
+    order, so :func:`read_table_dask` reads the same partitions back); object columns are
+    stored as the text of their canonical CSV."""
     from .dask_engine.io import write_parquet_files
 
     _require_pyarrow("Writing")
     write_parquet_files(frame, folder)
+
+
+def write_dataset(frame, path) -> None:
+    """Write a dask frame as the Parquet dataset directory ``path``, atomically: staged in a
+    temporary directory beside it and renamed into place (replacing a directory there)."""
+    with OutputFiles() as out:
+        out.add_directory(path, lambda folder: write_parquet_dataset(frame, folder))
+        out.commit()

@@ -111,12 +111,6 @@ def keep_objects():
     return dask.config.set({"dataframe.convert-string": False})
 
 
-def partition_lengths(ddf) -> list[int]:
-    """Rows per partition, in order."""
-    (lengths,) = compute(ddf.map_partitions(len, meta=(None, "int64")))
-    return [int(n) for n in lengths]
-
-
 # ------------------------------------------------------------------ code tables
 def merge_uniques(first: pd.Series, second: pd.Series) -> tuple[pd.Series, np.ndarray]:
     """Distinct values of ``first`` then ``second`` in order of first appearance, and the
@@ -197,8 +191,11 @@ def lexicographic_ids(columns: list, cards: list) -> tuple[np.ndarray, list]:
     rows, _ = distinct_rows(columns, cards)  # sorted lexicographically
     if not len(rows[0]):
         return np.zeros(0, dtype=np.int64), rows
-    order = np.lexsort(tuple(rows[::-1]))
-    rows = [r[order] for r in rows]
+    return positions_of_rows(columns, rows, cards), rows
+
+
+def positions_of_rows(columns: list, rows: list, cards: list) -> np.ndarray:
+    """Position of every row of ``columns`` among the sorted distinct ``rows``."""
     total = 1
     for card in cards:
         total *= max(int(card), 1)
@@ -209,11 +206,9 @@ def lexicographic_ids(columns: list, cards: list) -> tuple[np.ndarray, list]:
                 packed *= max(int(card), 1)
                 packed += column
             return packed
-        ids = np.searchsorted(pack(rows), pack(columns))
-    else:
-        index = pd.MultiIndex.from_arrays(rows)
-        ids = index.get_indexer(pd.MultiIndex.from_arrays(columns))
-    return np.asarray(ids, dtype=np.int64), rows
+        return np.searchsorted(pack(rows), pack(columns)).astype(np.int64)
+    index = pd.MultiIndex.from_arrays(rows)
+    return np.asarray(index.get_indexer(pd.MultiIndex.from_arrays(columns)), dtype=np.int64)
 
 
 # ------------------------------------------------------------------ exchanges

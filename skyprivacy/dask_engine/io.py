@@ -52,6 +52,14 @@ def read_csv_files(files: list, sep: str, one_partition_per_file: bool):
 
 
 def _write_one(partition: pd.DataFrame, path: str) -> int:
+    # object columns (a generalized QI mixes input cells and range labels) are written as the
+    # text of their canonical CSV: what a certificate hashes, and what pyarrow can store
+    objects = [c for c in partition.columns if partition[c].dtype == object]
+    if objects:
+        text = text_table(partition[objects])
+        text.index = partition.index  # text_table numbers rows from 0: align by position
+        partition = partition.copy()
+        partition[objects] = text
     partition.to_parquet(path, index=False)
     return len(partition)
 

@@ -41,6 +41,7 @@ from ._compute import (
     local_codes,
     merge_uniques,
     positions,
+    positions_of_rows,
     tree_reduce,
 )
 
@@ -283,19 +284,7 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
 
 def lexicographic_ids_of(columns: list, combos: list, cards: list) -> np.ndarray:
     """Position of every row of ``columns`` among the sorted distinct rows ``combos``."""
-    total = 1
-    for card in cards:
-        total *= max(int(card), 1)
-    if total < 2 ** 62:
-        def pack(cols):
-            packed = np.zeros(len(cols[0]), dtype=np.int64)
-            for column, card in zip(cols, cards):
-                packed *= max(int(card), 1)
-                packed += column
-            return packed
-        return np.searchsorted(pack(combos), pack(columns)).astype(np.int64)
-    index = pd.MultiIndex.from_arrays(combos)
-    return np.asarray(index.get_indexer(pd.MultiIndex.from_arrays(columns)), dtype=np.int64)
+    return positions_of_rows(columns, combos, cards)
 
 
 def _labels(keys: list, key_values: tuple, combos: list) -> pd.Index:

@@ -10,7 +10,7 @@ def client():
     with dask.config.set({"distributed.admin.tick.limit": "10s",
                           "distributed.worker.daemon": False}):
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                               dashboard_address=None, silence_logs=50)
+                               dashboard_address=":0", silence_logs=50)
         with Client(cluster, set_as_default=True) as session:
             yield session
         cluster.close()

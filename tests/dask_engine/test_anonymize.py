@@ -11,11 +11,9 @@ import pytest
 
 from skyprivacy import (
     InfeasibleError,
-    InvalidParameterError,
     MixedColumnWarning,
     Policy,
     ReleaseCandidate,
-    SchemaError,
     k_anonymize,
     skyline_anonymize,
     skyline_check,

@@ -67,3 +67,21 @@ def test_a_single_file_certificate_verifies_on_the_engine(to_dask):
     one = build_certificate(to_dask(TABLE, 1), POLICY, qi=["age", "zip"],
                             sensitive="disease")
     assert verify_certificate(TABLE, one).ok  # a pandas table is one partition
+
+
+def test_a_released_dataset_written_from_python_verifies(to_dask, tmp_path):
+    from skyprivacy import skyline_anonymize
+    from skyprivacy.io import read_table_dask, write_dataset
+
+    table = pd.DataFrame({"age": [21, 22, 23, 24, 31, 33, 35, 38] * 3,
+                          "disease": ["flu", "aids", "flu", "cold"] * 6})
+    result = skyline_anonymize(to_dask(table, 3), qi="age", sensitive="disease",
+                               policy=Policy.uniform([(0, 1, 0, 0.8)]))
+    released = result.table.compute()
+    assert released.index[8] == 8 and len(released) == 24
+    write_dataset(result.table, tmp_path / "released")
+    certificate = build_certificate(result.table, POLICY, qi="age", sensitive="disease")
+    back = read_table_dask(tmp_path / "released")
+    assert back.npartitions == 3
+    assert verify_certificate(back, certificate).ok
+    assert (back.compute().to_numpy() == released.astype(str).to_numpy()).all()

@@ -130,12 +130,13 @@ def test_failed_runs_leave_nothing_behind(client, files, capsys, tmp_path):
     (["--output", "{tmp}/out.csv"], "with --engine dask, --output is written as a Parquet "
                                     "dataset directory; name it without the .csv extension"),
     (["--output", "{tmp}"], "already exists; pass --force to replace it"),
+    (["--output", "{tmp}/out", "--engine", "pandas"], "--scheduler needs --engine dask"),
 ])
 def test_usage_errors(client, files, capsys, tmp_path, argv, message):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
     code, _, err = run(capsys, "anonymize", files / "adult", "--qi", QI, "--sensitive",
-                       "occupation", "--policy", files / "policy.toml", *argv,
-                       "--certificate", tmp_path / "c.json", *dask_args(client))
+                       "occupation", "--policy", files / "policy.toml",
+                       "--certificate", tmp_path / "c.json", *dask_args(client), *argv)
     assert code == 2 and message in err
 
 

@@ -45,7 +45,7 @@ def test_a_worker_killed_during_anonymize(client, tmp_path, capsys):
                  str(tmp_path / "expected.csv")]) == 0
     marker = tmp_path / "killed"
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None, silence_logs=50) as cluster, \
+                      dashboard_address=":0", silence_logs=50) as cluster, \
             Client(cluster, set_as_default=False) as control:
         control.register_plugin(KillOnce(str(marker), "_evaluate"))
         code = main(["anonymize", str(tmp_path / "adult"), *common, "--output",

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skyprivacy import ReleaseCandidate, SchemaError, InvalidParameterError
+from skyprivacy import ReleaseCandidate
 
 
 def both(table, to_dask, npartitions=3, **kwargs):
