@@ -734,9 +734,9 @@ class _Run:
     """One distributed search: the coded chunks on the workers, the client's decider (an
     in-memory engine holding the global statistics and Q), and the level loop."""
 
-    def __init__(self, table, qi, sensitive, policy, hierarchies, semantics, split, kinds,
-                 scan, min_size, local_rows, progress):
-        self.table, self.qi, self.sensitive = table, list(qi), sensitive
+    def __init__(self, table, parts, qi, sensitive, policy, hierarchies, semantics, split,
+                 kinds, scan, min_size, local_rows, progress):
+        self.table, self.parts, self.qi, self.sensitive = table, parts, list(qi), sensitive
         self.semantics, self.split, self.min_size = semantics, split, min_size
         self.local_rows, self.progress = local_rows, progress
         self.offsets = np.concatenate([[0], np.cumsum(scan["lengths"])]).astype(np.int64)
@@ -1056,8 +1056,10 @@ def _labels(run: _Run, stats: dict) -> dict:
             "label_of": label_of, "texts": texts, "size": stats["size"]}
 
 
-def _keys_of(chunk: _Chunk, routed) -> np.ndarray:
+def _keys_of(chunk: _Chunk, routed, n_rows: int) -> np.ndarray:
     """The final key of every row of an input partition (finished globally or locally)."""
+    if len(chunk.final) != n_rows:  # pragma: no cover - the partitions are taken once
+        raise AssertionError("a partition changed between the passes over the table")
     key = chunk.final.astype(np.int64)
     if routed is not None and len(routed):
         key[routed["row"].to_numpy(dtype=np.int64) - chunk.offset] = routed["key"].to_numpy()
@@ -1067,7 +1069,7 @@ def _keys_of(chunk: _Chunk, routed) -> np.ndarray:
 def _release_partition(pdf: pd.DataFrame, chunk: _Chunk, routed, labels: dict, spec: dict,
                        bucket) -> tuple:
     """The released rows of one input partition and their group numbers."""
-    key = _keys_of(chunk, routed)
+    key = _keys_of(chunk, routed, len(pdf))
     group = labels["id_of_key"][key]
     released = pdf.copy()
     if spec["output"] == "generalized":
@@ -1100,7 +1102,7 @@ def _uniform(stream, offset: int, n: int) -> np.ndarray:
 def _bucket_sources(pdf: pd.DataFrame, chunk: _Chunk, routed, labels: dict, spec: dict,
                     stream) -> pd.DataFrame:
     """(group, row, random key, cell) of every row, for the shuffle within groups."""
-    key = _keys_of(chunk, routed)
+    key = _keys_of(chunk, routed, len(pdf))
     cells = pdf[spec["sensitive"]]
     if spec["value_objects"] is not None:
         cells = positions(spec["value_uniques"], cells)
@@ -1187,14 +1189,13 @@ def _validate_after_scan(scan: dict, columns: list, policy, semantics, split, ou
     return policy, semantics, dict(hierarchies)
 
 
-def _scan_table(table, qi: list, sensitive, semantics: str) -> dict:
+def _scan_table(parts: list, qi: list, sensitive, semantics: str) -> dict:
     """The merged summary of every partition; the partitions' local codes stay on the
-    workers (``scan["scanned"]``) for the encoding."""
-    columns = list(dict.fromkeys(qi + ([sensitive] if sensitive is not None else [])))
-    frame = table[columns]
+    workers (``scan["scanned"]``) for the encoding.  ``parts`` are the table's partitions,
+    taken once: every later pass (the release) reads the very same partitions."""
     semantics_arg = semantics if semantics in ("svpi", "mvpi-set", "mvpi-multiset") else "svpi"
     scanned = list(persist(*[call(_scan, part, qi, sensitive, semantics_arg, prefix="scan")
-                             for part in frame.to_delayed()]))
+                             for part in parts]))
     summaries = [call(operator.itemgetter(0), s, prefix="scan-summary") for s in scanned]
     (scan,) = compute(tree_reduce(summaries, _combine_scans, prefix="scan-combine"))
     scan["scanned"] = scanned
@@ -1234,7 +1235,7 @@ def _released_frames(run, labels, output, group_column, random_state):
             "group_column": group_column, "value_objects": None, "value_uniques": None}
     buckets = [None] * len(run.chunks)
     labels_task = literal(labels, "labels")
-    parts = table.to_delayed()
+    parts = run.parts
     if output == "bucketized" and run.sensitive is not None:
         if run.semantics == "svpi":
             spec["value_uniques"] = run.encoding.value_uniques
@@ -1270,14 +1271,17 @@ def _released_frames(run, labels, output, group_column, random_state):
         if run.sensitive is not None:
             meta[run.sensitive] = meta[run.sensitive].astype(object)
         meta.insert(len(meta.columns), group_column, pd.Series([], dtype=np.int64))
+    # the input's divisions, when its partitions are the ones read (they are unless dask
+    # fused partitions while optimizing)
+    divisions = table.divisions if len(parts) == table.npartitions else None
     released = dd.from_delayed([call(operator.itemgetter(0), p, prefix="released")
-                                for p in pairs], meta=meta, divisions=table.divisions,
+                                for p in pairs], meta=meta, divisions=divisions,
                                verify_meta=False)
     assignment = dd.from_delayed([call(operator.itemgetter(1), p, prefix="assignment")
                                   for p in pairs],
                                  meta=pd.Series([], dtype=np.int64, name="group",
                                                 index=table._meta.index),
-                                 divisions=table.divisions, verify_meta=False)
+                                 divisions=divisions, verify_meta=False)
     return released, assignment
 
 
@@ -1315,7 +1319,8 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
     owner = "skyline_anonymize"
     local_rows = _check_local_rows(local_rows, owner)
     qi = _validate(table, qi, sensitive, owner)
-    scan = _scan_table(table, qi, sensitive, semantics)
+    parts = table.to_delayed()
+    scan = _scan_table(parts, qi, sensitive, semantics)
     policy, semantics, hierarchies = _validate_after_scan(
         scan, [*qi, sensitive], policy, semantics, split, output, hierarchies, qi, owner)
     if output == "bucketized" and group_column in table.columns:
@@ -1324,7 +1329,7 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
             f"group_column.")
     kinds = _kinds(table, qi, hierarchies, scan, numeric, categorical, owner)
     _sensitive_errors(scan, sensitive, semantics)
-    run = _Run(table, qi, sensitive, policy, hierarchies, semantics, split, kinds, scan,
+    run = _Run(table, parts, qi, sensitive, policy, hierarchies, semantics, split, kinds, scan,
                None, local_rows, progress)
     root = ReleaseCandidate.from_nonzeros(*_root_arrays(run), run.values, semantics=semantics)
     with warnings.catch_warnings():  # unused policy values are reported by the certificate
@@ -1377,7 +1382,8 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
     qi = list(qi)
     require_columns(work, [*qi, _MARKER])
     check_qi_and_sensitive(qi, _MARKER, owner)
-    scan = _scan_table(table, qi, None, "svpi")
+    parts = table.to_delayed()
+    scan = _scan_table(parts, qi, None, "svpi")
     _, _, hierarchies = _validate_after_scan(
         scan, [*qi], Policy.uniform([(0, 0, 0, 1)]), "svpi", split, output, hierarchies, qi,
         owner)
@@ -1386,7 +1392,7 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
             f"The bucket column {group_column!r} already exists in the table; pass another "
             f"group_column.")
     kinds = _kinds(table, qi, hierarchies, scan, numeric, categorical, owner)
-    run = _Run(table, qi, None, None, hierarchies, "svpi", split, kinds, scan, int(k),
+    run = _Run(table, parts, qi, None, None, hierarchies, "svpi", split, kinds, scan, int(k),
                local_rows, progress)
     if run.n_rows < k:
         raise InfeasibleError(f"The table has {run.n_rows} rows, fewer than k = {k}: no "

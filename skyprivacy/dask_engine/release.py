@@ -360,11 +360,12 @@ def _raise_clash(frame, spec, key_values, combos, cards, clashing: set) -> None:
     """Name the person of the first row whose group differs from the group of that
     person's last row (what the pandas path reports)."""
     individual = spec.individual
-    lengths = compute(frame.map_partitions(len, meta=(None, "int64")))[0].tolist()
+    parts = frame.to_delayed()  # lengths and rows from the same partitions
+    lengths = compute(*[call(len, part, prefix="length") for part in parts])
     offsets = np.concatenate([[0], np.cumsum(lengths)])
     info = (list(spec.keys), key_values, combos, cards)
     pieces = []
-    for i, part in enumerate(frame.to_delayed()):
+    for i, part in enumerate(parts):
         def rows(pdf, start, info=info):
             keep = pdf[individual].isin(clashing).to_numpy()
             groups = _group_of_rows(pdf[keep], *info)
