@@ -167,3 +167,25 @@ def test_input_errors(client, files, capsys, tmp_path):
                            "occupation", "--policy", files / "policy.toml", "--engine", "dask",
                            "--scheduler", "tcp://127.0.0.1:1")
     assert code == 4 and "Cannot reach the Dask scheduler at 'tcp://127.0.0.1:1'" in err
+
+
+def test_a_directory_output_is_all_or_nothing(tmp_path):
+    from skyprivacy.io import OutputFiles
+
+    def broken(folder):
+        (tmp_path / "seen").write_text(folder)
+        with open(os.path.join(folder, "part.00000.parquet"), "wb") as stream:
+            stream.write(b"half")
+        raise RuntimeError("a worker died while writing")
+
+    with pytest.raises(RuntimeError), OutputFiles() as out:
+        out.add_directory(tmp_path / "released", broken)
+    assert sorted(os.listdir(tmp_path)) == ["seen"]  # the staged folder is gone
+    (tmp_path / "released").mkdir()
+    (tmp_path / "released" / "part.00000.parquet").write_text("old")
+    with OutputFiles() as out:
+        out.add_directory(tmp_path / "released",
+                          lambda folder: open(os.path.join(folder, "part.new"), "w").close())
+        assert out.commit() == [str(tmp_path / "released")]
+    assert os.listdir(tmp_path / "released") == ["part.new"]
+    assert sorted(os.listdir(tmp_path)) == ["released", "seen"]  # nothing left aside
