@@ -165,6 +165,10 @@ def scan_table(ddf, spec: _Spec) -> dict:
     return result
 
 
+def _narrow(array: np.ndarray) -> np.ndarray:
+    return array.astype(np.int32) if not len(array) or array.max() < 2 ** 31 else array
+
+
 def _finalize(scan: dict, spec: _Spec) -> dict:
     """Order the merged scan as the pandas path does: sorted distinct values per column and
     of the sensitive values, groups in lexicographic order of their keys, and the nonzeros as
@@ -185,10 +189,12 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
     group_ids, combos = lexicographic_ids(rows, cards)
     out["combos"] = [c.astype(np.int32 if card < 2 ** 31 else np.int64)
                      for c, card in zip(combos, cards)]
-    out["pair_group"] = (group_ids if spec.semantics == "svpi"
-                         else lexicographic_ids_of(pair_keys, combos, cards))
-    out["pair_value"] = value_rank[pair_columns[-1]].astype(np.int64)
-    out["pair_count"] = pair_counts
+    pair_group = (group_ids if spec.semantics == "svpi"
+                  else lexicographic_ids_of(pair_keys, combos, cards))
+    # the nonzeros travel to the client in the narrowest integers that hold them
+    out["pair_group"] = _narrow(pair_group)
+    out["pair_value"] = _narrow(value_rank[pair_columns[-1]])
+    out["pair_count"] = _narrow(pair_counts)
     if spec.semantics != "svpi" and spec.individual is None:
         out["row_sizes"] = np.bincount(group_ids, weights=scan["rows"][1],
                                        minlength=len(combos[0])).astype(np.int64)
@@ -257,7 +263,8 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
     n_groups = len(combos[0])
     labels = _labels(keys, key_values, combos)
     if spec.semantics == "svpi":
-        sizes = np.bincount(pair_group, weights=pair_counts, minlength=n_groups)
+        sizes = np.bincount(pair_group, weights=pair_counts.astype(np.int64),
+                            minlength=n_groups)
     elif individual is None:
         sizes = scan["row_sizes"]
     else:
