@@ -1134,14 +1134,6 @@ def _check_local_rows(local_rows, owner: str) -> int:
     return int(local_rows)
 
 
-def _columns_meta(table, columns: list):
-    class _Columns:  # what require_columns reads
-        pass
-    holder = _Columns()
-    holder.columns = list(columns)
-    return holder
-
-
 def _validate(table, qi, sensitive, owner: str):
     """The checks of ``_check_inputs`` that need no pass over the data."""
     if isinstance(qi, str):
@@ -1374,7 +1366,7 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
     local_rows = _check_local_rows(local_rows, owner)
     # the pandas path checks a frame of the QI columns beside an identity marker
     listed = [qi] if isinstance(qi, str) else list(qi or [])
-    work = _columns_meta(table, [_MARKER] + [c for c in listed if c in table.columns])
+    work = pd.DataFrame(columns=[_MARKER] + [c for c in listed if c in table.columns])
     if isinstance(qi, str):
         qi = [qi]
     if qi is None or not list(qi):
