@@ -5,6 +5,7 @@ import subprocess
 import sys
 import warnings
 
+import dask
 import numpy as np
 import pandas as pd
 import pytest
@@ -52,9 +53,10 @@ def random_policy(rng) -> Policy:
 
 
 def assert_same_release(got, expected):
-    pd.testing.assert_frame_equal(got.table.compute(), expected.table)
-    pd.testing.assert_series_equal(got.assignment.compute(), expected.assignment)
-    pd.testing.assert_frame_equal(got.groups.compute(), expected.groups)
+    table, assignment, groups = dask.compute(got.table, got.assignment, got.groups)
+    pd.testing.assert_frame_equal(table, expected.table)
+    pd.testing.assert_series_equal(assignment, expected.assignment)
+    pd.testing.assert_frame_equal(groups, expected.groups)
     assert got.n_splits == expected.n_splits
 
 

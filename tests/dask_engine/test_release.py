@@ -45,7 +45,7 @@ def test_svpi_one_and_several_keys(to_dask):
     assert got == expected
 
 
-@settings(max_examples=15)
+@settings(max_examples=10)
 @given(seed=st.integers(0, 10**6), npartitions=st.integers(1, 6),
        semantics=st.sampled_from(["svpi", "mvpi-set", "mvpi-multiset"]))
 def test_random_tables_equal_the_pandas_path(to_dask, seed, npartitions, semantics):
