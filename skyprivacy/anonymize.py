@@ -406,11 +406,6 @@ class _Mondrian:
     def __init__(self, table, qi, sensitive, policy, hierarchies, semantics, split,
                  min_size=None, progress=None, kinds=None, orders=None,
                  label_length=DEFAULT_LABEL_LENGTH):
-        self.qi = list(qi)
-        self.min_size = min_size
-        self.progress = progress
-        self.semantics = semantics
-        self.split = split
         self.n_rows = len(table)
         cells = table[sensitive]
         if semantics == "svpi":
@@ -439,24 +434,48 @@ class _Mondrian:
                         f"Some individual holds a value of {sensitive!r} more than once; "
                         f"mvpi-set allows each value at most once per person (use "
                         f"semantics='mvpi-multiset').")
-        self.values = values
-        self.n_values = len(values)
-        order = np.argsort(self.elem_row, kind="stable")
-        self.elem_row, self.elem_val = self.elem_row[order], self.elem_val[order]
-        self.row_start = np.searchsorted(self.elem_row, np.arange(self.n_rows + 1))
-        self.attrs = []
-        kinds = kinds or qi_kinds(table, self.qi, hierarchies or {})
-        for name in self.qi:
+        attrs = []
+        kinds = kinds or qi_kinds(table, list(qi), hierarchies or {})
+        for name in qi:
             column = table[name]
             if kinds[name] == "tree":
-                self.attrs.append(_TreeQI(name, column, hierarchies[name]))
+                attrs.append(_TreeQI(name, column, hierarchies[name]))
             elif kinds[name] == "numeric":
-                self.attrs.append(_NumericQI(name, column))
+                attrs.append(_NumericQI(name, column))
             else:
-                self.attrs.append(_SetQI(name, column, (orders or {}).get(name, "sorted"),
-                                         label_length))
-        self.code_matrix = np.column_stack([attr.codes for attr in self.attrs])
-        self.plan = _Plan.build(policy, values, self.n_rows)
+                attrs.append(_SetQI(name, column, (orders or {}).get(name, "sorted"),
+                                    label_length))
+        self._setup(qi, attrs, np.column_stack([attr.codes for attr in attrs]), self.elem_row,
+                    self.elem_val, values, _Plan.build(policy, values, self.n_rows),
+                    semantics, split, min_size, progress)
+
+    @classmethod
+    def from_codes(cls, qi, attrs, code_matrix, elem_row, elem_val, values, plan, semantics,
+                   split, min_size=None, progress=None) -> _Mondrian:
+        """An engine over rows already coded by ``attrs`` (encoders built elsewhere, e.g. from
+        the distinct values of a partitioned table): ``code_matrix`` (rows x QIs) and the
+        (row, value position) of every sensitive element, in any integer types wide enough
+        for the encoders' arithmetic (codes below 2**14 fit int16)."""
+        engine = cls.__new__(cls)
+        engine.n_rows = len(code_matrix)
+        engine._setup(qi, attrs, code_matrix, np.asarray(elem_row), np.asarray(elem_val),
+                      values, plan, semantics, split, min_size, progress)
+        return engine
+
+    def _setup(self, qi, attrs, code_matrix, elem_row, elem_val, values, plan, semantics,
+               split, min_size, progress) -> None:
+        self.qi = list(qi)
+        self.min_size = min_size
+        self.progress = progress
+        self.semantics = semantics
+        self.split = split
+        self.values = values
+        self.n_values = len(values)
+        order = np.argsort(elem_row, kind="stable")
+        self.elem_row, self.elem_val = elem_row[order], elem_val[order]
+        self.attrs = list(attrs)
+        self.code_matrix = code_matrix
+        self.plan = plan
         self._exact_memo: dict = {}
         self.n_candidates = 0
 
@@ -595,29 +614,57 @@ class _Mondrian:
         candidate unsafe against the level's starting statistics stays unsafe (they only
         decrease) and is dropped without a second look."""
         n = self.n_rows
-        all_rows = np.arange(n, dtype=np.int64)
-        final_of_row = np.full(n, -1, dtype=np.int64)
-        n_final = 0
-        n_splits = 0
-        self.placed = 0
         if self.min_size is None:
-            root = self.root_groups()
-            plan = self.plan
-            # every value occurs in the root: cell i's holder is the root's entry of its value
-            entry = np.full(self.n_values, -1, dtype=np.int64)
-            entry[root.value] = np.arange(len(root.value))
-            e = entry[plan.value]
-            terms = holder_terms(root.rows, e, l=plan.l, k=plan.k, m=plan.m,
-                                 semantics=self.semantics)
-            self.ss = np.stack(terms.as_tuple())  # (5, N): minima over every group queued (Q)
-            self.pinned = n <= plan.k + plan.m
-            self.queue = _QStore(root)
-            self.exact_ss: dict = {}  # cell -> (groups of Q covered, five exact minima)
-        rows = all_rows
-        starts = np.array([0, n], dtype=np.int64)
+            self.start_statistics(self.root_groups(), n)
         splitting = (len(self.plan) > 0) or self.min_size is not None
         if self.min_size is not None and n < self.min_size:
             splitting = False
+        final_of_row, n_final, n_splits = self.levels(
+            np.arange(n, dtype=np.int64), np.array([0, n], dtype=np.int64), splitting)
+        # groups numbered by their first row
+        first_row = np.full(n_final, n, dtype=np.int64)
+        np.minimum.at(first_row, final_of_row, np.arange(n))
+        renumber = np.empty(n_final, dtype=np.int64)
+        renumber[np.argsort(first_row, kind="stable")] = np.arange(n_final)
+        return renumber[final_of_row], n_splits
+
+    def start_statistics(self, root: _Groups, n: int) -> None:
+        """The global statistics of Fig. 4 for the whole table as one group (``root``, of
+        ``n`` individuals): SS1..SS5 per policy cell, pinned cells, and Q = {root}."""
+        plan = self.plan
+        # every value occurs in the root: cell i's holder is the root's entry of its value
+        entry = np.full(self.n_values, -1, dtype=np.int64)
+        entry[root.value] = np.arange(len(root.value))
+        e = entry[plan.value]
+        terms = holder_terms(root.rows, e, l=plan.l, k=plan.k, m=plan.m,
+                             semantics=self.semantics)
+        self.ss = np.stack(terms.as_tuple())  # (5, N): minima over every group queued (Q)
+        self.pinned = n <= plan.k + plan.m
+        self.queue = _QStore(root)
+        self.exact_ss: dict = {}  # cell -> (groups of Q covered, five exact minima)
+
+    def choose_by_size(self, cands: dict, order: np.ndarray, chosen: np.ndarray) -> None:
+        """k-anonymity's rule: per partition, the first candidate in priority order whose
+        children all hold at least ``min_size`` individuals."""
+        small = np.minimum.reduceat(cands["sizes"], cands["first_child"])
+        viable = order[small[order] >= self.min_size]
+        # first viable candidate of each partition, in priority order
+        parts = cands["part"][viable]
+        first = np.unique(parts, return_index=True)[1]
+        chosen[parts[first]] = viable[first]
+        self.n_candidates += cands["n"]
+
+    def levels(self, rows: np.ndarray, starts: np.ndarray, splitting: bool = True):
+        """The BFS loop from the partitions ``rows`` (grouped, boundaries ``starts``).
+
+        Returns the final group of every row (numbered in the order groups are finished), the
+        number of groups and the number of accepted splits."""
+        n = self.n_rows
+        final_of_row = np.full(n, -1, dtype=np.int64)
+        n_final = 0
+        n_splits = 0
+        outside = n - len(rows)  # rows that are not in this search
+        self.placed = outside
         while len(rows):
             n_parts = len(starts) - 1
             chosen = np.full(n_parts, -1, dtype=np.int64)
@@ -626,13 +673,7 @@ class _Mondrian:
             if cands["n"]:
                 order = self._ordered(cands)
                 if self.min_size is not None:
-                    small = np.minimum.reduceat(cands["sizes"], cands["first_child"])
-                    viable = order[small[order] >= self.min_size]
-                    # first viable candidate of each partition, in priority order
-                    parts = cands["part"][viable]
-                    first = np.unique(parts, return_index=True)[1]
-                    chosen[parts[first]] = viable[first]
-                    self.n_candidates += cands["n"]
+                    self.choose_by_size(cands, order, chosen)
                 else:
                     self._accept_level(cands, order, chosen)
             accepted = np.flatnonzero(chosen >= 0)
@@ -646,7 +687,7 @@ class _Mondrian:
                 final_id[finished_parts] = n_final + np.arange(len(finished_parts))
                 final_of_row[rows[done]] = final_id[part_of[done]]
                 n_final += len(finished_parts)
-            self.placed = int((final_of_row >= 0).sum())
+            self.placed = outside + int((final_of_row >= 0).sum())
             self._report(self.placed)
             if not len(accepted):
                 break
@@ -664,12 +705,7 @@ class _Mondrian:
             rows = rows[live][order]
             starts = np.concatenate([[0], np.cumsum(np.bincount(new_part,
                                                                 minlength=int(n_kids.sum())))])
-        # groups numbered by their first row
-        first_row = np.full(n_final, n, dtype=np.int64)
-        np.minimum.at(first_row, final_of_row, np.arange(n))
-        renumber = np.empty(n_final, dtype=np.int64)
-        renumber[np.argsort(first_row, kind="stable")] = np.arange(n_final)
-        return renumber[final_of_row], n_splits
+        return final_of_row, n_final, n_splits
 
     def _report(self, placed: int) -> None:
         """Progress: the fraction of rows placed in a final group (at least per level and
@@ -749,7 +785,8 @@ class _Mondrian:
         # progress: rows of partitions without a viable candidate are placed now
         has_viable = np.zeros(len(chosen), dtype=bool)
         has_viable[parts] = True
-        part_rows = np.bincount(cands["part_of"], minlength=len(chosen))
+        part_rows = (cands["part_rows"] if "part_rows" in cands
+                     else np.bincount(cands["part_of"], minlength=len(chosen)))
         placed = self.placed + int(part_rows[~has_viable].sum())
         self._report(placed)
         step = max(1, self.n_rows // 20)
@@ -916,6 +953,14 @@ def _check_inputs(table, qi, sensitive, policy, hierarchies, semantics, split, o
     return qi, policy, semantics, dict(hierarchies)
 
 
+def _check_local_rows(local_rows, owner: str) -> None:
+    """``local_rows`` (dask frames only) is None or a positive integer."""
+    if local_rows is not None and (isinstance(local_rows, (bool, np.bool_))
+                                   or not isinstance(local_rows, (int, np.integer))
+                                   or local_rows < 1):
+        raise param_error("local_rows", owner, "be a positive integer", local_rows)
+
+
 def _infeasible(root: ReleaseCandidate, check) -> InfeasibleError:
     """The error for a policy even the whole table breaks, with a way forward: which points
     fail on the whole table and, for those values, the strongest knowledge the whole table
@@ -961,7 +1006,8 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
                       split: str = "infogain", output: str = "generalized",
                       random_state=None, group_column: str = "group",
                       progress=None, numeric=None, categorical=None, order=None,
-                      label_length: int | None = DEFAULT_LABEL_LENGTH) -> AnonymizationResult:
+                      label_length: int | None = DEFAULT_LABEL_LENGTH,
+                      local_rows: int | None = None) -> AnonymizationResult:
     """Generalize or bucketize a table so that it is safe under a skyline policy (Fig. 4).
 
     Parameters
@@ -1057,7 +1103,18 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     >>> result.table["age"].tolist()
     ['[21, 24]', '[21, 24]', '[21, 24]', '[21, 24]', '[31, 38]', '[31, 38]', '[31, 38]', '[31, 38]']
     """
+    from .dask_engine import is_dask_frame
+
+    if is_dask_frame(table):  # the same search, distributed (see docs/dask.md)
+        from .dask_engine import anonymize as distributed
+        return distributed.skyline_anonymize(
+            table, qi=qi, sensitive=sensitive, policy=policy, hierarchies=hierarchies,
+            semantics=semantics, split=split, output=output, random_state=random_state,
+            group_column=group_column, progress=progress, numeric=numeric,
+            categorical=categorical, order=order, label_length=label_length,
+            local_rows=local_rows)
     owner = "skyline_anonymize"
+    _check_local_rows(local_rows, owner)
     qi, policy, semantics, hierarchies = _check_inputs(
         table, qi, sensitive, policy, hierarchies, semantics, split, output, owner)
     if output == "bucketized" and group_column in table.columns:
@@ -1069,7 +1126,7 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     orders = category_orders(table, qi, kinds, order, owner=owner)
     engine = _Mondrian(table, qi, sensitive, policy, hierarchies, semantics, split,
                        progress=progress, kinds=kinds, orders=orders,
-                       label_length=_label_length(label_length, owner))
+                       label_length=label_length_of(label_length, owner))
 
     # The whole table as one group must be safe (Theorem 4's premise); say what fails if not.
     whole = engine.root_groups()
@@ -1092,10 +1149,11 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         output=output, split=split, n_splits=n_splits,
         n_candidates_evaluated=engine.n_candidates,
         group_column=group_column if output == "bucketized" else None,
-        set_labels=_set_labels(engine), _engine=engine)
+        set_labels=set_labels_of(engine), _engine=engine)
 
 
-def _label_length(label_length, owner: str) -> int | None:
+def label_length_of(label_length, owner: str) -> int | None:
+    """The validated ``label_length`` option (None: every set listed in full)."""
     if label_length is None:
         return None
     if (isinstance(label_length, (bool, np.bool_))
@@ -1105,7 +1163,7 @@ def _label_length(label_length, owner: str) -> int | None:
     return int(label_length)
 
 
-def _set_labels(engine) -> dict:
+def set_labels_of(engine) -> dict:
     """``{column: {digest: members}}`` of the set labels published as digests."""
     return {attr.name: dict(attr.sets) for attr in engine.attrs
             if getattr(attr, "sets", None)}
@@ -1196,7 +1254,8 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
                 split: str = "widest", output: str = "generalized",
                 group_column: str = "group", progress=None, numeric=None,
                 categorical=None, order=None,
-                label_length: int | None = DEFAULT_LABEL_LENGTH) -> KAnonymizationResult:
+                label_length: int | None = DEFAULT_LABEL_LENGTH,
+                local_rows: int | None = None) -> KAnonymizationResult:
     """k-anonymity with the SkylineAnonymize engine (Proposition 3).
 
     With the identity of each individual as the sensitive value, the skyline point
@@ -1227,11 +1286,21 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     >>> result.safe, result.groups["n_individuals"].tolist()
     (True, [4, 4])
     """
+    from .dask_engine import is_dask_frame
+
+    if is_dask_frame(table):  # the same search, distributed (see docs/dask.md)
+        from .dask_engine import anonymize as distributed
+        return distributed.k_anonymize(
+            table, qi=qi, k=k, hierarchies=hierarchies, split=split, output=output,
+            group_column=group_column, progress=progress, numeric=numeric,
+            categorical=categorical, order=order, label_length=label_length,
+            local_rows=local_rows)
     owner = "k_anonymize"
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 2:
         raise param_error("k", owner, "be an integer >= 2", k)
     if split not in _SPLITS:
         raise param_error("split", owner, f"be one of {list(_SPLITS)}", split)
+    _check_local_rows(local_rows, owner)
     marker = "__skyprivacy_identity__"
     work = pd.DataFrame({marker: np.zeros(len(table), dtype=np.int64)}, index=table.index) \
         if isinstance(table, pd.DataFrame) else table
@@ -1250,7 +1319,7 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     orders = category_orders(work, qi, kinds, order, owner=owner)
     engine = _Mondrian(work, qi, marker, None, hierarchies, "svpi", split, min_size=int(k),
                        progress=progress, kinds=kinds, orders=orders,
-                       label_length=_label_length(label_length, owner))
+                       label_length=label_length_of(label_length, owner))
     if engine.n_rows < k:
         raise InfeasibleError(f"The table has {engine.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")
@@ -1266,7 +1335,7 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     certificate = k_anonymity(sizes_only, int(k))
     return KAnonymizationResult(released, certificate,
                                 pd.Series(assignment, index=table.index, name="group"),
-                                group_frame, int(k), n_splits, _set_labels(engine))
+                                group_frame, int(k), n_splits, set_labels_of(engine))
 
 
 def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple[int, str]]:

@@ -24,6 +24,16 @@ text unchanged).  Hence:
   hash the same;
 * reordering rows or columns, renaming a column or changing one character changes the hash.
 
+Canonical hash of a partitioned table (``canonical_form = "skyprivacy-csv-partitioned-1"``)
+------------------------------------------------------------------------------------------
+A table held in partitions (a dask DataFrame, a Parquet dataset written one file per
+partition) is hashed where its partitions live: each partition's canonical CSV (header
+included) is hashed alone, and the table's hash is the SHA-256 of the UTF-8 text
+``skyprivacy-csv-partitioned-1\n`` followed by the 64 lowercase hex digits of every
+partition's hash, in partition order, each followed by ``\n``.  Partitions without rows are
+skipped, so writing or reading empty files does not change the hash; any other change of
+the partitioning does (see docs/certificates.md).
+
 Everything here is pure: no file is read or written (see :mod:`skyprivacy.io`).
 """
 
@@ -52,8 +62,10 @@ from .release import ReleaseCandidate, check_semantics
 __all__ = [
     "CERTIFICATE_SCHEMA_VERSION",
     "CANONICAL_FORM",
+    "PARTITIONED_FORM",
     "canonical_csv",
     "table_sha256",
+    "partitioned_sha256",
     "text_table",
     "build_certificate",
     "verify_certificate",
@@ -69,6 +81,8 @@ __all__ = [
 CERTIFICATE_SCHEMA_VERSION = 1
 #: Name of the canonical serialization hashed into ``table.sha256``.
 CANONICAL_FORM = "skyprivacy-csv-1"
+#: Name of the canonical hash over the partitions of a partitioned table, in order.
+PARTITIONED_FORM = "skyprivacy-csv-partitioned-1"
 _KIND = "skyprivacy.certificate"
 
 
@@ -117,6 +131,56 @@ def table_sha256(table: pd.DataFrame) -> str:
     True
     """
     return hashlib.sha256(canonical_csv(table).encode("utf-8")).hexdigest()
+
+
+def partitioned_sha256(partition_hashes) -> str:
+    """The ``skyprivacy-csv-partitioned-1`` hash from the partitions' hashes, in order.
+
+    Parameters
+    ----------
+    partition_hashes : iterable of str
+        The :func:`table_sha256` of every non-empty partition, in partition order.
+
+    Examples
+    --------
+    >>> import hashlib, pandas as pd
+    >>> parts = [pd.DataFrame({"age": [39]}), pd.DataFrame({"age": [50]})]
+    >>> digest = partitioned_sha256(table_sha256(p) for p in parts)
+    >>> text = "skyprivacy-csv-partitioned-1\\n" + "".join(table_sha256(p) + "\\n" for p in parts)
+    >>> digest == hashlib.sha256(text.encode()).hexdigest()
+    True
+    """
+    text = PARTITIONED_FORM + "\n" + "".join(f"{h}\n" for h in partition_hashes)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _table_hash(table, form: str = CANONICAL_FORM) -> tuple[str, int, int | None]:
+    """(hash in ``form``, rows, hashed partitions or None) of a pandas or dask table."""
+    from .dask_engine import is_dask_frame
+
+    if is_dask_frame(table):
+        from .dask_engine.certificate import partition_digests, whole_sha256
+
+        if form == CANONICAL_FORM:
+            digest, n_rows = whole_sha256(table)
+            return digest, n_rows, None
+        parts = [(h, n) for h, n in partition_digests(table) if n]
+        return partitioned_sha256(h for h, _ in parts), sum(n for _, n in parts), len(parts)
+    if form == PARTITIONED_FORM:
+        parts = [table_sha256(table)] if len(table) else []
+        return partitioned_sha256(parts), int(len(table)), len(parts)
+    return table_sha256(table), int(len(table)), None
+
+
+def _text_of(table):
+    """:func:`text_table` of a pandas table, partition by partition for a dask one."""
+    from .dask_engine import is_dask_frame
+
+    if is_dask_frame(table):
+        from .dask_engine.certificate import text_frame
+
+        return text_frame(table)
+    return text_table(table)
 
 
 def text_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -328,6 +392,14 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
     >>> verify_certificate(table, cert).ok
     True
     """
+    return _certificate(table, policy, sensitive=sensitive, qi=qi, group=group,
+                        individual=individual, semantics=semantics, result=result,
+                        created=created, labels=labels)
+
+
+def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, result,
+                 created, entry: dict | None = None, labels: Mapping | None = None) -> dict:
+    """:func:`build_certificate`, with the ``table`` entry given when already computed."""
     from . import __version__
 
     owner = "build_certificate"
@@ -338,7 +410,7 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
     parameters = {"qi": _columns(qi, owner), "group": group, "sensitive": sensitive,
                   "individual": individual, "semantics": semantics}
     labels = _labels_record(labels, owner)
-    text = text_table(table)
+    text = _text_of(table)
     release = _release_of(text, parameters)
     if result is None:
         result = _check_quietly(release, policy)
@@ -350,8 +422,7 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
         "kind": _KIND,
         "created": created or _utc_now(),
         "library": {"name": "skyprivacy", "version": __version__},
-        "table": {"sha256": table_sha256(table), "canonical_form": CANONICAL_FORM,
-                  "n_rows": int(len(table)), "columns": [str(c) for c in table.columns]},
+        "table": entry if entry is not None else _table_entry(table),
         "parameters": parameters,
         "policy": policy_to_json(policy),
         "release": {"n_groups": release.n_groups, "n_individuals": release.n_individuals,
@@ -397,6 +468,20 @@ def _label_file_differences(table: pd.DataFrame, record: dict | None, qi,
     return label_differences(table, qi or [], sets)
 
 
+def _table_entry(table) -> dict:
+    """The certificate's ``table`` field: a pandas table in the single-file form, a dask
+    table in the partitioned form (with its number of non-empty partitions)."""
+    from .dask_engine import is_dask_frame
+
+    form = PARTITIONED_FORM if is_dask_frame(table) else CANONICAL_FORM
+    digest, n_rows, n_partitions = _table_hash(table, form)
+    entry = {"sha256": digest, "canonical_form": form, "n_rows": n_rows,
+             "columns": [str(c) for c in table.columns]}
+    if n_partitions is not None:
+        entry["n_partitions"] = n_partitions
+    return entry
+
+
 @dataclass(frozen=True)
 class Verification:
     """Result of :func:`verify_certificate`.
@@ -430,7 +515,7 @@ def _malformed(what: str) -> InvalidParameterError:
 
 
 def _parse_header(certificate: Mapping, kind: str, version: int, required: set,
-                  hashed: tuple) -> None:
+                  hashed: tuple, forms: tuple = (CANONICAL_FORM,)) -> None:
     """The layout every certificate shares: a JSON object of the right kind and version with
     its required fields, and a SHA-256 in the canonical form for each hashed table."""
     if not isinstance(certificate, Mapping):
@@ -447,7 +532,7 @@ def _parse_header(certificate: Mapping, kind: str, version: int, required: set,
         part = certificate[name]
         if not isinstance(part, Mapping) or not isinstance(part.get("sha256"), str):
             raise _malformed(f"'{name}.sha256' is missing")
-        if part.get("canonical_form", CANONICAL_FORM) != CANONICAL_FORM:
+        if part.get("canonical_form", CANONICAL_FORM) not in forms:
             raise _malformed(f"canonical form {part.get('canonical_form')!r} is not supported")
 
 
@@ -462,7 +547,8 @@ def _hash_difference(what: str, frame: pd.DataFrame, recorded: str) -> str | Non
 
 def _parse(certificate: Mapping) -> tuple[dict, Policy]:
     """Validate the layout; return the parameters and the policy."""
-    _parse_header(certificate, _KIND, CERTIFICATE_SCHEMA_VERSION, _REQUIRED, ("table",))
+    _parse_header(certificate, _KIND, CERTIFICATE_SCHEMA_VERSION, _REQUIRED, ("table",),
+                  (CANONICAL_FORM, PARTITIONED_FORM))
     parameters = certificate["parameters"]
     if not isinstance(parameters, Mapping) or not isinstance(parameters.get("sensitive"), str):
         raise _malformed("'parameters.sensitive' is missing")
@@ -560,14 +646,22 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
         raise _malformed("'labels' must be null or an object with 'file' and a 'sha256' of "
                          "64 hex digits") from None
     differences: list[str] = []
-    changed = _hash_difference("table", table, certificate["table"]["sha256"])
-    if changed:
-        return Verification(False, (changed,), None)
-    recomputed = build_certificate(table, policy, sensitive=parameters["sensitive"],
-                                   qi=parameters["qi"], group=parameters["group"],
-                                   individual=parameters["individual"],
-                                   semantics=parameters["semantics"],
-                                   created=certificate.get("created"), labels=record)
+    form = certificate["table"].get("canonical_form", CANONICAL_FORM)
+    digest, n_rows, n_partitions = _table_hash(table, form)
+    recorded = certificate["table"]["sha256"]
+    if digest != recorded:
+        return Verification(False, (f"The table does not match the certificate: its SHA-256 "
+                                    f"is {digest}, the certificate records {recorded}.",), None)
+    entry = {"sha256": digest, "canonical_form": form, "n_rows": n_rows,
+             "columns": [str(c) for c in table.columns]}
+    if n_partitions is not None:
+        entry["n_partitions"] = n_partitions
+    recomputed = _certificate(table, policy, sensitive=parameters["sensitive"],
+                              qi=parameters["qi"], group=parameters["group"],
+                              individual=parameters["individual"],
+                              semantics=parameters["semantics"], result=None,
+                              created=certificate.get("created"), entry=entry,
+                              labels=record)
     claimed = {}
     for entry in certificate["checks"]:
         try:

@@ -34,6 +34,7 @@ from .baselines import cl_diversity_policy, recursive_cl_diversity
 from .certificate import build_certificate, verify_certificate
 from .check import skyline_check
 from .errors import (
+    EngineError,
     HierarchyError,
     InfeasibleError,
     InvalidParameterError,
@@ -55,10 +56,12 @@ from .io import (
     read_hierarchy,
     read_policy,
     read_table,
+    read_table_dask,
     reject_missing,
     require_columns,
     table_bytes,
     table_format,
+    write_parquet_dataset,
 )
 from .labels import DEFAULT_LABEL_LENGTH, labels_bytes, labels_record
 from .qi import ORDERS
@@ -300,6 +303,16 @@ def _report_options(p: argparse.ArgumentParser) -> None:
                    help="skyline pictures as inline SVG (default) or matplotlib PNGs")
 
 
+def _engine_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
+                   help="pandas: the table in memory (default); dask: a Parquet dataset "
+                        "directory or a glob of CSV/Parquet files, aggregated on a Dask "
+                        "cluster (pip install 'skyprivacy[dask]'; see docs/dask.md)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="with --engine dask: the scheduler to use, e.g. tcp://host:8786 "
+                        "(default: a local cluster sized to this machine)")
+
+
 def _hierarchy_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hierarchy", type=_hierarchy_spec, action="append", default=[],
                    metavar="COL=SOURCE",
@@ -359,6 +372,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", required=True, metavar="TOML", help="the policy file")
     p.add_argument("--certificate", metavar="JSON", help="also write the certificate")
     _report_options(p)
+    _engine_options(p)
     _common_output(p)
     p.set_defaults(handler=_cmd_check)
 
@@ -386,6 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--random-state", type=int, default=None, metavar="SEED",
                    help="seed of the bucketized shuffle")
     _report_options(p)
+    _engine_options(p)
     _common_output(p)
     p.set_defaults(handler=_cmd_anonymize)
 
@@ -403,6 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worst cases in words for the N most exposed values (default 3)")
     p.add_argument("--output", metavar="CSV",
                    help="also write every skyline point (value, rank, exposure, l, k, m, c)")
+    _engine_options(p)
     _common_output(p)
     p.set_defaults(handler=_cmd_find)
 
@@ -428,6 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --output: the set-label file, written when a set is published "
                         "as a digest (default: the output's name with .labels.json)")
     _hierarchy_options(p)
+    _engine_options(p)
     _common_output(p)
     p.set_defaults(handler=_cmd_compare)
 
@@ -440,6 +457,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", metavar="JSON",
                    help="the set-label file the certificate records (default: its recorded "
                         "name, in the table's folder)")
+    _engine_options(p)
     _common_output(p)
     p.set_defaults(handler=_cmd_verify)
 
@@ -677,6 +695,89 @@ def _load_release(args, raw: pd.DataFrame) -> ReleaseCandidate:
                                        semantics=args.semantics)
 
 
+def _dask(args) -> bool:
+    return getattr(args, "engine", "pandas") == "dask"
+
+
+def _read_input(args, **kwargs):
+    """The table argument: in memory, or as a dask frame with --engine dask."""
+    if _dask(args):
+        return read_table_dask(args.table, format=args.input_format, sep=args.sep, **kwargs)
+    return read_table(args.table, format=args.input_format, sep=args.sep)
+
+
+def _distinct(table, column: str) -> list:
+    """The distinct cells of a column (on the cluster for a dask frame)."""
+    from .dask_engine import is_dask_frame
+
+    if is_dask_frame(table):
+        return list(table[column].drop_duplicates().compute())
+    return list(pd.unique(table[column]))
+
+
+def _add_table(args, out: OutputFiles, path: str, frame, output_format) -> None:
+    """Stage a released table: a file, or with --engine dask a Parquet dataset directory."""
+    if _dask(args):
+        out.add_directory(path, lambda folder: write_parquet_dataset(frame, folder))
+    else:
+        out.add(path, table_bytes(frame, output_format))
+
+
+def _dataset_output(args, flag: str, path: str | None) -> None:
+    """With --engine dask, a table output is a Parquet dataset directory."""
+    if path is None:
+        return
+    if table_format(path) == "csv" and os.path.splitext(path)[1]:
+        raise UsageError(f"with --engine dask, {flag} is written as a Parquet dataset "
+                         f"directory; name it without the {os.path.splitext(path)[1]} "
+                         f"extension (e.g. released/) or use --engine pandas")
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise UsageError(f"{flag} {path} exists and is not a directory")
+    if os.path.isdir(path) and not getattr(args, "force", False):
+        raise UsageError(f"{flag} {path} already exists; pass --force to replace it")
+
+
+class _EngineSession:
+    """With --engine dask: a client for --scheduler, or a local cluster sized to the machine,
+    for the time of one command."""
+
+    def __init__(self, args):
+        self.args = args
+        self.client = self.cluster = None
+
+    def __enter__(self):
+        if not _dask(self.args):
+            if getattr(self.args, "scheduler", None):
+                raise UsageError("--scheduler needs --engine dask")
+            return self
+        from .dask_engine import require_dask
+        require_dask("--engine dask")
+        from distributed import Client, LocalCluster
+        address = self.args.scheduler
+        try:
+            if address:
+                self.client = Client(address)  # waits distributed.comm.timeouts.connect
+            else:
+                self.cluster = LocalCluster(dashboard_address=":0", silence_logs=40)
+                self.client = Client(self.cluster)
+        except (OSError, TimeoutError) as exc:
+            raise EngineError(f"Cannot reach the Dask scheduler at {address!r}: "
+                              f"{_one_line(exc) or type(exc).__name__}.") from None
+        self.current = self.client.as_current()  # even if another client is the default
+        self.current.__enter__()
+        return self
+
+    def __exit__(self, *exc_info):
+        if self.client is not None:
+            self.current.__exit__(*exc_info)
+        for resource in (self.client, self.cluster):
+            if resource is not None:
+                try:
+                    resource.close()
+                except Exception:  # noqa: BLE001 - closing a broken cluster must not mask
+                    pass
+
+
 def _unknown_value_error(value, present: list, column: str, what: str) -> InputError:
     texts = sorted(str(v) for v in present)
     close = difflib.get_close_matches(str(value), texts, n=1)
@@ -867,7 +968,7 @@ def _cmd_check(ctx: _Context) -> int:
     _check_outputs(args, {"--certificate": args.certificate, "--report": args.report},
                    {"table": args.table, "--policy": args.policy})
     policy = read_policy(args.policy)
-    raw = read_table(args.table, format=args.input_format, sep=args.sep)
+    raw = _read_input(args)
     release = _load_release(args, raw)
     _check_policy_values(policy, [v for v in release.values if release.contains(v)],
                          args.sensitive)
@@ -889,13 +990,14 @@ def _cmd_check(ctx: _Context) -> int:
                        "next_step": None if result.safe else _next_step(result, args),
                        "n_checks": len(result.rows), "n_violations": len(result.violations),
                        "table": {"path": args.table, "sha256": certificate["table"]["sha256"],
-                                 "n_rows": len(raw)},
+                                 "n_rows": certificate["table"]["n_rows"]},
                        "release": certificate["release"],
                        "rows": [row.to_dict() for row in result.rows],
                        "certificate": certificate})
     else:
         ctx.emit("\n".join([_verdict_line(result),
-                            _release_line(release, args.table, len(raw)), ""]
+                            _release_line(release, args.table, certificate["table"]["n_rows"]),
+                            ""]
                            + _checks_text(result, certificate)
                            + ([] if result.safe else ["", _next_step(result, args)])))
     return EXIT_OK if result.safe else EXIT_UNSAFE
@@ -914,20 +1016,23 @@ def _cmd_anonymize(ctx: _Context) -> int:
     args = ctx.args
     certificate_path = args.certificate
     if certificate_path is None:
-        stem, _ = os.path.splitext(args.output)
+        stem, _ = os.path.splitext(args.output.rstrip("/") if _dask(args) else args.output)
         certificate_path = stem + ".cert.json"
-    labels_path = _labels_output(args, args.output)
-    _check_outputs(args, {"--output": args.output, "--certificate": certificate_path,
-                          "--labels": labels_path, "--report": args.report},
+    labels_path = _labels_output(args, args.output.rstrip("/") if _dask(args) else args.output)
+    if _dask(args):
+        _dataset_output(args, "--output", args.output)
+    _check_outputs(args, {**({} if _dask(args) else {"--output": args.output}),
+                          "--certificate": certificate_path, "--labels": labels_path,
+                          "--report": args.report},
                    {"table": args.table, "--policy": args.policy})
     output_format = table_format(args.output, args.output_format)
     policy = read_policy(args.policy)
     hierarchies = _hierarchies(args)
     order = _orders(args)
-    raw = read_table(args.table, format=args.input_format, sep=args.sep)
+    raw = _read_input(args)
     table = _original_table(args, raw, hierarchies)
     hierarchies = _built_hierarchies(args, table, hierarchies)
-    _check_policy_values(policy, pd.unique(table[args.sensitive]), args.sensitive)
+    _check_policy_values(policy, _distinct(table, args.sensitive), args.sensitive)
     bar = ctx.progress("anonymizing")
     try:
         result = skyline_anonymize(
@@ -944,8 +1049,8 @@ def _cmd_anonymize(ctx: _Context) -> int:
                               "written. Please report this as a bug.")
     grouping = ({"group": args.group_column} if args.bucketized else {"qi": args.qi})
     with OutputFiles() as out:
-        out.add(args.output, table_bytes(result.table, output_format))
-        labels = _stage_labels(out, labels_path, args.output, result.set_labels)
+        _add_table(args, out, args.output, result.table, output_format)
+        labels = _stage_labels(out, labels_path, args.output.rstrip("/"), result.set_labels)
         certificate = build_certificate(result.table, policy, sensitive=args.sensitive,
                                         semantics=args.semantics, result=result.certificate,
                                         labels=labels, **grouping)
@@ -960,13 +1065,15 @@ def _cmd_anonymize(ctx: _Context) -> int:
                        "verdict": certificate["verdict"], "output": args.output,
                        "certificate_path": certificate_path, "report": args.report,
                        "labels": labels_path if labels else None,
-                       "n_rows": len(result.table), "n_groups": result.candidate.n_groups,
+                       "n_rows": certificate["table"]["n_rows"],
+                       "n_groups": result.candidate.n_groups,
                        "average_group_size": result.average_group_size,
                        "n_splits": result.n_splits, "release_type": result.output,
                        "certificate": certificate})
     else:
         lines = [_verdict_line(result.certificate),
-                 "Released " + _release_line(result.candidate, args.output, len(result.table)),
+                 "Released " + _release_line(result.candidate, args.output,
+                                             certificate["table"]["n_rows"]),
                  f"Certificate: {certificate_path} (table sha256 "
                  f"{certificate['table']['sha256']})."]
         if labels:
@@ -1013,8 +1120,9 @@ def _skylines_text(skylines, top: int) -> list[str]:
 def _cmd_find(ctx: _Context) -> int:
     args = ctx.args
     _check_outputs(args, {"--output": args.output}, {"table": args.table})
-    raw = read_table(args.table, format=args.input_format, sep=args.sep)
+    raw = _read_input(args)
     release = _load_release(args, raw)
+    n_rows = len(raw)
     _check_values(args.values, [v for v in release.values if release.contains(v)],
                   args.sensitive)
     bar = ctx.progress("finding knowledge skylines")
@@ -1029,7 +1137,7 @@ def _cmd_find(ctx: _Context) -> int:
             ctx.note(f"wrote {', '.join(out.commit())}")
     if args.format == "json":
         ctx.emit_json({"command": "find", "confidence": str(skylines.c),
-                       "table": {"path": args.table, "n_rows": len(raw)},
+                       "table": {"path": args.table, "n_rows": n_rows},
                        "release": {"n_groups": release.n_groups,
                                    "n_individuals": release.n_individuals,
                                    "semantics": release.semantics},
@@ -1037,23 +1145,28 @@ def _cmd_find(ctx: _Context) -> int:
     else:
         ctx.emit("\n".join([f"Knowledge skylines at confidence c = {confidence_text(skylines.c)}, "
                             f"most exposed value first.",
-                            _release_line(release, args.table, len(raw)), ""]
+                            _release_line(release, args.table, n_rows), ""]
                            + _skylines_text(skylines, args.top)))
     return EXIT_OK
 
 
 def _cmd_compare(ctx: _Context) -> int:
     args = ctx.args
-    labels_path = _labels_output(args, args.output)
-    _check_outputs(args, {"--output": args.output, "--labels": labels_path},
+    labels_path = _labels_output(args, args.output.rstrip("/") if args.output and _dask(args)
+                                 else args.output)
+    if _dask(args):
+        _dataset_output(args, "--output", args.output)
+    _check_outputs(args, {**({} if _dask(args) else {"--output": args.output}),
+                          "--labels": labels_path},
                    {"table": args.table})
     output_format = table_format(args.output, None) if args.output else None
     hierarchies = _hierarchies(args)
     order = _orders(args)
-    raw = read_table(args.table, format=args.input_format, sep=args.sep)
+    raw = _read_input(args)
     table = _original_table(args, raw, hierarchies)
     hierarchies = _built_hierarchies(args, table, hierarchies)
-    _check_values(args.values, pd.unique(table[args.sensitive]), args.sensitive)
+    present = _distinct(table, args.sensitive)
+    _check_values(args.values, present, args.sensitive)
     bar = ctx.progress("anonymizing, then finding skylines")
     try:
         if args.k_anonymity is not None:
@@ -1073,7 +1186,7 @@ def _cmd_compare(ctx: _Context) -> int:
                     f"sensitive values of a group reveal.")
         else:
             c, l = args.diversity_c, args.l_diversity
-            distinct = int(table[args.sensitive].nunique())
+            distinct = len(present)
             if l > distinct:  # say it in l-diversity terms, not as a skyline point
                 raise InfeasibleError(
                     f"Recursive ({c}, {l})-diversity needs at least {l} distinct values of "
@@ -1097,8 +1210,8 @@ def _cmd_compare(ctx: _Context) -> int:
         bar.close()
     if args.output:
         with OutputFiles() as out:
-            out.add(args.output, table_bytes(released, output_format))
-            _stage_labels(out, labels_path, args.output, made.set_labels)
+            _add_table(args, out, args.output, released, output_format)
+            _stage_labels(out, labels_path, args.output.rstrip("/"), made.set_labels)
             ctx.note(f"wrote {', '.join(out.commit())}")
     summary = {"n_groups": release.n_groups,
                "average_group_size": release.n_individuals / release.n_groups,
@@ -1107,7 +1220,8 @@ def _cmd_compare(ctx: _Context) -> int:
         ctx.emit_json({"command": "compare", "baseline": baseline, "release": summary,
                        "confidence": str(skylines.c), "skylines": _skyline_rows(skylines)})
     else:
-        ctx.emit("\n".join([head, "Released " + _release_line(release, "table", len(released)),
+        ctx.emit("\n".join([head, "Released " + _release_line(release, "table",
+                                                               release.n_individuals),
                             f"Knowledge skylines at confidence c = "
                             f"{confidence_text(skylines.c)}, most exposed value first:", ""]
                            + _skylines_text(skylines, 3)))
@@ -1117,7 +1231,7 @@ def _cmd_compare(ctx: _Context) -> int:
 def _cmd_verify(ctx: _Context) -> int:
     args = ctx.args
     certificate = read_certificate(args.certificate)
-    raw = read_table(args.table, format=args.input_format, sep=args.sep)
+    raw = _read_input(args, one_partition_per_file=True) if _dask(args) else _read_input(args)
     labels_path, labels = _labels_input(args, certificate), None
     if labels_path is not None:
         try:
@@ -1425,7 +1539,8 @@ def main(argv: list[str] | None = None) -> int:
         warnings.simplefilter("always", SkyPrivacyWarning)
         warnings.simplefilter("ignore", UnusedPolicyValueWarning)  # an input error here
         try:
-            code = args.handler(ctx)
+            with _EngineSession(args):
+                code = args.handler(ctx)
             sys.stdout.flush()  # surface a closed pipe here, not at interpreter exit
         except BrokenPipeError:  # e.g. `skyprivacy data adult | head`: the reader has gone
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -1447,6 +1562,9 @@ def main(argv: list[str] | None = None) -> int:
                                "message": _one_line(exc), "failing": exc.failing,
                                "withstands": exc.withstands})
             code = EXIT_UNSAFE
+        except EngineError as exc:  # the cluster failed: nothing was written
+            print(f"{ctx.name}: error: {_one_line(exc)}", file=sys.stderr)
+            code = EXIT_INTERNAL
         except _INPUT_ERRORS as exc:
             print(f"{ctx.name}: error: {_naming_the_file(exc, args)}", file=sys.stderr)
             code = EXIT_INPUT

@@ -17,6 +17,7 @@ __all__ = [
     "SchemaError",
     "HierarchyError",
     "InfeasibleError",
+    "EngineError",
     "SkyPrivacyWarning",
     "PrivacyRiskWarning",
     "MixedColumnWarning",
@@ -44,6 +45,11 @@ class HierarchyError(SkyPrivacyError, ValueError):
 
 class InfeasibleError(SkyPrivacyError, ValueError):
     """No release can satisfy the requested privacy policy."""
+
+
+class EngineError(SkyPrivacyError, RuntimeError):
+    """A distributed run failed in the cluster (a worker lost beyond recovery, the scheduler
+    unreachable); nothing was written and no certificate was issued."""
 
 
 class SkyPrivacyWarning(UserWarning):

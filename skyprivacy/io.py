@@ -76,6 +76,9 @@ __all__ = [
     "OutputFiles",
     "write_table",
     "write_text",
+    "read_table_dask",
+    "write_parquet_dataset",
+    "write_dataset",
 ]
 
 #: Cell texts read as missing in addition to the empty cell (the markers pandas.read_csv uses).
@@ -307,24 +310,7 @@ def read_table(path, *, format: str | None = None, sep: str | None = None) -> pd
 
 
 def _read_csv(source, where: str, sep: str) -> pd.DataFrame:
-    header = _csv_header(source, sep)
-    if not header:
-        raise InputError(f"Table {where} is empty: a CSV table needs a header line.")
-    if len(header) == 1:
-        for other, flag in ((";", ";"), ("\t", "tab")):
-            if other != sep and other in header[0]:
-                raise InputError(
-                    f"Table {where} has one column {header[0]!r}: it looks "
-                    f"{flag}-separated; pass --sep {shlex_quote(other)} (Python: "
-                    f"read_table(..., sep={other!r})).")
-    empty = [i + 1 for i, name in enumerate(header) if not name.strip()]
-    if empty:
-        raise InputError(f"Table {where} has an empty column name (column {empty[0]} of the "
-                         f"header); every column needs a name.")
-    duplicated = sorted({c for c in header if header.count(c) > 1})
-    if duplicated:
-        raise InputError(f"Table {where} repeats the column name(s) {duplicated}; column "
-                         f"names must be distinct.")
+    _check_csv_header(_csv_header(source, sep), where, sep)
     if isinstance(source, _io.BytesIO):
         source.seek(0)
     try:
@@ -349,6 +335,28 @@ def _read_csv(source, where: str, sep: str) -> pd.DataFrame:
     frame = frame.where(frame.notna(), "")
     _reject_control(source, frame, where)
     return frame
+
+
+def _check_csv_header(header: list, where: str, sep: str) -> None:
+    """A CSV header must exist, name every column once, and not look separated by another
+    character than ``sep``."""
+    if not header:
+        raise InputError(f"Table {where} is empty: a CSV table needs a header line.")
+    if len(header) == 1:
+        for other, flag in ((";", ";"), ("\t", "tab")):
+            if other != sep and other in header[0]:
+                raise InputError(
+                    f"Table {where} has one column {header[0]!r}: it looks "
+                    f"{flag}-separated; pass --sep {shlex_quote(other)} (Python: "
+                    f"read_table(..., sep={other!r})).")
+    empty = [i + 1 for i, name in enumerate(header) if not name.strip()]
+    if empty:
+        raise InputError(f"Table {where} has an empty column name (column {empty[0]} of the "
+                         f"header); every column needs a name.")
+    duplicated = sorted({c for c in header if header.count(c) > 1})
+    if duplicated:
+        raise InputError(f"Table {where} repeats the column name(s) {duplicated}; column "
+                         f"names must be distinct.")
 
 
 def _reject_control(source, frame: pd.DataFrame, where: str) -> None:
@@ -426,6 +434,18 @@ def reject_missing(frame: pd.DataFrame, columns: Iterable[str],
     Column 'age' has 1 missing cell(s), the first on data row 2 ('NA');
     """
     na_values = tuple(na_values)
+    from .dask_engine import is_dask_frame
+
+    if is_dask_frame(frame):  # counted where the partitions live
+        from .dask_engine.io import first_missing
+
+        for column, n_missing, first, cell in first_missing(frame, columns, na_values):
+            if n_missing:
+                raise SchemaError(
+                    f"Column {column!r} has {n_missing} missing cell(s), the first on data "
+                    f"row {first + 1} ({cell!r}); skyprivacy never drops rows silently: fill "
+                    f"or remove them (or change --na-values).")
+        return
     for column in dict.fromkeys(columns):
         mask = missing_mask(frame[column], na_values).to_numpy(dtype=bool)
         if mask.any():
@@ -691,12 +711,51 @@ class OutputFiles:
         self._staged.append((temporary, path))
         self._targets.add(key)
 
+    def add_directory(self, path, write) -> None:
+        """Stage a directory (a Parquet dataset): ``write(folder)`` fills a temporary folder
+        next to ``path`` that :meth:`commit` renames onto ``path``, replacing a directory
+        already there; a failure leaves nothing behind."""
+        path = os.fspath(path)
+        key = os.path.abspath(path)
+        if key in self._targets:
+            raise InvalidParameterError(f"Two outputs name the same file {_name(path)}.")
+        folder = os.path.dirname(key)
+        if not os.path.isdir(folder):
+            raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} does not "
+                             f"exist.")
+        if not os.access(folder, os.W_OK):
+            raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} is not "
+                             f"writable.")
+        if os.path.lexists(path) and not os.path.isdir(path):
+            raise InputError(f"Cannot write {_name(path)}: it exists and is not a directory.")
+        temporary = tempfile.mkdtemp(prefix=f".{os.path.basename(key)}.", suffix=".tmp",
+                                     dir=folder)
+        try:
+            os.chmod(temporary, 0o777 & ~_umask())  # mkdtemp makes 0700 folders
+            write(temporary)
+        except OSError as exc:  # disk full, quota: name the output
+            _remove(temporary)
+            raise InputError(f"Cannot write {_name(path)}: {_reason(exc)}.") from None
+        except BaseException:
+            _remove(temporary)
+            raise
+        self._staged.append((temporary, path))
+        self._targets.add(key)
+
     def commit(self) -> list[str]:
         """Rename every staged file onto its target; returns the targets."""
         done = []
         try:
             for temporary, path in self._staged:
-                os.replace(temporary, path)
+                if os.path.isdir(temporary) and os.path.isdir(path):
+                    # a directory cannot be renamed over a non-empty one: swap, then delete
+                    aside = tempfile.mkdtemp(prefix=f".{os.path.basename(path)}.", suffix=".old",
+                                             dir=os.path.dirname(os.path.abspath(path)))
+                    os.replace(path, os.path.join(aside, "old"))
+                    os.replace(temporary, path)
+                    _remove(aside)
+                else:
+                    os.replace(temporary, path)
                 done.append(path)
                 OutputFiles._committed.append(path)
         except OSError as exc:
@@ -720,6 +779,11 @@ class OutputFiles:
 
 
 def _remove(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        import shutil
+
+        shutil.rmtree(path, ignore_errors=True)
+        return
     try:
         os.unlink(path)
     except FileNotFoundError:
@@ -737,4 +801,87 @@ def write_text(text: str | bytes, path) -> None:
     """Write a text (or bytes) file atomically."""
     with OutputFiles() as out:
         out.add(path, text)
+        out.commit()
+
+
+# ------------------------------------------------------------------ partitioned tables (dask)
+def read_table_dask(path, *, format: str | None = None, sep: str | None = None,
+                    one_partition_per_file: bool = False):
+    """Read a table as a dask frame of text (``pip install 'skyprivacy[dask]'``).
+
+    ``path`` is a Parquet dataset directory (its ``.parquet``/``.pq`` files, in the order of
+    their names), a single file, or a glob of CSV or Parquet files (matches in the order of
+    their names).  Parquet files are read one partition per file; CSV files in blocks, or one
+    partition per file with ``one_partition_per_file`` (what ``verify`` of a partitioned
+    certificate needs).  Cells are the text their CSV holds, as in :func:`read_table`.
+
+    Raises
+    ------
+    InputError
+        No file matches, a directory without Parquet files, a bad CSV header, Parquet without
+        pyarrow, or files of both formats.
+    """
+    from .dask_engine import require_dask
+
+    require_dask("Reading a table with --engine dask")
+    import glob
+
+    from .dask_engine.io import read_csv_files, read_parquet_files
+
+    where = _name(path)
+    path = os.fspath(path)
+    if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"'"):
+        raise InvalidParameterError(f"The 'sep' parameter of read_table must be one character "
+                                    f"other than a quote or a line break. Got {sep!r} instead.")
+    if os.path.isdir(path):
+        files = sorted(os.path.join(path, f) for f in os.listdir(path)
+                       if f.lower().endswith(_PARQUET_SUFFIXES) and not f.startswith((".", "_")))
+        if not files:
+            raise InputError(f"Cannot read table {where}: the directory holds no Parquet "
+                             f"files (.parquet or .pq).")
+        kind = "parquet"
+    else:
+        files = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
+        files = [f for f in files if not os.path.isdir(f)]
+        if not files:
+            raise InputError(f"Cannot read table {where}: no file matches.")
+        for file in files:
+            _open_source(file, "table")
+        kinds = {table_format(f, format) if format or not _is_parquet(f) else "parquet"
+                 for f in files}
+        if len(kinds) > 1:
+            raise InputError(f"Table {where} matches both CSV and Parquet files; give one "
+                             f"format.")
+        kind = kinds.pop()
+    if kind == "parquet":
+        _require_pyarrow("Reading")
+        return read_parquet_files(files)
+    for file in files:
+        _check_csv_header(_csv_header(file, sep or ","), _name(file), sep or ",")
+    return read_csv_files(files, sep or ",", one_partition_per_file)
+
+
+def _is_parquet(path) -> bool:
+    try:
+        return _head(os.fspath(path), 4) == b"PAR1"
+    except OSError:
+        return False
+
+
+def write_parquet_dataset(frame, folder: str) -> None:
+    """Write a dask frame into the existing ``folder`` as a Parquet dataset: one file per
+    partition, ``part.00000.parquet``, ``part.00001.parquet``... (the names sort in partition
+    order, so :func:`read_table_dask` reads the same partitions back); object columns are
+    stored as the text of their canonical CSV."""
+    from .dask_engine.io import write_parquet_files
+
+    _require_pyarrow("Writing")
+    write_parquet_files(frame, folder)
+
+
+def write_dataset(frame, path) -> None:
+    """Write a dask frame as the Parquet dataset directory ``path``, atomically: staged in a
+    temporary directory beside it and renamed into place (replacing a directory there)."""
+    with OutputFiles() as out:
+        out.add_directory(path, lambda folder: write_parquet_dataset(frame, folder))
         out.commit()

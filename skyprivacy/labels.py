@@ -193,7 +193,11 @@ def label_differences(table: pd.DataFrame, columns: Sequence[str], sets: Mapping
         if column not in table.columns:
             continue
         known = sets.get(column, {})
-        for label in pd.unique(table[column].astype(str)):
+        cells = table[column].astype(str)
+        # a partitioned (dask) table: its distinct labels only reach this process
+        distinct = (cells.drop_duplicates().compute() if hasattr(cells, "compute")
+                    else pd.unique(cells))
+        for label in distinct:
             match = _DIGEST_LABEL.match(label)
             if match is None:
                 continue

@@ -409,8 +409,9 @@ class ReleaseCandidate:
 
         Parameters
         ----------
-        df : pandas.DataFrame
-            The released table. It is never modified.
+        df : pandas.DataFrame or dask.dataframe.DataFrame
+            The released table. It is never modified. A dask frame is aggregated on its
+            cluster (see docs/dask.md): the result is equal to the pandas path's.
         sensitive : str
             The sensitive column. For mvpi without ``individual``, cells may be list-likes
             (list, tuple, set, numpy array): every element is one value of that row's person.
@@ -456,6 +457,12 @@ class ReleaseCandidate:
         semantics = check_semantics(semantics, owner)
         if missing not in _MISSING:
             raise param_error("missing", owner, f"be one of {list(_MISSING)}", missing)
+        from .dask_engine import is_dask_frame
+
+        if is_dask_frame(df):  # one distributed aggregation; only the model reaches us
+            from .dask_engine.release import from_table
+            return from_table(df, sensitive=sensitive, qi=qi, group=group,
+                              individual=individual, semantics=semantics, missing=missing)
         if not isinstance(df, pd.DataFrame):
             raise param_error("df", owner, "be a pandas DataFrame", type(df).__name__)
         if (qi is None) == (group is None):
@@ -771,7 +778,10 @@ class ReleaseCandidate:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ReleaseCandidate):
             return NotImplemented
-        return (self._semantics == other._semantics and self._values == other._values
+        # missing markers (distinct NaN objects, None) are one value, as everywhere in the model
+        return (self._semantics == other._semantics
+                and [_value_key(v) for v in self._values]
+                == [_value_key(v) for v in other._values]
                 and np.array_equal(self._sizes, other._sizes)
                 and np.array_equal(self._indptr, other._indptr)
                 and np.array_equal(self._nz_value, other._nz_value)

@@ -1,0 +1,419 @@
+"""``ReleaseCandidate.from_table`` over a dask DataFrame: one distributed aggregation.
+
+Every partition is scanned once: its key columns and sensitive values are coded in order of
+first appearance and reduced to (group combination, value, count) triples, with the counts of
+missing values, the first list-like cell and the first person holding a value twice.  The
+partial results are merged in partition order (so "first" means first in the table), and
+only the merged triples and the distinct values of each column reach the client, which orders
+the groups and the values exactly as :meth:`ReleaseCandidate.from_table` does on one frame:
+the result is equal (``==``) to the pandas path on the same rows, with the same errors.
+
+The model is the one of Chen, LeFevre and Ramakrishnan (2009), Sect. 2.1: QI-groups with their
+sizes and sensitive-value multisets.  The ``individual`` column (mvpi with one row per
+(individual, value)) needs a second, shuffled aggregation keyed by individual.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InvalidParameterError, SchemaError, param_error
+from ..release import (
+    _MISSING,
+    ReleaseCandidate,
+    _factorize,
+    _is_missing,
+    _native,
+    check_semantics,
+    list_like_cells,
+    require_columns,
+)
+from ._compute import (
+    call,
+    compute,
+    distinct_rows,
+    keep_objects,
+    lexicographic_ids,
+    literal,
+    local_codes,
+    merge_uniques,
+    positions,
+    positions_of_rows,
+    tree_reduce,
+)
+
+__all__ = ["from_table"]
+
+
+@dataclass(frozen=True)
+class _Spec:
+    keys: tuple
+    sensitive: str
+    individual: str | None
+    semantics: str
+    missing: str
+
+    @property
+    def used(self) -> tuple:
+        return (*self.keys, self.sensitive) + ((self.individual,)
+                                               if self.individual is not None else ())
+
+
+def _elements(cells: pd.Series, list_like: pd.Series):
+    """Row of every element, and the elements as an object Series (a scalar cell is one)."""
+    elements = [list(v) if is_list else [v]
+                for v, is_list in zip(cells.tolist(), list_like.tolist())]
+    lengths = np.fromiter((len(e) for e in elements), dtype=np.int64, count=len(elements))
+    row_of = np.repeat(np.arange(len(elements), dtype=np.int64), lengths)
+    flat = pd.Series([x for e in elements for x in e], dtype=object)
+    return row_of, flat
+
+
+def _scan(pdf: pd.DataFrame, spec: _Spec) -> dict:
+    """One partition's part of the aggregation (see the module docstring)."""
+    out: dict = {"n": len(pdf), "list_row": None, "dup_row": None, "elem_missing": 0}
+    if spec.missing == "error":
+        out["missing"] = np.array([int(pdf[c].isna().sum()) for c in spec.used],
+                                  dtype=np.int64)
+    cells = pdf[spec.sensitive]
+    list_like = list_like_cells(cells)
+    coded = [local_codes(pdf[k]) for k in spec.keys]
+    out["keys"] = [uniques for _, uniques in coded]
+    key_codes = [codes for codes, _ in coded]
+    cards = [len(u) for u in out["keys"]]
+    if spec.semantics == "svpi":
+        if list_like.any():
+            out["list_row"] = (pdf.index[int(np.flatnonzero(list_like.to_numpy())[0])],)
+            out["values"] = pd.Series([], dtype=object)
+            out["pairs"] = None
+            return out
+        value_codes, out["values"] = local_codes(cells)
+        out["pairs"] = distinct_rows(key_codes + [value_codes], cards + [len(out["values"])])
+        return out
+    row_of, flat = _elements(cells, list_like)
+    if spec.missing == "error":
+        out["elem_missing"] = int(flat.map(_is_missing).sum())
+    value_codes, out["values"] = local_codes(flat)
+    n_values = len(out["values"])
+    if spec.semantics == "mvpi-set" and spec.individual is None and n_values:
+        pair = row_of * n_values + value_codes
+        uniq, counts = np.unique(pair, return_counts=True)
+        if (counts > 1).any():
+            dup_rows, dup_values = np.divmod(uniq[counts > 1], n_values)
+            first = dup_rows[0]
+            out["dup_row"] = (pdf.index[int(first)],
+                              out["values"].iloc[dup_values[dup_rows == first]].tolist())
+    out["rows"] = distinct_rows(key_codes, cards)
+    out["pairs"] = distinct_rows([codes[row_of] for codes in key_codes] + [value_codes],
+                                 cards + [n_values])
+    return out
+
+
+def _combine(parts: list) -> dict:
+    """Merge partial scans in partition order."""
+    out = dict(parts[0])
+    out["keys"] = list(out["keys"])
+    pairs = [out["pairs"]] if out["pairs"] is not None else []
+    rows = [out["rows"]] if out.get("rows") is not None else []
+    for part in parts[1:]:
+        out["n"] += part["n"]
+        if "missing" in out:
+            out["missing"] = out["missing"] + part["missing"]
+        out["elem_missing"] += part["elem_missing"]
+        for name in ("list_row", "dup_row"):
+            if out[name] is None:
+                out[name] = part[name]
+        maps = []
+        for i, uniques in enumerate(part["keys"]):
+            out["keys"][i], where = merge_uniques(out["keys"][i], uniques)
+            maps.append(where)
+        out["values"], value_map = merge_uniques(out["values"], part["values"])
+        if out["list_row"] is not None:
+            pairs, rows = [], []
+            continue
+        if part["pairs"] is not None:
+            columns, counts = part["pairs"]
+            remapped = [m[c] for m, c in zip(maps, columns[:-1])] + [value_map[columns[-1]]]
+            pairs.append((remapped, counts))
+        if part.get("rows") is not None:
+            columns, counts = part["rows"]
+            rows.append(([m[c] for m, c in zip(maps, columns)], counts))
+    cards = [len(u) for u in out["keys"]]
+
+    def merged(tables, extra):
+        if not tables:
+            return None
+        columns = [np.concatenate([t[0][i] for t in tables]) for i in range(len(tables[0][0]))]
+        counts = np.concatenate([t[1] for t in tables])
+        return distinct_rows(columns, cards + extra, counts)
+
+    out["pairs"] = None if out["list_row"] is not None else merged(pairs, [len(out["values"])])
+    out["rows"] = None if out["list_row"] is not None else merged(rows, [])
+    return out
+
+
+def scan_table(ddf, spec: _Spec) -> dict:
+    """The merged scan of every partition, put in the pandas path's order on a worker: only
+    the distinct values, the groups' codes and the (group, value, count) nonzeros come back."""
+    spec_task = literal(spec, "spec")
+    parts = [call(_scan, part, spec_task, prefix="scan") for part in ddf.to_delayed()]
+    merged = tree_reduce(parts, _combine, prefix="scan-combine")
+    (result,) = compute(call(_finalize, merged, spec_task, prefix="scan-finalize"))
+    return result
+
+
+def _narrow(array: np.ndarray) -> np.ndarray:
+    return array.astype(np.int32) if not len(array) or array.max() < 2 ** 31 else array
+
+
+def _finalize(scan: dict, spec: _Spec) -> dict:
+    """Order the merged scan as the pandas path does: sorted distinct values per column and
+    of the sensitive values, groups in lexicographic order of their keys, and the nonzeros as
+    compact arrays (group id, value position, count)."""
+    out = {name: scan[name] for name in ("n", "list_row", "dup_row", "elem_missing")}
+    if "missing" in scan:
+        out["missing"] = scan["missing"]
+    if scan["list_row"] is not None or scan["n"] == 0:
+        return out
+    key_rank, key_values = zip(*(_sorted_codes(u) for u in scan["keys"]))
+    value_rank, values = _sorted_codes(scan["values"])
+    out["key_values"], out["values"] = key_values, values
+    cards = [len(v) for v in key_values]
+    pair_columns, pair_counts = scan["pairs"]
+    pair_keys = [rank[c] for rank, c in zip(key_rank, pair_columns[:-1])]
+    rows = (pair_keys if spec.semantics == "svpi"
+            else [rank[c] for rank, c in zip(key_rank, scan["rows"][0])])
+    group_ids, combos = lexicographic_ids(rows, cards)
+    out["combos"] = [c.astype(np.int32 if card < 2 ** 31 else np.int64)
+                     for c, card in zip(combos, cards)]
+    pair_group = (group_ids if spec.semantics == "svpi"
+                  else lexicographic_ids_of(pair_keys, combos, cards))
+    # the nonzeros travel to the client in the narrowest integers that hold them
+    out["pair_group"] = _narrow(pair_group)
+    out["pair_value"] = _narrow(value_rank[pair_columns[-1]])
+    out["pair_count"] = _narrow(pair_counts)
+    if spec.semantics != "svpi" and spec.individual is None:
+        out["row_sizes"] = np.bincount(group_ids, weights=scan["rows"][1],
+                                       minlength=len(combos[0])).astype(np.int64)
+    if scan["dup_row"] is not None:
+        row, duplicated = scan["dup_row"]
+        codes = value_rank[positions(scan["values"], pd.Series(duplicated, dtype=object))]
+        out["dup_row"] = (row, values[int(codes.min())])
+    return out
+
+
+def _sorted_codes(uniques: pd.Series) -> tuple[np.ndarray, list]:
+    """For every distinct value (in first-appearance order): its code in the sorted order
+    :func:`skyprivacy.release._factorize` gives the whole column, and that order's values."""
+    codes, ordered = _factorize(uniques.reset_index(drop=True))
+    return codes, ordered
+
+
+def from_table(df, *, sensitive: str, qi=None, group=None, individual=None,
+               semantics: str = "svpi", missing: str = "error") -> ReleaseCandidate:
+    """:meth:`ReleaseCandidate.from_table` for a ``dask.dataframe.DataFrame`` (same parameters,
+    result and errors; see there)."""
+    owner = "ReleaseCandidate.from_table"
+    semantics = check_semantics(semantics, owner)
+    if missing not in _MISSING:
+        raise param_error("missing", owner, f"be one of {list(_MISSING)}", missing)
+    if (qi is None) == (group is None):
+        raise InvalidParameterError(
+            f"{owner} needs exactly one of 'qi' (generalized table) and 'group' "
+            f"(bucketized table). Got qi={qi!r} and group={group!r} instead.")
+    keys = [qi] if isinstance(qi, str) else (list(qi) if qi is not None else [group])
+    if not keys:
+        raise param_error("qi", owner, "name at least one column", qi)
+    used = [*keys, sensitive] + ([individual] if individual is not None else [])
+    require_columns(df, used)
+    if len(set(used)) != len(used):
+        raise InvalidParameterError(
+            f"{owner} needs distinct columns for the groups, the sensitive value and the "
+            f"individual. Got {used!r} instead.")
+    spec = _Spec(tuple(keys), sensitive, individual, semantics, missing)
+    frame = df[list(dict.fromkeys(used))]
+    scan = scan_table(frame, spec)
+    return release_from_scan(frame, scan, spec)
+
+
+def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
+    """Check the merged scan in the order of the pandas path, then build the model."""
+    keys, sensitive, individual = list(spec.keys), spec.sensitive, spec.individual
+    if scan["n"] == 0:
+        raise SchemaError("The table is empty: a release candidate needs at least one row.")
+    if spec.missing == "error":
+        for column, n_missing in zip(spec.used, scan["missing"].tolist()):
+            if n_missing:
+                raise SchemaError(
+                    f"Column {column!r} has {n_missing} missing value(s); pass "
+                    f"missing='as_value' to treat them as a category, or clean the table.")
+    if spec.semantics == "svpi" and scan["list_row"] is not None:
+        raise SchemaError(
+            f"Column {sensitive!r} holds a list-like cell at row {scan['list_row'][0]!r}; svpi "
+            f"allows exactly one sensitive value per individual (use semantics='mvpi-set' or "
+            f"'mvpi-multiset').")
+    key_values, values, combos = scan["key_values"], scan["values"], scan["combos"]
+    cards = [len(v) for v in key_values]
+    if spec.semantics == "svpi" and individual is not None:
+        _svpi_individuals(frame, individual)
+    pair_group, pair_counts = scan["pair_group"], scan["pair_count"]
+    n_groups = len(combos[0])
+    labels = _labels(keys, key_values, combos)
+    if spec.semantics == "svpi":
+        sizes = np.bincount(pair_group, weights=pair_counts.astype(np.int64),
+                            minlength=n_groups)
+    elif individual is None:
+        sizes = scan["row_sizes"]
+    else:
+        sizes = _mvpi_individuals(frame, spec, key_values, combos, cards, n_groups)
+    sizes = sizes.astype(np.int64)
+    if spec.missing == "error" and scan["elem_missing"]:
+        raise SchemaError(
+            f"Column {sensitive!r} has {scan['elem_missing']} missing value(s) inside list "
+            f"cells; pass missing='as_value' to treat them as a category, or clean the table.")
+    if spec.semantics == "mvpi-set" and len(values):
+        if individual is not None:
+            _mvpi_set_individuals(frame, spec, values)
+        elif scan["dup_row"] is not None:
+            row, value = scan["dup_row"]
+            raise SchemaError(
+                f"The individual in row {_native(row)!r} holds value {value!r} more than once; "
+                f"mvpi-set allows each value at most once per person (use "
+                f"semantics='mvpi-multiset').")
+    pair_value = scan["pair_value"]
+    del scan["pair_value"], scan["pair_group"], scan["pair_count"]  # the model keeps copies
+    return ReleaseCandidate(sizes, pair_group, pair_value, pair_counts, values, labels,
+                            spec.semantics)
+
+
+def lexicographic_ids_of(columns: list, combos: list, cards: list) -> np.ndarray:
+    """Position of every row of ``columns`` among the sorted distinct rows ``combos``."""
+    return positions_of_rows(columns, combos, cards)
+
+
+def _labels(keys: list, key_values: tuple, combos: list) -> pd.Index:
+    """Group labels as the pandas path makes them (an Index, or a MultiIndex of the keys),
+    built from the groups' codes without a Python object per cell."""
+    if len(keys) == 1:
+        return pd.Index(list(key_values[0]), name=keys[0], tupleize_cols=False)
+    if any(_is_missing(v) for values in key_values for v in values):
+        arrays = [[values[c] for c in codes.tolist()]
+                  for values, codes in zip(key_values, combos)]
+        return pd.MultiIndex.from_arrays(arrays, names=list(keys))
+    return pd.MultiIndex(levels=[pd.Index(list(values), tupleize_cols=False)
+                                 for values in key_values],
+                         codes=combos, names=list(keys), verify_integrity=False)
+
+
+# ---------------------------------------------------------------- individuals (shuffled)
+def _group_of_rows(pdf: pd.DataFrame, keys: list, key_values: tuple, combos: list,
+                   cards: list) -> np.ndarray:
+    """The group id of every row of a partition."""
+    columns = []
+    for key, values in zip(keys, key_values):
+        columns.append(positions(pd.Series(values, dtype=object), pdf[key].astype(object)))
+    return lexicographic_ids_of(columns, combos, cards)
+
+
+def _svpi_individuals(frame, individual: str) -> None:
+    """svpi with an individual column: every individual on one row."""
+    counts = frame[individual].value_counts(dropna=False)
+    duplicated = compute(counts[counts > 1])[0]
+    if not len(duplicated):
+        return
+    wanted = set(duplicated.index.tolist())
+    firsts = frame[individual].map_partitions(
+        lambda s: s[s.isin(wanted)].head(1), meta=frame[individual]._meta)
+    (found,) = compute(firsts)
+    who = found.iloc[0]
+    raise SchemaError(f"Individual {_native(who)!r} appears in {int(duplicated[who])} rows; "
+                      f"svpi allows one row per individual.")
+
+
+def _person_groups(frame, spec: _Spec, key_values, combos, cards):
+    """A dask frame of (person, group) per row, and the global row number of each row."""
+    keys, individual = list(spec.keys), spec.individual
+    args = literal((keys, key_values, combos, cards), "groups")
+
+    def pairs(pdf, info):
+        groups = _group_of_rows(pdf, *info)
+        return pd.DataFrame({"person": pdf[individual].to_numpy(dtype=object),
+                             "group": groups}, index=pdf.index)
+
+    meta = pd.DataFrame({"person": pd.Series([], dtype=object),
+                         "group": pd.Series([], dtype=np.int64)})
+    with keep_objects():
+        return frame.map_partitions(pairs, args, meta=meta)
+
+
+def _mvpi_individuals(frame, spec: _Spec, key_values, combos, cards, n_groups) -> np.ndarray:
+    """mvpi with an individual column: each person in one group; sizes count persons."""
+    person_group = _person_groups(frame, spec, key_values, combos, cards)
+    with keep_objects():
+        distinct = person_group.drop_duplicates(split_out=max(frame.npartitions // 4, 1))
+        per_person = distinct.groupby("person").size()
+    sizes, clashing = compute(distinct.groupby("group").size(), per_person[per_person > 1])
+    if len(clashing):
+        _raise_clash(frame, spec, key_values, combos, cards, set(clashing.index.tolist()))
+    out = np.zeros(n_groups, dtype=np.int64)
+    out[sizes.index.to_numpy(dtype=np.int64)] = sizes.to_numpy(dtype=np.int64)
+    return out
+
+
+def _raise_clash(frame, spec, key_values, combos, cards, clashing: set) -> None:
+    """Name the person of the first row whose group differs from the group of that
+    person's last row (what the pandas path reports)."""
+    individual = spec.individual
+    parts = frame.to_delayed()  # lengths and rows from the same partitions
+    lengths = compute(*[call(len, part, prefix="length") for part in parts])
+    offsets = np.concatenate([[0], np.cumsum(lengths)])
+    info = (list(spec.keys), key_values, combos, cards)
+    pieces = []
+    for i, part in enumerate(parts):
+        def rows(pdf, start, info=info):
+            keep = pdf[individual].isin(clashing).to_numpy()
+            groups = _group_of_rows(pdf[keep], *info)
+            return pd.DataFrame({"row": start + np.flatnonzero(keep),
+                                 "person": pdf[individual].to_numpy(dtype=object)[keep],
+                                 "group": groups})
+        pieces.append(call(rows, part, int(offsets[i]), prefix="clash"))
+    table = pd.concat(compute(*pieces), ignore_index=True)
+    last = table.groupby("person", sort=False)["group"].last()
+    clash = table[table["group"].to_numpy() != last.reindex(table["person"]).to_numpy()]
+    who = clash.sort_values("row")["person"].iloc[0]
+    raise SchemaError(f"Individual {_native(who)!r} appears in more than one QI-group; each "
+                      f"individual must belong to exactly one group.")
+
+
+def _mvpi_set_individuals(frame, spec: _Spec, values: list) -> None:
+    """mvpi-set with an individual column: no (person, value) twice across rows."""
+    individual, sensitive = spec.individual, spec.sensitive
+    value_codes = literal(values, "values")
+
+    def elements(pdf, values):
+        row_of, flat = _elements(pdf[sensitive], list_like_cells(pdf[sensitive]))
+        codes = positions(pd.Series(values, dtype=object), flat)
+        return pd.DataFrame({"person": pdf[individual].to_numpy(dtype=object)[row_of],
+                             "value": codes})
+
+    meta = pd.DataFrame({"person": pd.Series([], dtype=object),
+                         "value": pd.Series([], dtype=np.int64)})
+    with keep_objects():
+        pairs = frame.map_partitions(elements, value_codes, meta=meta)
+        counts = pairs.groupby(["person", "value"]).size()
+    (duplicated,) = compute(counts[counts > 1])
+    if not len(duplicated):
+        return
+    persons = pd.Series(duplicated.index.get_level_values("person"), dtype=object)
+    ranks, _ = _factorize(persons.drop_duplicates().reset_index(drop=True))
+    order = dict(zip(persons.drop_duplicates().tolist(), ranks.tolist()))
+    best = min(zip(duplicated.index.get_level_values("person").tolist(),
+                   duplicated.index.get_level_values("value").tolist()),
+               key=lambda pv: (order[pv[0]], pv[1]))
+    raise SchemaError(
+        f"Individual {_native(best[0])!r} holds value {values[int(best[1])]!r} more than once; "
+        f"mvpi-set allows each value at most once per person (use "
+        f"semantics='mvpi-multiset').")
