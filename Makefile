@@ -19,6 +19,8 @@ demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
 test: $(STAMP)
+	$(BIN)/python -m ruff check skyprivacy
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 
 COMPETITORS := benchmarks/.venv-competitors/.installed-stamp

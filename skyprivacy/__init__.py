@@ -7,6 +7,7 @@ multidimensional adversarial knowledge" / "Adversarial-knowledge dimensions in d
 probability.
 """
 
+from ._core.version import __version__
 from . import baselines, datasets, errors, fairness_queries, transparency, utility
 from .anonymize import (
     AnonymizationResult,
@@ -63,7 +64,6 @@ from .formulas import breach_probability, sufficient_statistics
 from .knowledge import Policy, Skyline, SkylinePoint
 from .release import SEMANTICS, ReleaseCandidate
 
-__version__ = "0.1.0"
 
 __all__ = [
     "ReleaseCandidate",

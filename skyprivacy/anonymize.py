@@ -25,6 +25,8 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from ._core.encoding import factorize, list_like_cells, require_columns
+from ._core.engines import partitioned_engine
 from ._core.text import confidence_text, percent_text
 from .check import SkylineCheckResult, skyline_check
 from .errors import (
@@ -47,22 +49,19 @@ from .formulas import (
 )
 from .knowledge import Policy
 from .labels import DEFAULT_LABEL_LENGTH
-from .qi import _NumericQI, _SetQI, _TreeQI, category_orders, qi_kinds
+from .qi import NumericQI, SetQI, TreeQI, category_orders, qi_kinds
 from .release import (
     ReleaseCandidate,
-    _factorize,
-    _pair_counts,
     check_qi_and_sensitive,
     check_semantics,
-    list_like_cells,
-    require_columns,
+    pair_counts,
 )
 
 __all__ = ["skyline_anonymize", "AnonymizationResult", "k_anonymize", "KAnonymizationResult",
            "splittable_groups"]
 
-_SPLITS = ("infogain", "widest")
-_OUTPUTS = ("generalized", "bucketized")
+SPLITS = ("infogain", "widest")
+OUTPUTS = ("generalized", "bucketized")
 _LIST_LIKE = (list, tuple, set, frozenset, np.ndarray)
 INF = math.inf
 _FEW = 24  # up to this many combos are judged in plain floats, more as arrays
@@ -71,7 +70,7 @@ _WINDOW, _WINDOW_MAX = 16, 4096  # partitions judged together by the level sweep
 
 # --------------------------------------------------------------------------- policy plan
 @dataclass
-class _Plan:
+class PolicyPlan:
     """The policy as flat *cells*: one per (sensitive value, knowledge (l, k, m)) it
     constrains, with the strictest c of that value's skyline at that knowledge.  Cells are
     sorted by value; the cells of value j are ``cell_ptr[j]:cell_ptr[j+1]``."""
@@ -86,7 +85,7 @@ class _Plan:
     cell_ptr: np.ndarray
 
     @classmethod
-    def build(cls, policy: Policy | None, values: Sequence, n_individuals: int) -> _Plan:
+    def build(cls, policy: Policy | None, values: Sequence, n_individuals: int) -> PolicyPlan:
         # Values that share a skyline (typically all but a few listed ones share the
         # default) share its reduced points: the per-skyline work is done once and the cells
         # of its values are laid out with array operations, never a Python step per value.
@@ -149,7 +148,7 @@ def _count_order(group: np.ndarray, value: np.ndarray, count: np.ndarray) -> np.
     return np.lexsort((value, -count, group))
 
 
-class _Groups:
+class SparseGroups:
     """Groups as sparse rows: sizes and (group, value, count) nonzeros sorted by group, then
     count descending, with the :class:`~skyprivacy.formulas.SortedRows` the closed forms read."""
 
@@ -186,12 +185,12 @@ class _QStore:
     at least half as large), so there are O(log Q) parts, each nonzero is merged O(log Q)
     times, and finding a value's holders stays cheap."""
 
-    def __init__(self, first: _Groups):
-        self.parts: list = []  # (offset, _Groups)
+    def __init__(self, first: SparseGroups):
+        self.parts: list = []  # (offset, SparseGroups)
         self.n_groups = 0
         self.add(first)
 
-    def add(self, groups: _Groups) -> None:
+    def add(self, groups: SparseGroups) -> None:
         self.parts.append((self.n_groups, groups))
         self.n_groups += len(groups.sizes)
         while len(self.parts) > 1 and 2 * len(self.parts[-1][1].value) >= \
@@ -201,7 +200,7 @@ class _QStore:
     def _merge_last_two(self) -> None:
         (offset, a), (b_offset, b) = self.parts[-2:]
         # a's groups come first and b's are numbered after them: the rows stay sorted
-        merged = _Groups(np.concatenate([a.sizes, b.sizes]),
+        merged = SparseGroups(np.concatenate([a.sizes, b.sizes]),
                          np.concatenate([a.group, b.group + (b_offset - offset)]),
                          np.concatenate([a.value, b.value]),
                          np.concatenate([a.count, b.count]), presorted=True)
@@ -278,7 +277,7 @@ class AnonymizationResult:
 
 
 # --------------------------------------------------------------------------- engine
-def _segment_cummin(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+def segment_cummin(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
     """Running minimum of each row of ``values`` (shape (R, X)) that restarts where the
     non-decreasing ``segment`` changes.
 
@@ -300,9 +299,9 @@ def _segment_cummin(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
     return out
 
 
-class _LevelSweep:
+class LevelSweep:
     """The state of one level's acceptance: the combos' verdicts, which cells were lowered
-    when, and when each candidate was last judged (see :meth:`_Mondrian._accept_level`)."""
+    when, and when each candidate was last judged (see :meth:`Mondrian._accept_level`)."""
 
     def __init__(self, engine, cands, combos, unsafe, unsure, live):
         self.engine, self.cands, self.combos = engine, cands, combos
@@ -334,7 +333,7 @@ class _LevelSweep:
         # candidates (an exclusive running minimum per cell, in queue order)
         by_cell = np.lexsort((pos, cell))
         sorted_cell = cell[by_cell]
-        running = _segment_cummin(mins[:, by_cell], sorted_cell)
+        running = segment_cummin(mins[:, by_cell], sorted_cell)
         seen = np.full(mins.shape, INF)
         same = np.flatnonzero(sorted_cell[1:] == sorted_cell[:-1]) + 1
         seen[:, by_cell[same]] = running[:, same - 1]
@@ -399,7 +398,7 @@ class _LevelSweep:
         return True
 
 
-class _Mondrian:
+class Mondrian:
     """Top-down greedy partitioning (Fig. 4). ``min_size`` switches the safety rule to plain
     k-anonymity (every group at least that large), for the k-anonymity baseline."""
 
@@ -414,7 +413,7 @@ class _Mondrian:
                     f"Column {sensitive!r} holds list-like cells; svpi allows exactly one "
                     f"sensitive value per individual (use semantics='mvpi-set' or "
                     f"'mvpi-multiset').")
-            value_codes, values = _factorize(cells)
+            value_codes, values = factorize(cells)
             self.elem_row = np.arange(self.n_rows, dtype=np.int64)
             self.elem_val = value_codes
         else:
@@ -424,7 +423,7 @@ class _Mondrian:
             if flat.isna().any():
                 raise SchemaError(f"Column {sensitive!r} has {int(flat.isna().sum())} missing "
                                   f"value(s) inside list cells; clean the table.")
-            value_codes, values = _factorize(flat)
+            value_codes, values = factorize(flat)
             self.elem_row = np.repeat(np.arange(self.n_rows, dtype=np.int64), lengths)
             self.elem_val = value_codes
             if semantics == "mvpi-set" and len(values):
@@ -439,19 +438,19 @@ class _Mondrian:
         for name in qi:
             column = table[name]
             if kinds[name] == "tree":
-                attrs.append(_TreeQI(name, column, hierarchies[name]))
+                attrs.append(TreeQI(name, column, hierarchies[name]))
             elif kinds[name] == "numeric":
-                attrs.append(_NumericQI(name, column))
+                attrs.append(NumericQI(name, column))
             else:
-                attrs.append(_SetQI(name, column, (orders or {}).get(name, "sorted"),
+                attrs.append(SetQI(name, column, (orders or {}).get(name, "sorted"),
                                     label_length))
         self._setup(qi, attrs, np.column_stack([attr.codes for attr in attrs]), self.elem_row,
-                    self.elem_val, values, _Plan.build(policy, values, self.n_rows),
+                    self.elem_val, values, PolicyPlan.build(policy, values, self.n_rows),
                     semantics, split, min_size, progress)
 
     @classmethod
     def from_codes(cls, qi, attrs, code_matrix, elem_row, elem_val, values, plan, semantics,
-                   split, min_size=None, progress=None) -> _Mondrian:
+                   split, min_size=None, progress=None) -> Mondrian:
         """An engine over rows already coded by ``attrs`` (encoders built elsewhere, e.g. from
         the distinct values of a partitioned table): ``code_matrix`` (rows x QIs) and the
         (row, value position) of every sensitive element, in any integer types wide enough
@@ -524,7 +523,7 @@ class _Mondrian:
                     child_of_pos[keep] = global_child
                     ec = child_of_pos[elem_pos]
                     ec, ev = ec[ec >= 0], elem_val[ec >= 0]
-                g, v, c = _pair_counts(ec, ev, total, self.n_values)
+                g, v, c = pair_counts(ec, ev, total, self.n_values)
                 nonzeros.append((g + n_before, v, c))
             n_before += total
             cand_part.append(splittable)
@@ -537,7 +536,7 @@ class _Mondrian:
         sizes = np.concatenate(sizes)
         children = None
         if need_counts:
-            children = _Groups(sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
+            children = SparseGroups(sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
         return {
             "n": len(cand_n),
             "part": np.concatenate(cand_part),
@@ -628,7 +627,7 @@ class _Mondrian:
         renumber[np.argsort(first_row, kind="stable")] = np.arange(n_final)
         return renumber[final_of_row], n_splits
 
-    def start_statistics(self, root: _Groups, n: int) -> None:
+    def start_statistics(self, root: SparseGroups, n: int) -> None:
         """The global statistics of Fig. 4 for the whole table as one group (``root``, of
         ``n`` individuals): SS1..SS5 per policy cell, pinned cells, and Q = {root}."""
         plan = self.plan
@@ -713,11 +712,11 @@ class _Mondrian:
         if self.progress is not None:
             self.progress(placed / max(self.n_rows, 1))
 
-    def root_groups(self) -> _Groups:
+    def root_groups(self) -> SparseGroups:
         """The whole table as one group, sparse."""
         totals = np.bincount(self.elem_val, minlength=self.n_values)
         value = np.flatnonzero(totals)
-        return _Groups(np.array([self.n_rows]), np.zeros(len(value), dtype=np.int64), value,
+        return SparseGroups(np.array([self.n_rows]), np.zeros(len(value), dtype=np.int64), value,
                        totals[value])
 
     def _classify(self, ss, pinned, cell):
@@ -794,7 +793,7 @@ class _Mondrian:
         self._pending = []
         if not len(viable):
             return
-        sweep = _LevelSweep(self, cands, combos, unsafe, unsure, live)
+        sweep = LevelSweep(self, cands, combos, unsafe, unsure, live)
         # the candidates of a partition are contiguous in queue order
         runs = np.flatnonzero(np.concatenate([[True], parts[1:] != parts[:-1]]))
         run_end = np.append(runs[1:], len(viable))
@@ -818,7 +817,7 @@ class _Mondrian:
             width = max(width // 2, _WINDOW)
         self._flush_pending(cands["children"])
 
-    def _flush_pending(self, kids: _Groups) -> None:
+    def _flush_pending(self, kids: SparseGroups) -> None:
         """Add the children accepted so far in this level to Q (for exact fallbacks)."""
         if not self._pending:
             return
@@ -829,7 +828,7 @@ class _Mondrian:
         new_id[child] = np.arange(len(child))
         keep = new_id[kids.group] >= 0
         # a subset of sorted rows, renumbered in order, stays sorted
-        self.queue.add(_Groups(kids.sizes[child], new_id[kids.group[keep]], kids.value[keep],
+        self.queue.add(SparseGroups(kids.sizes[child], new_id[kids.group[keep]], kids.value[keep],
                                kids.count[keep], presorted=True))
 
     def group_candidates(self, rows: np.ndarray):
@@ -845,7 +844,7 @@ class _Mondrian:
         return out
 
     # -- exact arithmetic near the threshold
-    def _exact_minima(self, groups: _Groups, idx: np.ndarray, cell: int) -> list:
+    def _exact_minima(self, groups: SparseGroups, idx: np.ndarray, cell: int) -> list:
         """The five exact minima of a cell's terms over the holder entries ``idx`` of
         ``groups``: only entries within the tolerance of a float minimum are recomputed with
         Fractions, once per distinct group shape."""
@@ -879,7 +878,7 @@ class _Mondrian:
                 out.append(exact_min(logs, positions, exact_of(stat), shape)[0])
         return out
 
-    def _exact_unsafe(self, cell: int, kids: _Groups, first: int, n_children: int) -> bool:
+    def _exact_unsafe(self, cell: int, kids: SparseGroups, first: int, n_children: int) -> bool:
         """Exact verdict of one cell for Q plus a candidate's children.
 
         The exact minima over Q are kept per cell and only brought up to date with the
@@ -932,10 +931,10 @@ def _check_inputs(table, qi, sensitive, policy, hierarchies, semantics, split, o
     if not isinstance(policy, Policy):
         raise param_error("policy", owner, "be a Policy", type(policy).__name__)
     semantics = check_semantics(semantics, owner)
-    if split not in _SPLITS:
-        raise param_error("split", owner, f"be one of {list(_SPLITS)}", split)
-    if output not in _OUTPUTS:
-        raise param_error("output", owner, f"be one of {list(_OUTPUTS)}", output)
+    if split not in SPLITS:
+        raise param_error("split", owner, f"be one of {list(SPLITS)}", split)
+    if output not in OUTPUTS:
+        raise param_error("output", owner, f"be one of {list(OUTPUTS)}", output)
     if hierarchies is None:
         hierarchies = {}
     if not isinstance(hierarchies, Mapping):
@@ -961,7 +960,7 @@ def _check_local_rows(local_rows, owner: str) -> None:
         raise param_error("local_rows", owner, "be a positive integer", local_rows)
 
 
-def _infeasible(root: ReleaseCandidate, check) -> InfeasibleError:
+def infeasible_error(root: ReleaseCandidate, check) -> InfeasibleError:
     """The error for a policy even the whole table breaks, with a way forward: which points
     fail on the whole table and, for those values, the strongest knowledge the whole table
     withstands (its knowledge skyline at the failing point's confidence)."""
@@ -1103,10 +1102,8 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     >>> result.table["age"].tolist()
     ['[21, 24]', '[21, 24]', '[21, 24]', '[21, 24]', '[31, 38]', '[31, 38]', '[31, 38]', '[31, 38]']
     """
-    from .dask_engine import is_dask_frame
-
-    if is_dask_frame(table):  # the same search, distributed (see docs/dask.md)
-        from .dask_engine import anonymize as distributed
+    distributed = partitioned_engine(table)
+    if distributed is not None:  # the same search, distributed (see docs/dask.md)
         return distributed.skyline_anonymize(
             table, qi=qi, sensitive=sensitive, policy=policy, hierarchies=hierarchies,
             semantics=semantics, split=split, output=output, random_state=random_state,
@@ -1124,7 +1121,7 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     kinds = qi_kinds(table, qi, hierarchies, numeric=numeric, categorical=categorical,
                      owner=owner)
     orders = category_orders(table, qi, kinds, order, owner=owner)
-    engine = _Mondrian(table, qi, sensitive, policy, hierarchies, semantics, split,
+    engine = Mondrian(table, qi, sensitive, policy, hierarchies, semantics, split,
                        progress=progress, kinds=kinds, orders=orders,
                        label_length=label_length_of(label_length, owner))
 
@@ -1136,7 +1133,7 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         warnings.simplefilter("ignore", UnusedPolicyValueWarning)
         root_check = skyline_check(root, policy)
     if not root_check.safe:
-        raise _infeasible(root, root_check)
+        raise infeasible_error(root, root_check)
 
     assignment, n_splits = engine.run()
     released, group_frame, candidate = _build_release(
@@ -1199,7 +1196,7 @@ def _build_release(engine, table, qi, assignment, sensitive, output, random_stat
             # a group whose rows all hold the same cell publishes that cell exactly as it was
             # in the input (02139 stays 02139, 1.50 stays 1.50)
             cells = table[name].to_numpy(dtype=object)
-            codes, _ = _factorize(table[name])
+            codes, _ = factorize(table[name])
             same = (np.minimum.reduceat(codes[order], starts)
                     == np.maximum.reduceat(codes[order], starts))
             keep = same[assignment]
@@ -1286,10 +1283,8 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     >>> result.safe, result.groups["n_individuals"].tolist()
     (True, [4, 4])
     """
-    from .dask_engine import is_dask_frame
-
-    if is_dask_frame(table):  # the same search, distributed (see docs/dask.md)
-        from .dask_engine import anonymize as distributed
+    distributed = partitioned_engine(table)
+    if distributed is not None:  # the same search, distributed (see docs/dask.md)
         return distributed.k_anonymize(
             table, qi=qi, k=k, hierarchies=hierarchies, split=split, output=output,
             group_column=group_column, progress=progress, numeric=numeric,
@@ -1298,8 +1293,8 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     owner = "k_anonymize"
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 2:
         raise param_error("k", owner, "be an integer >= 2", k)
-    if split not in _SPLITS:
-        raise param_error("split", owner, f"be one of {list(_SPLITS)}", split)
+    if split not in SPLITS:
+        raise param_error("split", owner, f"be one of {list(SPLITS)}", split)
     _check_local_rows(local_rows, owner)
     marker = "__skyprivacy_identity__"
     work = pd.DataFrame({marker: np.zeros(len(table), dtype=np.int64)}, index=table.index) \
@@ -1317,7 +1312,7 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     kinds = qi_kinds(work, qi, hierarchies, numeric=numeric, categorical=categorical,
                      owner=owner)
     orders = category_orders(work, qi, kinds, order, owner=owner)
-    engine = _Mondrian(work, qi, marker, None, hierarchies, "svpi", split, min_size=int(k),
+    engine = Mondrian(work, qi, marker, None, hierarchies, "svpi", split, min_size=int(k),
                        progress=progress, kinds=kinds, orders=orders,
                        label_length=label_length_of(label_length, owner))
     if engine.n_rows < k:
@@ -1355,7 +1350,7 @@ def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple
     # groups in assignment order, as sparse rows
     n_groups = int(assignment.max()) + 1
     sizes = np.bincount(assignment, minlength=n_groups)
-    group, value, count = _pair_counts(assignment[engine.elem_row], engine.elem_val, n_groups,
+    group, value, count = pair_counts(assignment[engine.elem_row], engine.elem_val, n_groups,
                                        engine.n_values)
     found = []
     for g in range(n_groups):

@@ -53,6 +53,9 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ._core.encoding import as_numbers, require_columns
+from ._core.version import __version__
+from ._core.engines import partitioned_engine
 from .check import SkylineCheckResult, skyline_check
 from .errors import InvalidParameterError, SchemaError, UnusedPolicyValueWarning, param_error
 from .knowledge import Policy
@@ -156,15 +159,12 @@ def partitioned_sha256(partition_hashes) -> str:
 
 def _table_hash(table, form: str = CANONICAL_FORM) -> tuple[str, int, int | None]:
     """(hash in ``form``, rows, hashed partitions or None) of a pandas or dask table."""
-    from .dask_engine import is_dask_frame
-
-    if is_dask_frame(table):
-        from .dask_engine.certificate import partition_digests, whole_sha256
-
+    engine = partitioned_engine(table)
+    if engine is not None:
         if form == CANONICAL_FORM:
-            digest, n_rows = whole_sha256(table)
+            digest, n_rows = engine.whole_sha256(table)
             return digest, n_rows, None
-        parts = [(h, n) for h, n in partition_digests(table) if n]
+        parts = [(h, n) for h, n in engine.partition_digests(table) if n]
         return partitioned_sha256(h for h, _ in parts), sum(n for _, n in parts), len(parts)
     if form == PARTITIONED_FORM:
         parts = [table_sha256(table)] if len(table) else []
@@ -174,13 +174,8 @@ def _table_hash(table, form: str = CANONICAL_FORM) -> tuple[str, int, int | None
 
 def _text_of(table):
     """:func:`text_table` of a pandas table, partition by partition for a dask one."""
-    from .dask_engine import is_dask_frame
-
-    if is_dask_frame(table):
-        from .dask_engine.certificate import text_frame
-
-        return text_frame(table)
-    return text_table(table)
+    engine = partitioned_engine(table)
+    return text_table(table) if engine is None else engine.text_frame(table)
 
 
 def text_table(table: pd.DataFrame) -> pd.DataFrame:
@@ -400,8 +395,6 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
 def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, result,
                  created, entry: dict | None = None, labels: Mapping | None = None) -> dict:
     """:func:`build_certificate`, with the ``table`` entry given when already computed."""
-    from . import __version__
-
     owner = "build_certificate"
     if not isinstance(policy, Policy):
         raise param_error("policy", owner, "be a Policy", type(policy).__name__)
@@ -471,9 +464,7 @@ def _label_file_differences(table: pd.DataFrame, record: dict | None, qi,
 def _table_entry(table) -> dict:
     """The certificate's ``table`` field: a pandas table in the single-file form, a dask
     table in the partitioned form (with its number of non-empty partitions)."""
-    from .dask_engine import is_dask_frame
-
-    form = PARTITIONED_FORM if is_dask_frame(table) else CANONICAL_FORM
+    form = CANONICAL_FORM if partitioned_engine(table) is None else PARTITIONED_FORM
     digest, n_rows, n_partitions = _table_hash(table, form)
     entry = {"sha256": digest, "canonical_form": form, "n_rows": n_rows,
              "columns": [str(c) for c in table.columns]}
@@ -727,7 +718,6 @@ def _number_of(value, exact: bool) -> dict:
 
 def _decision_table_of(text: pd.DataFrame, parameters: Mapping):
     """The DecisionTable of a decision table's text, numbers parsed as the CLI parses them."""
-    from .io import as_numbers
     from .transparency import DecisionTable
 
     frame = text.copy()
@@ -748,7 +738,6 @@ def _decision_table_of(text: pd.DataFrame, parameters: Mapping):
 def _announced_of(table, rule_text: pd.DataFrame | None, parameters: Mapping):
     """The announced rule as an (n, outcomes) array: the rule's columns, aligned row by row
     with the decision table (same keys in the same order), or the true rule."""
-    from .io import as_numbers
 
     announced = parameters["announced"]
     if announced is None:
@@ -871,13 +860,12 @@ def build_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None = None
     >>> verify_rule_certificate(df, None, cert).ok
     True
     """
-    from . import __version__
     from .transparency import optimal_privacy
     from .transparency.certify import (
-        _max_confidence,
         announced_matrix,
         confidence_matrix,
         group_max_confidence,
+        max_confidence_of,
         resolve_beta,
     )
     from .transparency.fidelity import fidelity_bounds
@@ -915,7 +903,7 @@ def build_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None = None
     dist = announced_matrix(decision_table, announced_values, exact=exact, owner=owner)
     true = decision_table._exact_decisions if exact else decision_table.decisions
     conf = confidence_matrix(decision_table, dist, exact=exact)
-    worst = _max_confidence(decision_table, conf)
+    worst = max_confidence_of(decision_table, conf)
     beta_star = None
     if optimal:
         beta_star = optimal_privacy(decision_table, fidelity, exact=exact).beta_star
@@ -980,7 +968,6 @@ def _plain(value):
 
 def require_columns_of(text: pd.DataFrame, columns) -> None:
     """The house SchemaError for the first column a table lacks."""
-    from .release import require_columns
 
     require_columns(text, list(dict.fromkeys(columns)))
 

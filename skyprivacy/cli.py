@@ -28,7 +28,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from . import __version__
+from ._core.version import __version__
 from .anonymize import k_anonymize, skyline_anonymize
 from .baselines import cl_diversity_policy, recursive_cl_diversity
 from .certificate import build_certificate, verify_certificate
@@ -708,7 +708,7 @@ def _read_input(args, **kwargs):
 
 def _distinct(table, column: str) -> list:
     """The distinct cells of a column (on the cluster for a dask frame)."""
-    from .dask_engine import is_dask_frame
+    from ._core.engines import is_dask_frame
 
     if is_dask_frame(table):
         return list(table[column].drop_duplicates().compute())
@@ -750,7 +750,7 @@ class _EngineSession:
             if getattr(self.args, "scheduler", None):
                 raise UsageError("--scheduler needs --engine dask")
             return self
-        from .dask_engine import require_dask
+        from ._core.engines import require_dask
         require_dask("--engine dask")
         from distributed import Client, LocalCluster
         address = self.args.scheduler

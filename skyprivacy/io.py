@@ -47,6 +47,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._core.encoding import NA_MARKERS, as_numbers, missing_mask
 from .certificate import canonical_csv, policy_from_json, text_table
 from .errors import HierarchyError, InvalidParameterError, SchemaError, SkyPrivacyError
 from .hierarchy import Hierarchy
@@ -82,8 +83,6 @@ __all__ = [
 ]
 
 #: Cell texts read as missing in addition to the empty cell (the markers pandas.read_csv uses).
-NA_MARKERS = ("#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
-              "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null")
 TABLE_FORMATS = ("csv", "parquet")
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 _SHOW = 10  # how many values an error message lists before "..."
@@ -412,12 +411,6 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str]) -> None:
                               f"{list(map(str, frame.columns))}.")
 
 
-def missing_mask(column: pd.Series, na_values: Iterable[str] = NA_MARKERS) -> pd.Series:
-    """True where a text cell is missing: empty (after stripping spaces), NaN, or a marker."""
-    markers = set(na_values)
-    return column.map(lambda v: not isinstance(v, str) or v.strip() == "" or v in markers)
-
-
 def reject_missing(frame: pd.DataFrame, columns: Iterable[str],
                    na_values: Iterable[str] = NA_MARKERS) -> None:
     """Raise :class:`SchemaError` if a used column holds a missing cell.
@@ -434,7 +427,7 @@ def reject_missing(frame: pd.DataFrame, columns: Iterable[str],
     Column 'age' has 1 missing cell(s), the first on data row 2 ('NA');
     """
     na_values = tuple(na_values)
-    from .dask_engine import is_dask_frame
+    from ._core.engines import is_dask_frame
 
     if is_dask_frame(frame):  # counted where the partitions live
         from .dask_engine.io import first_missing
@@ -454,26 +447,6 @@ def reject_missing(frame: pd.DataFrame, columns: Iterable[str],
                 f"Column {column!r} has {int(mask.sum())} missing cell(s), the first on data row "
                 f"{first + 1} ({frame[column].iloc[first]!r}); skyprivacy never drops rows "
                 f"silently: fill or remove them (or change --na-values).")
-
-
-def as_numbers(column: pd.Series) -> pd.Series | None:
-    """The text column as numbers (int64 if every cell is an integer, else float64), or None
-    when some cell does not read as a decimal number.
-
-    Examples
-    --------
-    >>> as_numbers(pd.Series(["39", "50"])).tolist(), as_numbers(pd.Series(["39", "x"]))
-    ([39, 50], None)
-    """
-    try:
-        numbers = pd.to_numeric(column, errors="raise")
-    except (ValueError, TypeError):
-        return None
-    if not pd.api.types.is_numeric_dtype(numbers) or pd.api.types.is_bool_dtype(numbers):
-        return None
-    if numbers.isna().any() or not np.isfinite(numbers.to_numpy(dtype=float)).all():
-        return None
-    return numbers
 
 
 # ------------------------------------------------------------------------------ policy etc.
@@ -821,7 +794,7 @@ def read_table_dask(path, *, format: str | None = None, sep: str | None = None,
         No file matches, a directory without Parquet files, a bad CSV header, Parquet without
         pyarrow, or files of both formats.
     """
-    from .dask_engine import require_dask
+    from ._core.engines import require_dask
 
     require_dask("Reading a table with --engine dask")
     import glob

@@ -17,15 +17,15 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from ._core.encoding import factorize
 from .errors import HierarchyError, InvalidParameterError, MixedColumnWarning, param_error
 from .labels import DEFAULT_LABEL_LENGTH, SUPPRESSED, set_label
-from .release import _factorize
 
-_LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
-_MOSTLY = 0.8  # a text column this numeric, but not entirely, gets a warning
+LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
+MOSTLY_NUMERIC = 0.8  # a text column this numeric, but not entirely, gets a warning
 
 
-def _as_text(column: pd.Series) -> pd.Series:
+def as_text(column: pd.Series) -> pd.Series:
     return column.map(lambda v: v if isinstance(v, str) else str(v))
 
 
@@ -33,10 +33,10 @@ def _distinct(column: pd.Series) -> tuple[np.ndarray, pd.Series]:
     """(code of every cell, the distinct cells as text): the per-cell rules below run once
     per distinct cell, not once per row."""
     codes, uniques = pd.factorize(column, use_na_sentinel=False)
-    return codes, _as_text(pd.Series(uniques, dtype=object))
+    return codes, as_text(pd.Series(uniques, dtype=object))
 
 
-def _parsed(column: pd.Series) -> pd.Series:
+def parsed_numbers(column: pd.Series) -> pd.Series:
     """The cells of a column as numbers (NaN where a cell is not one)."""
     if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
         return column.astype(float)
@@ -85,7 +85,7 @@ def qi_kinds(table: pd.DataFrame, qi, hierarchies, *, numeric=None, categorical=
         elif column in categorical:
             kinds[column] = "set"
         elif column in numeric:
-            numbers = _parsed(table[column])
+            numbers = parsed_numbers(table[column])
             bad = table[column][numbers.isna()]
             if len(bad):
                 raise InvalidParameterError(
@@ -103,14 +103,14 @@ def _infer(column: pd.Series, name: str, owner: str) -> str:
     if pd.api.types.is_numeric_dtype(column):
         return "numeric"
     codes, text = _distinct(column)
-    if text.str.match(_LEADING_ZERO).any():
+    if text.str.match(LEADING_ZERO).any():
         return "set"  # codes such as ZIP 02139: never read as numbers
     odd_text = pd.to_numeric(text.str.strip(), errors="coerce").isna().to_numpy()
     odd = odd_text[codes]
     if not odd.any():
         return "numeric"
     share = 1 - odd.mean()
-    if share >= _MOSTLY:
+    if share >= MOSTLY_NUMERIC:
         examples = list(dict.fromkeys(text.to_numpy()[codes[odd]]))[:3]  # in row order
         warnings.warn(
             f"Column {name!r} is mostly numbers but {int(odd.sum())} cell(s) are not (e.g. "
@@ -240,7 +240,7 @@ def _ordered_codes(column: pd.Series, rule) -> tuple[np.ndarray, list]:
     """Codes 0..n-1 of a column's distinct values in the order ``rule`` gives, and those
     values (as they appear in the column)."""
     if rule == "sorted":
-        return _factorize(column)
+        return factorize(column)
     if rule == "first":
         codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=False)
     else:
@@ -256,7 +256,7 @@ def _ordered_codes(column: pd.Series, rule) -> tuple[np.ndarray, list]:
     return np.asarray(codes, dtype=np.int64), uniques
 
 
-class _NumericQI:
+class NumericQI:
     """A numeric quasi-identifier: codes are ranks of the distinct numbers; each number is
     published as the text it had in the input (``1.50`` stays ``1.50``)."""
 
@@ -264,7 +264,7 @@ class _NumericQI:
 
     def __init__(self, name: str, column: pd.Series):
         self.name = name
-        numbers = _parsed(column).to_numpy()
+        numbers = parsed_numbers(column).to_numpy()
         uniques, first, codes = np.unique(numbers, return_index=True, return_inverse=True)
         self.uniques = uniques
         self.codes = codes.astype(np.int64).reshape(-1)
@@ -317,7 +317,7 @@ class _NumericQI:
         return a if lo == hi else f"[{a}, {b}]"
 
 
-class _SetQI(_NumericQI):
+class SetQI(NumericQI):
     """A categorical quasi-identifier without a hierarchy: its distinct values, lined up in
     the order :func:`category_orders` gives (sorted by default), are split at the median like
     a numeric range (any contiguous run of values can form a group).  A group is labelled
@@ -349,7 +349,7 @@ class _SetQI(_NumericQI):
         return set_label(values, self.label_length, self.sets)
 
 
-class _TreeQI:
+class TreeQI:
     """A hierarchical quasi-identifier: leaves numbered in depth-first order, so every node
     covers a contiguous range of leaf codes and a group's label is the lowest common ancestor
     of its smallest and largest code."""
@@ -359,7 +359,7 @@ class _TreeQI:
     def __init__(self, name: str, column: pd.Series, hierarchy=None):
         self.name = name
         if hierarchy is None:  # flat: every distinct value directly under '*'
-            codes, uniques = _factorize(column)
+            codes, uniques = factorize(column)
             self.leaf_labels = [str(u) for u in uniques]
             self.codes = codes
             n = len(uniques)
@@ -417,7 +417,7 @@ class _TreeQI:
         self.leaf_labels = leaf_labels
         self.leaf_node = np.array(leaf_node, dtype=np.int64)
         # look up each distinct value once, then broadcast through the column's codes
-        value_codes, uniques = _factorize(column)
+        value_codes, uniques = factorize(column)
         try:
             leaves = hierarchy.generalize(list(uniques), 0)
         except HierarchyError as exc:

@@ -13,12 +13,21 @@ the quasi-identifier columns) and from a bucketized table (an explicit group col
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 
 import numpy as np
 import pandas as pd
 
+from ._core.encoding import (
+    factorize,
+    is_missing,
+    list_like_cells,
+    require_columns,
+    sorted_uniques,
+)
+from ._core.engines import partitioned_engine
+from ._core.exact import native
 from .errors import InvalidParameterError, SchemaError, param_error
 
 __all__ = ["ReleaseCandidate", "SEMANTICS"]
@@ -26,8 +35,7 @@ __all__ = ["ReleaseCandidate", "SEMANTICS"]
 #: The integrity constraints of Sect. 2.1: single value per individual, and multiple values per
 #: individual as a set (no duplicates per person) or as a multiset.
 SEMANTICS = ("svpi", "mvpi-set", "mvpi-multiset")
-_MISSING = ("error", "as_value")
-_LIST_LIKE = (list, tuple, set, frozenset, np.ndarray)
+MISSING_OPTIONS = ("error", "as_value")
 #: Largest groups x values table the dense views (:attr:`ReleaseCandidate.counts`) build.
 DENSE_LIMIT = 20_000_000
 
@@ -39,82 +47,12 @@ def check_semantics(semantics: object, owner: str) -> str:
     return semantics
 
 
-def _is_missing(value: object) -> bool:
-    """True for scalar missing markers (None, NaN, NaT, pd.NA); list-likes are never missing."""
-    if isinstance(value, (list, tuple, set, frozenset, dict, np.ndarray)):
-        return False
-    try:
-        return bool(pd.isna(value))
-    except (TypeError, ValueError):
-        return False
-
-
-def _sorted_uniques(values: Iterable[Hashable]) -> list:
-    """Distinct values, sorted when they are mutually comparable, else in first-seen order.
-
-    Missing markers (NaN/None) go last.
-    """
-    seen = list(dict.fromkeys(v for v in values if not _is_missing(v)))
-    try:
-        seen.sort()
-    except TypeError:
-        pass
-    missing = [v for v in dict.fromkeys(v for v in values if _is_missing(v))][:1]
-    return seen + missing
-
-
-def _factorize(series: pd.Series) -> tuple[np.ndarray, list]:
-    """Integer codes and uniques of a column, NaN kept as its own category, sorted if possible."""
-    if series.dtype.kind in "iu" and len(series):
-        # non-negative integer ids with a small range: dense codes from a presence table, in
-        # O(rows + range) memory without a hash table or a sort
-        data = series.to_numpy()
-        low, high = int(data.min()), int(data.max())
-        if low >= 0 and high < 4 * len(data) + 1024:
-            present = np.bincount(data, minlength=high + 1) > 0
-            code_of = np.cumsum(present) - 1
-            return code_of[data].astype(np.int64, copy=False), np.flatnonzero(present).tolist()
-    try:
-        codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=False)
-    except TypeError:  # mixed, non-comparable types
-        codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
-    if isinstance(getattr(uniques, "dtype", None), pd.StringDtype):
-        # string uniques (never missing but for one NA, kept as a category): one conversion
-        # instead of iterating the extension array element by element
-        uniques = np.asarray(uniques, dtype=object).tolist()
-    else:
-        uniques = [u.item() if isinstance(u, np.generic) else u for u in list(uniques)]
-    return np.asarray(codes, dtype=np.int64), uniques
-
-
-def _native(value: object) -> object:
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def require_columns(table: pd.DataFrame, columns) -> None:
-    """Raise the house SchemaError for the first column the table lacks."""
-    for column in columns:
-        if column not in table.columns:
-            raise SchemaError(f"Column {column!r} is not in the table; "
-                              f"columns are {list(map(str, table.columns))}.")
-
-
 def check_qi_and_sensitive(qi: list, sensitive, owner: str) -> None:
     """Quasi-identifiers must be distinct and must not include the sensitive column."""
     if sensitive in qi or len(set(qi)) != len(qi):
         raise InvalidParameterError(
             f"{owner} needs distinct quasi-identifier columns and a sensitive column that is "
             f"not one of them. Got qi={qi!r} and sensitive={sensitive!r} instead.")
-
-
-def list_like_cells(cells: pd.Series) -> pd.Series:
-    """Boolean mask of list-like cells (only object columns can hold them; columns pandas
-    infers as all strings or all numbers are answered without a Python-level scan)."""
-    if cells.dtype != object or pd.api.types.infer_dtype(cells, skipna=True) in (
-            "string", "integer", "floating", "mixed-integer-float", "boolean", "decimal",
-            "empty"):
-        return pd.Series(False, index=cells.index)
-    return cells.map(lambda v: isinstance(v, _LIST_LIKE))
 
 
 class ReleaseCandidate:
@@ -169,7 +107,7 @@ class ReleaseCandidate:
         self._sizes = sizes
         for array in (self._sizes, self._indptr, self._nz_value, self._nz_count):
             array.setflags(write=False)
-        self._values = tuple(_native(v) for v in values)
+        self._values = tuple(native(v) for v in values)
         self._labels = labels
         self._semantics = semantics
 
@@ -233,12 +171,12 @@ class ReleaseCandidate:
                 raise InvalidParameterError(
                     f"Group {index} must list its sensitive values as an iterable. "
                     f"Got {values!r} instead.")
-            values = [_native(v) for v in values]
+            values = [native(v) for v in values]
             counter = Counter(values)
             _check_group(index, int(n), counter, len(values), semantics)
             sizes.append(int(n))
             counters.append(counter)
-        all_values = _sorted_uniques(v for c in counters for v in c)
+        all_values = sorted_uniques(v for c in counters for v in c)
         column = {_value_key(v): j for j, v in enumerate(all_values)}
         group, value, count = [], [], []
         for i, counter in enumerate(counters):
@@ -455,14 +393,13 @@ class ReleaseCandidate:
         """
         owner = "ReleaseCandidate.from_table"
         semantics = check_semantics(semantics, owner)
-        if missing not in _MISSING:
-            raise param_error("missing", owner, f"be one of {list(_MISSING)}", missing)
-        from .dask_engine import is_dask_frame
-
-        if is_dask_frame(df):  # one distributed aggregation; only the model reaches us
-            from .dask_engine.release import from_table
-            return from_table(df, sensitive=sensitive, qi=qi, group=group,
-                              individual=individual, semantics=semantics, missing=missing)
+        if missing not in MISSING_OPTIONS:
+            raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
+        engine = partitioned_engine(df)
+        if engine is not None:  # one distributed aggregation; only the model reaches us
+            return engine.from_table(df, sensitive=sensitive, qi=qi, group=group,
+                                     individual=individual, semantics=semantics,
+                                     missing=missing)
         if not isinstance(df, pd.DataFrame):
             raise param_error("df", owner, "be a pandas DataFrame", type(df).__name__)
         if (qi is None) == (group is None):
@@ -504,9 +441,9 @@ class ReleaseCandidate:
                 if dup.any():
                     who = df[individual][dup].iloc[0]
                     raise SchemaError(
-                        f"Individual {_native(who)!r} appears in {int((df[individual] == who).sum())}"
+                        f"Individual {native(who)!r} appears in {int((df[individual] == who).sum())}"
                         f" rows; svpi allows one row per individual.")
-            value_codes, values = _factorize(cells)
+            value_codes, values = factorize(cells)
             sizes = np.bincount(group_codes, minlength=n_groups)
             key = _pair_key(group_codes, value_codes, n_groups, len(values))
             del group_codes, value_codes  # only the pair keys stay
@@ -516,7 +453,7 @@ class ReleaseCandidate:
         # mvpi: one person per row (list-like cells) or one row per (individual, value).
         person_codes = None
         if individual is not None:
-            person_codes, persons = _factorize(df[individual])
+            person_codes, persons = factorize(df[individual])
             person_group = np.full(len(persons), -1, dtype=np.int64)
             person_group[person_codes] = group_codes
             clash = person_group[person_codes] != group_codes
@@ -534,27 +471,27 @@ class ReleaseCandidate:
         row_of = np.repeat(np.arange(len(df), dtype=np.int64), [len(e) for e in elements])
         flat = pd.Series([x for e in elements for x in e], dtype=object)
         if missing == "error":
-            n_missing = int(flat.map(_is_missing).sum())
+            n_missing = int(flat.map(is_missing).sum())
             if n_missing:
                 raise SchemaError(
                     f"Column {sensitive!r} has {n_missing} missing value(s) inside list cells; "
                     f"pass missing='as_value' to treat them as a category, or clean the table.")
-        value_codes, values = _factorize(flat)
+        value_codes, values = factorize(flat)
         if semantics == "mvpi-set" and len(values):
             pair = person_codes[row_of] * len(values) + value_codes
             uniq, counts_per = np.unique(pair, return_counts=True)
             if (counts_per > 1).any():
                 bad = int(uniq[np.flatnonzero(counts_per > 1)[0]])
                 who_code, value_code = divmod(bad, len(values))
-                who = (f"Individual {_factorize(df[individual])[1][who_code]!r}"
+                who = (f"Individual {factorize(df[individual])[1][who_code]!r}"
                        if individual is not None
-                       else f"The individual in row {_native(df.index[who_code])!r}")
+                       else f"The individual in row {native(df.index[who_code])!r}")
                 raise SchemaError(
                     f"{who} holds value {values[value_code]!r} more than once; "
                     f"mvpi-set allows each value at most once per person (use "
                     f"semantics='mvpi-multiset').")
         codes = group_codes[row_of]
-        return cls(sizes, *_pair_counts(codes, value_codes, n_groups, len(values)),
+        return cls(sizes, *pair_counts(codes, value_codes, n_groups, len(values)),
                    values, labels, semantics)
 
     # ------------------------------------------------------------------ read-only views
@@ -750,9 +687,9 @@ class ReleaseCandidate:
         label = self._labels[i]
         names = list(self._labels.names)
         if isinstance(self._labels, pd.MultiIndex):
-            return ", ".join(f"{name}={_native(v)}" for name, v in zip(names, label))
+            return ", ".join(f"{name}={native(v)}" for name, v in zip(names, label))
         name = names[0] if names and names[0] is not None else "group"
-        return f"{name}={_native(label)}"
+        return f"{name}={native(label)}"
 
     def to_frame(self) -> pd.DataFrame:
         """One row per QI-group: its size and the count of every sensitive value.
@@ -812,7 +749,7 @@ def _row_order(group: np.ndarray, value: np.ndarray, count: np.ndarray,
     return np.lexsort((value, -count, group))
 
 
-def _pair_counts(group_codes: np.ndarray, value_codes: np.ndarray, n_groups: int,
+def pair_counts(group_codes: np.ndarray, value_codes: np.ndarray, n_groups: int,
                  n_values: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(group, value, count) nonzeros of code pairs: a bincount when groups x values is small
     next to the rows, else a sort of the pair keys (memory O(rows), never O(groups x values))."""
@@ -831,7 +768,7 @@ def _pair_key(group_codes: np.ndarray, value_codes: np.ndarray, n_groups: int,
 
 def _key_counts(key: np.ndarray, n_groups: int,
                 n_values: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_pair_counts` from the keys group * n_values + value (``key`` is consumed)."""
+    """:func:`pair_counts` from the keys group * n_values + value (``key`` is consumed)."""
     if n_groups * n_values <= max(4 * len(key), 1 << 16):
         counts = np.bincount(key, minlength=n_groups * n_values)
         del key
@@ -850,8 +787,8 @@ def _key_counts(key: np.ndarray, n_groups: int,
 
 def _value_key(value: object) -> object:
     """Dictionary key of a sensitive value: NaN markers collapse to one key."""
-    value = _native(value)
-    if _is_missing(value):
+    value = native(value)
+    if is_missing(value):
         return ("__missing__",)
     return value
 
@@ -871,7 +808,7 @@ def _check_group(index: int, n: int, counter: Counter | dict, total: int, semant
 
 def _group_codes(df: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, pd.Index]:
     """Dense group ids (sorted by label) and the labels, from one or more key columns."""
-    per_column = [_factorize(df[key]) for key in keys]
+    per_column = [factorize(df[key]) for key in keys]
     if len(keys) == 1:  # factorize codes are already dense group ids in label order
         codes, uniques = per_column[0]
         return codes, pd.Index(uniques, name=keys[0], tupleize_cols=False)

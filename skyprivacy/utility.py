@@ -23,7 +23,8 @@ import pandas as pd
 
 from .baselines._common import check_release
 from .errors import InvalidParameterError, SchemaError, param_error
-from .release import ReleaseCandidate, check_qi_and_sensitive, require_columns
+from ._core.encoding import require_columns
+from .release import MISSING_OPTIONS, ReleaseCandidate, check_qi_and_sensitive
 
 __all__ = [
     "average_group_size",
@@ -35,7 +36,6 @@ __all__ = [
     "ClassificationAccuracy",
 ]
 
-_MISSING = ("error", "as_value")
 # Largest groups x values table kl_divergence builds densely (160 MB of int64).
 _DENSE_CELLS = 20_000_000
 
@@ -190,8 +190,8 @@ def _check_kl_inputs(table: object, assignment: object, qi: object, sensitive: o
                      missing: object, owner: str) -> tuple[pd.DataFrame, pd.Series, list]:
     if not isinstance(table, pd.DataFrame):
         raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
-    if missing not in _MISSING:
-        raise param_error("missing", owner, f"be one of {list(_MISSING)}", missing)
+    if missing not in MISSING_OPTIONS:
+        raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
     columns = _column_list(qi, owner)
     require_columns(table, [*columns, sensitive])
     check_qi_and_sensitive(columns, sensitive, owner)

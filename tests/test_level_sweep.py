@@ -10,13 +10,13 @@ import pandas as pd
 import pytest
 
 from skyprivacy import Policy
-from skyprivacy.anonymize import _LevelSweep, _Mondrian, _segment_cummin, skyline_anonymize
+from skyprivacy.anonymize import LevelSweep, Mondrian, segment_cummin, skyline_anonymize
 from skyprivacy.formulas import float_verdict_one
 
 VALUES = [f"v{i}" for i in range(40)]
 
 
-class SequentialMondrian(_Mondrian):
+class SequentialMondrian(Mondrian):
     def _accept_level(self, cands, order, chosen):
         combos = self._level_terms(cands)
         self.n_candidates += cands["n"]
@@ -74,7 +74,7 @@ def test_the_sweep_decides_exactly_like_the_sequential_rule(semantics, policy):
         table = table_of(seed * 7 + policy, 500, [3, 12, 40][seed % 3], semantics)
         args = (table, ["age", "zip", "sex"], "dx", POLICIES[policy], {}, semantics,
                 "infogain" if seed % 2 else "widest")
-        engine, reference = _Mondrian(*args), SequentialMondrian(*args)
+        engine, reference = Mondrian(*args), SequentialMondrian(*args)
         if engine.plan.log_theta.size == 0:
             continue
         got, n_got = engine.run()
@@ -104,7 +104,7 @@ def test_segment_cummin_restarts_at_every_segment(n):
     for s in np.unique(segment):
         at = np.flatnonzero(segment == s)
         want[:, at] = np.minimum.accumulate(values[:, at], axis=1)
-    assert np.array_equal(_segment_cummin(values, segment), want)
+    assert np.array_equal(segment_cummin(values, segment), want)
 
 
 class FakeEngine:
@@ -115,7 +115,7 @@ class FakeEngine:
         self.plan = type("Plan", (), {"log_theta": theta, "__len__": lambda _: len(theta)})()
         self._pending = []
 
-    _classify = _Mondrian._classify
+    _classify = Mondrian._classify
 
 
 def sequential_first_failure(ss, pinned, theta, window, ptr, cell, mins, combo_pinned):
@@ -159,7 +159,7 @@ def test_first_failure_is_the_sequential_rules_first_failure(seed):
     engine = FakeEngine(ss.copy(), pinned, theta)
     cands = {"n": n_cands, "part": np.arange(n_cands), "first_child": np.zeros(n_cands, int),
              "n_children": np.ones(n_cands, int)}
-    sweep = _LevelSweep(engine, cands, combos, None, None, live)
+    sweep = LevelSweep(engine, cands, combos, None, None, live)
     window = np.arange(n_cands)
     assert sweep.first_failure(window) == sequential_first_failure(
         ss, pinned, theta, window, ptr, cell, mins, combo_pinned)

@@ -24,6 +24,9 @@ __all__ = [
     "sorted_uniques",
     "factorize",
     "require_columns",
+    "as_numbers",
+    "NA_MARKERS",
+    "missing_mask",
 ]
 
 #: Cell types that hold several values (mvpi cells); never missing markers themselves.
@@ -139,3 +142,34 @@ def require_columns(frame: pd.DataFrame, columns: Iterable) -> None:
         if column not in frame.columns:
             raise SchemaError(f"Column {column!r} is not in the table; "
                               f"columns are {[native(c) for c in frame.columns]}.")
+
+
+def as_numbers(column: pd.Series) -> pd.Series | None:
+    """The text column as numbers (int64 if every cell is an integer, else float64), or None
+    when some cell does not read as a decimal number.
+
+    Examples
+    --------
+    >>> as_numbers(pd.Series(["39", "50"])).tolist(), as_numbers(pd.Series(["39", "x"]))
+    ([39, 50], None)
+    """
+    try:
+        numbers = pd.to_numeric(column, errors="raise")
+    except (ValueError, TypeError):
+        return None
+    if not pd.api.types.is_numeric_dtype(numbers) or pd.api.types.is_bool_dtype(numbers):
+        return None
+    if numbers.isna().any() or not np.isfinite(numbers.to_numpy(dtype=float)).all():
+        return None
+    return numbers
+
+
+#: Cell texts read as missing besides empty cells (pandas' markers; --na-values changes them).
+NA_MARKERS = ("#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
+              "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null")
+
+
+def missing_mask(column: pd.Series, na_values: Iterable[str] = NA_MARKERS) -> pd.Series:
+    """True where a text cell is missing: empty (after stripping spaces), NaN, or a marker."""
+    markers = set(na_values)
+    return column.map(lambda v: not isinstance(v, str) or v.strip() == "" or v in markers)

@@ -118,7 +118,7 @@ def dp_breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k
     j = release.value_index(sigma)
     if j is None or not release.value_totals[j] > 0:
         return Fraction(0) if exact else 0.0
-    groups = _Groups(release, j, l)
+    groups = _DPGroups(release, j, l)
     if exact:
         nr = _exact_program(groups, k, m, release.semantics)
         return Fraction(0) if nr == INF else 1 / (nr + 1)
@@ -130,7 +130,7 @@ def dp_breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k
     return 1.0 / (math.exp(log_nr) + 1.0)
 
 
-class _Groups:
+class _DPGroups:
     """Per group of the release: n, #sigma, and (for groups holding sigma) the entry in the
     sorted rows from which T's ruled-out side is read: the top-l other counts."""
 
@@ -159,7 +159,7 @@ class _Groups:
         return {g: {"h": x} for g, x in zip(self.group_of.tolist(), h.tolist())}
 
 
-def _log_program(groups: _Groups, k: int, m: int, semantics: str) -> float:
+def _log_program(groups: _DPGroups, k: int, m: int, semantics: str) -> float:
     a = np.arange(k + 1)[:, None]  # known individuals placed in this group
     b = np.arange(m + 1)[None, :]  # family members placed in this group
     extra_of = groups.log_extra(semantics)
@@ -201,7 +201,7 @@ def _min_plus(table: np.ndarray, term: np.ndarray) -> np.ndarray:
     return out
 
 
-def _exact_program(groups: _Groups, k: int, m: int, semantics: str):
+def _exact_program(groups: _DPGroups, k: int, m: int, semantics: str):
     """The same recurrence on exact Fractions (INF for an impossible placement)."""
     n, s = groups.n, groups.s
     without = {(0, 0): Fraction(1)}

@@ -1,6 +1,6 @@
 """SkylineAnonymize and k-anonymity over a dask DataFrame (Sect. 6.2, Fig. 4, distributed).
 
-The search is the in-memory one (:class:`skyprivacy.anonymize._Mondrian`), level by level, with
+The search is the in-memory one (:class:`skyprivacy.anonymize.Mondrian`), level by level, with
 the same rules and order; only where the candidate statistics are computed changes:
 
 1. **Encoding.** One scan finds every QI column's distinct values (in order of first
@@ -38,14 +38,14 @@ import numpy as np
 import pandas as pd
 
 from ..anonymize import (
-    _OUTPUTS,
-    _SPLITS,
+    OUTPUTS,
+    SPLITS,
     AnonymizationResult,
     KAnonymizationResult,
-    _Groups,
-    _infeasible,
-    _Mondrian,
-    _Plan,
+    SparseGroups,
+    infeasible_error,
+    Mondrian,
+    PolicyPlan,
     label_length_of,
     set_labels_of,
 )
@@ -62,24 +62,18 @@ from ..formulas import within_tolerance
 from ..knowledge import Policy
 from ..labels import DEFAULT_LABEL_LENGTH
 from ..qi import (
-    _LEADING_ZERO,
-    _MOSTLY,
-    _as_text,
-    _NumericQI,
-    _parsed,
-    _SetQI,
-    _TreeQI,
+    LEADING_ZERO,
+    MOSTLY_NUMERIC,
+    as_text,
+    NumericQI,
+    parsed_numbers,
+    SetQI,
+    TreeQI,
     category_orders,
     qi_kinds,
 )
-from ..release import (
-    ReleaseCandidate,
-    _factorize,
-    check_qi_and_sensitive,
-    check_semantics,
-    list_like_cells,
-    require_columns,
-)
+from .._core.encoding import factorize, list_like_cells, require_columns
+from ..release import ReleaseCandidate, check_qi_and_sensitive, check_semantics
 from ._compute import (
     call,
     compute,
@@ -95,7 +89,7 @@ from ._compute import (
     split_by_row,
     tree_reduce,
 )
-from .release import _elements
+from .release import elements_of
 
 __all__ = ["skyline_anonymize", "k_anonymize", "DEFAULT_LOCAL_ROWS"]
 
@@ -136,7 +130,7 @@ def _scan(pdf: pd.DataFrame, qi: list, sensitive, semantics: str) -> tuple:
         codes, uniques = local_codes(cells)
         row_of = None
     else:
-        row_of, flat = _elements(cells, list_like)
+        row_of, flat = elements_of(cells, list_like)
         out["elem_missing"] = int(flat.isna().sum())
         codes, uniques = local_codes(flat)
         if semantics == "mvpi-set" and len(uniques):
@@ -194,7 +188,7 @@ def _kinds(table, qi: list, hierarchies: dict, scan: dict, numeric, categorical,
         elif name in categorical:
             kinds[name] = "set"
         elif name in numeric:
-            bad = _parsed(uniques).isna().to_numpy()
+            bad = parsed_numbers(uniques).isna().to_numpy()
             if bad.any():
                 examples = list(dict.fromkeys(map(str, uniques[bad])))[:3]
                 raise InvalidParameterError(
@@ -212,15 +206,15 @@ def _infer(uniques: pd.Series, counts: np.ndarray, name: str, owner: str) -> str
         return "set"
     if pd.api.types.is_numeric_dtype(uniques):
         return "numeric"
-    text = _as_text(uniques)
-    if text.str.match(_LEADING_ZERO).any():
+    text = as_text(uniques)
+    if text.str.match(LEADING_ZERO).any():
         return "set"
-    odd = _parsed(uniques).isna().to_numpy()
+    odd = parsed_numbers(uniques).isna().to_numpy()
     if not odd.any():
         return "numeric"
     n_odd = int(counts[odd].sum())
     share = 1 - n_odd / int(counts.sum())
-    if share >= _MOSTLY:
+    if share >= MOSTLY_NUMERIC:
         examples = list(dict.fromkeys(text[odd]))[:3]
         warnings.warn(
             f"Column {name!r} is mostly numbers but {n_odd} cell(s) are not (e.g. "
@@ -334,7 +328,7 @@ def _combine_histograms(parts: list) -> dict:
 
 
 def _numeric_split(attr, code_e, part_e, starts_e, count_e, lo, hi, part_rows):
-    """``_NumericQI.level_split`` from a histogram: the lower weighted median of every group
+    """``NumericQI.level_split`` from a histogram: the lower weighted median of every group
     (the first code whose cumulative count reaches half the group), or, when that is the
     group's largest code, the largest code below it."""
     half = (part_rows + 1) // 2
@@ -356,9 +350,9 @@ def _split_entries(attr, code_e, part_e, starts_e, count_e, lo, hi, part_rows):
     """Every group's split from its (code, count) entries, as ``attr.level_split`` makes it
     from the rows."""
     method = type(attr).level_split
-    if method is _NumericQI.level_split:
+    if method is NumericQI.level_split:
         return _numeric_split(attr, code_e, part_e, starts_e, count_e, lo, hi, part_rows)
-    if method is _TreeQI.level_split:  # children of the lowest common ancestor: presence only
+    if method is TreeQI.level_split:  # children of the lowest common ancestor: presence only
         return attr.level_split(code_e, part_e, starts_e, lo, hi)
     raise TypeError(f"The dask engine does not know how {type(attr).__name__} splits a group "
                     f"from aggregates; its level_split must be the numeric or the tree one.")
@@ -366,7 +360,7 @@ def _split_entries(attr, code_e, part_e, starts_e, count_e, lo, hi, part_rows):
 
 def _candidates(hist: dict, attrs: list, part_rows: np.ndarray, n_values: int,
                 need_counts: bool) -> dict:
-    """The candidates of :meth:`_Mondrian.level_candidates` from the level's histograms (the
+    """The candidates of :meth:`Mondrian.level_candidates` from the level's histograms (the
     same arrays in the same order), plus per QI the child of every (group, code) entry."""
     n_parts = len(part_rows)
     cand_part, cand_attr, cand_n, cand_width, sizes, nonzeros = [], [], [], [], [], []
@@ -407,7 +401,7 @@ def _candidates(hist: dict, attrs: list, part_rows: np.ndarray, n_values: int,
         return {"n": 0}
     cand_n = np.concatenate(cand_n)
     sizes = np.concatenate(sizes)
-    children = (_Groups(sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
+    children = (SparseGroups(sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
                 if need_counts else None)
     return {"n": len(cand_n), "part": np.concatenate(cand_part),
             "attr": np.concatenate(cand_attr), "n_children": cand_n,
@@ -557,7 +551,7 @@ class _Local:
             elem_val = (rows_frame["value"].to_numpy(dtype=np.int32) if "value" in rows_frame
                         else np.zeros(len(key), dtype=np.int32))
         del rows_frame
-        self.engine = _Mondrian.from_codes(code_matrix=codes, elem_row=elem_row,
+        self.engine = Mondrian.from_codes(code_matrix=codes, elem_row=elem_row,
                                            elem_val=elem_val, **engine_args)
         self.parts, starts = np.unique(key, return_index=True)
         self.rows = np.arange(len(key), dtype=index)
@@ -672,7 +666,7 @@ def _subset(cands: dict, parts: np.ndarray, part_rows: np.ndarray) -> dict:
 
 def _merge_undecided(pieces: list, rank: list) -> dict:
     """Undecided candidates of every worker as one candidate set for
-    :meth:`_Mondrian._accept_level`; ``rank[i]`` numbers piece i's groups in queue order."""
+    :meth:`Mondrian._accept_level`; ``rank[i]`` numbers piece i's groups in queue order."""
     fields = {name: [] for name in ("part", "attr", "n_children", "width", "sizes", "group",
                                     "value", "count", "piece", "local")}
     part_rows = np.zeros(sum(len(p["part_rows"]) for p in pieces), dtype=np.int64)
@@ -686,7 +680,7 @@ def _merge_undecided(pieces: list, rank: list) -> dict:
         fields["piece"].append(np.full(len(piece["attr"]), i, dtype=np.int64))
         n_kids += len(piece["sizes"])
     merged = {name: np.concatenate(values) for name, values in fields.items()}
-    children = _Groups(merged["sizes"], merged["group"], merged["value"], merged["count"],
+    children = SparseGroups(merged["sizes"], merged["group"], merged["value"], merged["count"],
                        presorted=True)
     n_children = merged["n_children"]
     return {"n": len(n_children), "part": merged["part"], "attr": merged["attr"],
@@ -767,11 +761,11 @@ class _Run:
         for name, (uniques, _) in zip(qi, scan["qi"]):
             uniques = uniques.reset_index(drop=True)
             if kinds[name] == "tree":
-                attr = _TreeQI(name, uniques, hierarchies[name])
+                attr = TreeQI(name, uniques, hierarchies[name])
             elif kinds[name] == "numeric":
-                attr = _NumericQI(name, uniques)
+                attr = NumericQI(name, uniques)
             else:  # the scan keeps first appearances in table order, as 'first' needs
-                attr = _SetQI(name, uniques, (orders or {}).get(name, "sorted"), label_length)
+                attr = SetQI(name, uniques, (orders or {}).get(name, "sorted"), label_length)
             attrs.append(attr)
             uniques_of.append(uniques)
             codes.append(np.asarray(attr.codes, dtype=np.int64))
@@ -782,14 +776,14 @@ class _Run:
         value_uniques = value_uniques.reset_index(drop=True)
         if sensitive is not None and semantics != "svpi":
             value_uniques = value_uniques.astype(object)
-        value_codes, values = _factorize(value_uniques)
+        value_codes, values = factorize(value_uniques)
         self.values = values
         self.value_totals = np.bincount(value_codes, weights=value_counts,
                                         minlength=len(values)).astype(np.int64)
         self.encoding = _Encoding(self.qi, uniques_of, codes, injective, sensitive,
                                   value_uniques, value_codes, semantics)
-        self.plan = _Plan.build(policy, values, self.n_rows)
-        self.decider = _Mondrian.from_codes(
+        self.plan = PolicyPlan.build(policy, values, self.n_rows)
+        self.decider = Mondrian.from_codes(
             self.qi, attrs, np.zeros((0, len(qi)), dtype=np.int64), np.zeros(0, dtype=np.int64),
             np.zeros(0, dtype=np.int64), values, self.plan, semantics, split,
             min_size=min_size, progress=progress)
@@ -804,9 +798,9 @@ class _Run:
         self.local_offsets: list = []
         self.global_stats = None
 
-    def root(self) -> _Groups:
+    def root(self) -> SparseGroups:
         value = np.flatnonzero(self.value_totals)
-        return _Groups(np.array([self.n_rows]), np.zeros(len(value), dtype=np.int64), value,
+        return SparseGroups(np.array([self.n_rows]), np.zeros(len(value), dtype=np.int64), value,
                        self.value_totals[value])
 
     def engine_args(self) -> dict:
@@ -1181,10 +1175,10 @@ def _validate_after_scan(scan: dict, columns: list, policy, semantics, split, ou
     if not isinstance(policy, Policy):
         raise param_error("policy", owner, "be a Policy", type(policy).__name__)
     semantics = check_semantics(semantics, owner)
-    if split not in _SPLITS:
-        raise param_error("split", owner, f"be one of {list(_SPLITS)}", split)
-    if output not in _OUTPUTS:
-        raise param_error("output", owner, f"be one of {list(_OUTPUTS)}", output)
+    if split not in SPLITS:
+        raise param_error("split", owner, f"be one of {list(SPLITS)}", split)
+    if output not in OUTPUTS:
+        raise param_error("output", owner, f"be one of {list(OUTPUTS)}", output)
     if hierarchies is None:
         hierarchies = {}
     if not isinstance(hierarchies, Mapping):
@@ -1352,7 +1346,7 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
         warnings.simplefilter("ignore", UnusedPolicyValueWarning)
         root_check = skyline_check(root, policy)
     if not root_check.safe:
-        raise _infeasible(root, root_check)
+        raise infeasible_error(root, root_check)
     run.search()
     labels = _labels(run, run.groups())
     released, assignment = _released(run, labels, output, group_column, random_state)
@@ -1387,8 +1381,8 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
     owner = "k_anonymize"
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 2:
         raise param_error("k", owner, "be an integer >= 2", k)
-    if split not in _SPLITS:
-        raise param_error("split", owner, f"be one of {list(_SPLITS)}", split)
+    if split not in SPLITS:
+        raise param_error("split", owner, f"be one of {list(SPLITS)}", split)
     local_rows = _check_local_rows(local_rows, owner)
     # the pandas path checks a frame of the QI columns beside an identity marker
     listed = [qi] if isinstance(qi, str) else list(qi or [])

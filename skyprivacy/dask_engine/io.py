@@ -9,6 +9,7 @@ import os
 import numpy as np
 import pandas as pd
 
+from .._core.encoding import missing_mask
 from ..certificate import text_table
 from ._compute import call, compute, keep_objects
 
@@ -72,7 +73,6 @@ def write_parquet_files(frame, folder: str) -> None:
 
 
 def _missing_of(partition: pd.DataFrame, columns: list, na_values: tuple) -> list:
-    from ..io import missing_mask
 
     out = []
     for column in columns:

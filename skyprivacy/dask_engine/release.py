@@ -21,16 +21,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InvalidParameterError, SchemaError, param_error
-from ..release import (
-    _MISSING,
-    ReleaseCandidate,
-    _factorize,
-    _is_missing,
-    _native,
-    check_semantics,
-    list_like_cells,
-    require_columns,
-)
+from .._core.encoding import factorize, is_missing, list_like_cells, require_columns
+from .._core.exact import native
+from ..release import MISSING_OPTIONS, ReleaseCandidate, check_semantics
 from ._compute import (
     call,
     compute,
@@ -62,7 +55,7 @@ class _Spec:
                                                if self.individual is not None else ())
 
 
-def _elements(cells: pd.Series, list_like: pd.Series):
+def elements_of(cells: pd.Series, list_like: pd.Series):
     """Row of every element, and the elements as an object Series (a scalar cell is one)."""
     elements = [list(v) if is_list else [v]
                 for v, is_list in zip(cells.tolist(), list_like.tolist())]
@@ -93,9 +86,9 @@ def _scan(pdf: pd.DataFrame, spec: _Spec) -> dict:
         value_codes, out["values"] = local_codes(cells)
         out["pairs"] = distinct_rows(key_codes + [value_codes], cards + [len(out["values"])])
         return out
-    row_of, flat = _elements(cells, list_like)
+    row_of, flat = elements_of(cells, list_like)
     if spec.missing == "error":
-        out["elem_missing"] = int(flat.map(_is_missing).sum())
+        out["elem_missing"] = int(flat.map(is_missing).sum())
     value_codes, out["values"] = local_codes(flat)
     n_values = len(out["values"])
     if spec.semantics == "mvpi-set" and spec.individual is None and n_values:
@@ -207,8 +200,8 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
 
 def _sorted_codes(uniques: pd.Series) -> tuple[np.ndarray, list]:
     """For every distinct value (in first-appearance order): its code in the sorted order
-    :func:`skyprivacy.release._factorize` gives the whole column, and that order's values."""
-    codes, ordered = _factorize(uniques.reset_index(drop=True))
+    :func:`skyprivacy.release.factorize` gives the whole column, and that order's values."""
+    codes, ordered = factorize(uniques.reset_index(drop=True))
     return codes, ordered
 
 
@@ -218,8 +211,8 @@ def from_table(df, *, sensitive: str, qi=None, group=None, individual=None,
     result and errors; see there)."""
     owner = "ReleaseCandidate.from_table"
     semantics = check_semantics(semantics, owner)
-    if missing not in _MISSING:
-        raise param_error("missing", owner, f"be one of {list(_MISSING)}", missing)
+    if missing not in MISSING_OPTIONS:
+        raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
     if (qi is None) == (group is None):
         raise InvalidParameterError(
             f"{owner} needs exactly one of 'qi' (generalized table) and 'group' "
@@ -280,7 +273,7 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
         elif scan["dup_row"] is not None:
             row, value = scan["dup_row"]
             raise SchemaError(
-                f"The individual in row {_native(row)!r} holds value {value!r} more than once; "
+                f"The individual in row {native(row)!r} holds value {value!r} more than once; "
                 f"mvpi-set allows each value at most once per person (use "
                 f"semantics='mvpi-multiset').")
     pair_value = scan["pair_value"]
@@ -299,7 +292,7 @@ def _labels(keys: list, key_values: tuple, combos: list) -> pd.Index:
     built from the groups' codes without a Python object per cell."""
     if len(keys) == 1:
         return pd.Index(list(key_values[0]), name=keys[0], tupleize_cols=False)
-    if any(_is_missing(v) for values in key_values for v in values):
+    if any(is_missing(v) for values in key_values for v in values):
         arrays = [[values[c] for c in codes.tolist()]
                   for values, codes in zip(key_values, combos)]
         return pd.MultiIndex.from_arrays(arrays, names=list(keys))
@@ -329,7 +322,7 @@ def _svpi_individuals(frame, individual: str) -> None:
         lambda s: s[s.isin(wanted)].head(1), meta=frame[individual]._meta)
     (found,) = compute(firsts)
     who = found.iloc[0]
-    raise SchemaError(f"Individual {_native(who)!r} appears in {int(duplicated[who])} rows; "
+    raise SchemaError(f"Individual {native(who)!r} appears in {int(duplicated[who])} rows; "
                       f"svpi allows one row per individual.")
 
 
@@ -384,7 +377,7 @@ def _raise_clash(frame, spec, key_values, combos, cards, clashing: set) -> None:
     last = table.groupby("person", sort=False)["group"].last()
     clash = table[table["group"].to_numpy() != last.reindex(table["person"]).to_numpy()]
     who = clash.sort_values("row")["person"].iloc[0]
-    raise SchemaError(f"Individual {_native(who)!r} appears in more than one QI-group; each "
+    raise SchemaError(f"Individual {native(who)!r} appears in more than one QI-group; each "
                       f"individual must belong to exactly one group.")
 
 
@@ -394,7 +387,7 @@ def _mvpi_set_individuals(frame, spec: _Spec, values: list) -> None:
     value_codes = literal(values, "values")
 
     def elements(pdf, values):
-        row_of, flat = _elements(pdf[sensitive], list_like_cells(pdf[sensitive]))
+        row_of, flat = elements_of(pdf[sensitive], list_like_cells(pdf[sensitive]))
         codes = positions(pd.Series(values, dtype=object), flat)
         return pd.DataFrame({"person": pdf[individual].to_numpy(dtype=object)[row_of],
                              "value": codes})
@@ -408,12 +401,12 @@ def _mvpi_set_individuals(frame, spec: _Spec, values: list) -> None:
     if not len(duplicated):
         return
     persons = pd.Series(duplicated.index.get_level_values("person"), dtype=object)
-    ranks, _ = _factorize(persons.drop_duplicates().reset_index(drop=True))
+    ranks, _ = factorize(persons.drop_duplicates().reset_index(drop=True))
     order = dict(zip(persons.drop_duplicates().tolist(), ranks.tolist()))
     best = min(zip(duplicated.index.get_level_values("person").tolist(),
                    duplicated.index.get_level_values("value").tolist()),
                key=lambda pv: (order[pv[0]], pv[1]))
     raise SchemaError(
-        f"Individual {_native(best[0])!r} holds value {values[int(best[1])]!r} more than once; "
+        f"Individual {native(best[0])!r} holds value {values[int(best[1])]!r} more than once; "
         f"mvpi-set allows each value at most once per person (use "
         f"semantics='mvpi-multiset').")
