@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -57,6 +58,9 @@ from .release import (
     pair_counts,
 )
 
+if TYPE_CHECKING:
+    from .baselines import KAnonymityResult
+
 __all__ = ["skyline_anonymize", "AnonymizationResult", "k_anonymize", "KAnonymizationResult",
            "splittable_groups"]
 
@@ -90,10 +94,11 @@ class PolicyPlan:
         # default) share its reduced points: the per-skyline work is done once and the cells
         # of its values are laid out with array operations, never a Python step per value.
         by_skyline: dict = {}  # id(skyline) -> (skyline, positions of its values)
-        for j, value in enumerate(values if policy is not None else ()):
-            skyline = policy.skyline_for(value)
-            if skyline is not None:
-                by_skyline.setdefault(id(skyline), (skyline, []))[1].append(j)
+        if policy is not None:
+            for j, value in enumerate(values):
+                skyline = policy.skyline_for(value)
+                if skyline is not None:
+                    by_skyline.setdefault(id(skyline), (skyline, []))[1].append(j)
         pieces = []  # per skyline: its value positions and its reduced points
         for skyline, positions in by_skyline.values():
             reduced: dict = {}
@@ -252,7 +257,7 @@ class AnonymizationResult:
     n_candidates_evaluated: int
     group_column: str | None = None
     set_labels: dict = field(default_factory=dict)
-    _engine: object = field(default=None, repr=False, compare=False)
+    _engine: Mondrian | None = field(default=None, repr=False, compare=False)
 
     @property
     def safe(self) -> bool:
@@ -532,19 +537,19 @@ class Mondrian:
             cand_width.append(width[splittable])
         if not cand_part:
             return {"n": 0}
-        cand_n = np.concatenate(cand_n)
-        sizes = np.concatenate(sizes)
+        n_children_of = np.concatenate(cand_n)
+        child_sizes = np.concatenate(sizes)
         children = None
         if need_counts:
-            children = SparseGroups(sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
+            children = SparseGroups(child_sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
         return {
-            "n": len(cand_n),
+            "n": len(n_children_of),
             "part": np.concatenate(cand_part),
             "attr": np.concatenate(cand_attr),
-            "n_children": cand_n,
-            "first_child": np.cumsum(cand_n) - cand_n,
+            "n_children": n_children_of,
+            "first_child": np.cumsum(n_children_of) - n_children_of,
             "width": np.concatenate(cand_width),
-            "sizes": sizes,
+            "sizes": child_sizes,
             "children": children,
             "row_child": row_child,
             "part_of": part_of,
@@ -667,8 +672,8 @@ class Mondrian:
         while len(rows):
             n_parts = len(starts) - 1
             chosen = np.full(n_parts, -1, dtype=np.int64)
-            cands = self.level_candidates(rows, starts, need_counts=self.min_size is None) \
-                if splitting else {"n": 0}
+            cands: dict = (self.level_candidates(rows, starts, need_counts=self.min_size is None)
+                           if splitting else {"n": 0})
             if cands["n"]:
                 order = self._ordered(cands)
                 if self.min_size is not None:
@@ -737,15 +742,16 @@ class Mondrian:
                                         cell)
         return unsafe & changed, unsure & changed
 
-    def _verdicts_few(self, combos: dict, at: list) -> tuple[list, list]:
+    def _verdicts_few(self, combos: dict, at: np.ndarray) -> tuple[list[bool], list[bool]]:
         """:meth:`_verdicts` of a few combos in plain floats (the sequential loop's case)."""
-        unsafe, unsure = [], []
-        cells = combos["cell"][at].tolist()
-        mins = combos["mins"][:, at].T.tolist()
-        current = self.ss[:, cells].T.tolist()
-        pinned = combos["pinned"][at].tolist()
-        global_pinned = self.pinned[cells].tolist()
-        theta = self.plan.log_theta[cells].tolist()
+        unsafe: list[bool] = []
+        unsure: list[bool] = []
+        cells: list[int] = combos["cell"][at].tolist()
+        mins: list[list[float]] = combos["mins"][:, at].T.tolist()
+        current: list[list[float]] = self.ss[:, cells].T.tolist()
+        pinned: list[bool] = combos["pinned"][at].tolist()
+        global_pinned: list[bool] = self.pinned[cells].tolist()
+        theta: list[float] = self.plan.log_theta[cells].tolist()
         for i in range(len(cells)):
             own, now = mins[i], current[i]
             if not (pinned[i] or own[0] < now[0] or own[1] < now[1] or own[2] < now[2]
@@ -753,8 +759,9 @@ class Mondrian:
                 unsafe.append(False)
                 unsure.append(False)
                 continue
-            u, w = float_verdict_one(*(a if a < b else b for a, b in zip(own, now)),
-                                     theta[i], pinned[i] or global_pinned[i])
+            ss1, ss2, ss3, ss4, ss5 = (a if a < b else b for a, b in zip(own, now))
+            u, w = float_verdict_one(ss1, ss2, ss3, ss4, ss5, theta[i],
+                                     pinned[i] or global_pinned[i])
             unsafe.append(u)
             unsure.append(w)
         return unsafe, unsure
@@ -790,7 +797,7 @@ class Mondrian:
         self._report(placed)
         step = max(1, self.n_rows // 20)
         next_report = placed + step
-        self._pending = []
+        self._pending: list[tuple[int, int]] = []  # (first child, number) of accepted ones
         if not len(viable):
             return
         sweep = LevelSweep(self, cands, combos, unsafe, unsure, live)
@@ -834,8 +841,10 @@ class Mondrian:
     def group_candidates(self, rows: np.ndarray):
         """Candidate splits of one group: [(attribute, child sizes, (child, value, count))]."""
         cands = self.level_candidates(np.sort(rows), np.array([0, len(rows)]))
+        if not cands["n"]:
+            return []
+        kids: SparseGroups = cands["children"]
         out = []
-        kids = cands.get("children")
         for c in range(cands["n"]):
             f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
             mask = (kids.group >= f) & (kids.group < f + n)
@@ -1225,7 +1234,7 @@ class KAnonymizationResult:
     (``set_labels`` as in :class:`AnonymizationResult`)."""
 
     table: pd.DataFrame
-    certificate: object  # skyprivacy.baselines.KAnonymityResult
+    certificate: KAnonymityResult
     assignment: pd.Series
     groups: pd.DataFrame
     k: int
@@ -1235,7 +1244,7 @@ class KAnonymizationResult:
     @property
     def safe(self) -> bool:
         """True iff every released group has at least k individuals."""
-        return bool(self.certificate.satisfied)
+        return bool(self.certificate.safe)
 
     @property
     def average_group_size(self) -> float:
@@ -1327,7 +1336,7 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     sizes_only = ReleaseCandidate.from_nonzeros(
         sizes, np.arange(len(sizes)), np.zeros(len(sizes), dtype=np.int64), sizes,
         ("individuals",), labels=group_frame.index)
-    certificate = k_anonymity(sizes_only, int(k))
+    certificate = k_anonymity(sizes_only, k=int(k))
     return KAnonymizationResult(released, certificate,
                                 pd.Series(assignment, index=table.index, name="group"),
                                 group_frame, int(k), n_splits, set_labels_of(engine))
@@ -1346,6 +1355,11 @@ def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple
     list of (group id, attribute name)
     """
     engine = result._engine
+    if engine is None:
+        raise param_error("result", "splittable_groups",
+                          "be a skyline_anonymize result of a pandas DataFrame (a dask "
+                          "result keeps no search engine)",
+                          type(result).__name__)
     assignment = result.assignment.to_numpy()
     # groups in assignment order, as sparse rows
     n_groups = int(assignment.max()) + 1

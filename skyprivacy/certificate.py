@@ -49,6 +49,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -167,8 +168,8 @@ def _table_hash(table, form: str = CANONICAL_FORM) -> tuple[str, int, int | None
         parts = [(h, n) for h, n in engine.partition_digests(table) if n]
         return partitioned_sha256(h for h, _ in parts), sum(n for _, n in parts), len(parts)
     if form == PARTITIONED_FORM:
-        parts = [table_sha256(table)] if len(table) else []
-        return partitioned_sha256(parts), int(len(table)), len(parts)
+        hashes = [table_sha256(table)] if len(table) else []
+        return partitioned_sha256(hashes), int(len(table)), len(hashes)
     return table_sha256(table), int(len(table)), None
 
 
@@ -735,7 +736,7 @@ def _decision_table_of(text: pd.DataFrame, parameters: Mapping):
             weight=parameters["weight"], decision=decision[0] if len(decision) == 1 else decision)
 
 
-def _announced_of(table, rule_text: pd.DataFrame | None, parameters: Mapping):
+def _announced_of(table, rule_text: pd.DataFrame, parameters: Mapping):
     """The announced rule as an (n, outcomes) array: the rule's columns, aligned row by row
     with the decision table (same keys in the same order), or the true rule."""
 
@@ -884,12 +885,12 @@ def build_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None = None
     if optimal and fidelity is None:
         raise InvalidParameterError(f"{owner} with optimal=True needs the fidelity constraint "
                                     f"the rule was optimized under (Delta or Alpha).")
-    parameters = {"public": _names(public, "public", owner),
-                  "sensitive": _names(sensitive, "sensitive", owner),
-                  "weight": weight, "decision": _names(decision, "decision", owner),
-                  "announced": None if announced is None else _names(announced, "announced",
-                                                                     owner),
-                  "exact": bool(exact), "tolerance": 0 if exact else _RULE_TOL}
+    parameters: dict[str, Any] = {
+        "public": _names(public, "public", owner),
+        "sensitive": _names(sensitive, "sensitive", owner),
+        "weight": weight, "decision": _names(decision, "decision", owner),
+        "announced": None if announced is None else _names(announced, "announced", owner),
+        "exact": bool(exact), "tolerance": 0 if exact else _RULE_TOL}
     text = text_table(table)
     require_columns_of(text, [*parameters["public"], *parameters["sensitive"], weight,
                               *parameters["decision"]])
@@ -904,6 +905,9 @@ def build_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None = None
     true = decision_table._exact_decisions if exact else decision_table.decisions
     conf = confidence_matrix(decision_table, dist, exact=exact)
     worst = max_confidence_of(decision_table, conf)
+    # numbers below are Fractions when exact, else floats (typed object where they come from)
+    worst_conf: Any = worst.conf
+    target: Any
     beta_star = None
     if optimal:
         beta_star = optimal_privacy(decision_table, fidelity, exact=exact).beta_star
@@ -912,7 +916,7 @@ def build_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None = None
         target = resolve_beta(beta, gamma, owner)
         target = Fraction(str(target)) if exact else float(target)
     per_group = group_max_confidence(decision_table, conf)
-    bar = min(target, worst.conf)
+    bar = min(target, worst_conf)
     reach = [g for g, v in enumerate(per_group)
              if (v >= bar if exact else float(v) >= float(bar) * (1 - _RULE_TOL))]
     achieved = _achieved_fidelity(true, dist)
@@ -921,8 +925,8 @@ def build_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None = None
         bounds = fidelity_bounds(decision_table, fidelity, exact=exact)
         slack = 0 if exact else _RULE_TOL
         holds = bool(np.all(dist >= bounds.lower - slack) and np.all(dist <= bounds.upper + slack))
-    private = bool(worst.conf <= target if exact else
-                   float(worst.conf) <= float(target) * (1 + _RULE_TOL))
+    private = bool(worst_conf <= target if exact else
+                   float(worst_conf) <= float(target) * (1 + _RULE_TOL))
     satisfied = private and holds is not False
     return {
         "schema_version": RULE_CERTIFICATE_SCHEMA_VERSION,
@@ -938,7 +942,7 @@ def build_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None = None
         "mode": "optimize" if optimal else "check",
         "beta": {**_number_of(target, exact), "gamma": -math.log(float(target)) + 0.0},
         "beta_star": None if beta_star is None else _number_of(beta_star, exact),
-        "max_confidence": {**_number_of(worst.conf, exact),
+        "max_confidence": {**_number_of(worst_conf, exact),
                            "group": [_plain(v) for v in worst.group],
                            "outcome": _plain(worst.outcome),
                            "sensitive": _plain(worst.sensitive)},
@@ -985,9 +989,10 @@ def _parse_rule(certificate: Mapping) -> dict:
     if not isinstance(parameters, Mapping):
         raise _malformed("'parameters' must be an object")
     try:
-        kwargs = {"public": _names(parameters.get("public"), "public", "verify"),
-                  "sensitive": _names(parameters.get("sensitive"), "sensitive", "verify"),
-                  "decision": _names(parameters.get("decision"), "decision", "verify")}
+        kwargs: dict[str, Any] = {
+            "public": _names(parameters.get("public"), "public", "verify"),
+            "sensitive": _names(parameters.get("sensitive"), "sensitive", "verify"),
+            "decision": _names(parameters.get("decision"), "decision", "verify")}
         if parameters.get("announced") is not None:
             kwargs["announced"] = _names(parameters["announced"], "announced", "verify")
     except InvalidParameterError as exc:

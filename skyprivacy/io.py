@@ -43,6 +43,7 @@ import tempfile
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TextIO
 
 import numpy as np
 import pandas as pd
@@ -210,9 +211,9 @@ def _decompressed(source, where: str):
 
 
 def _csv_header(source, sep: str) -> list[str]:
+    stream: TextIO
     if isinstance(source, _io.BytesIO):
-        text = source.getvalue().decode("utf-8-sig")
-        stream = _io.StringIO(text)
+        stream = _io.StringIO(source.getvalue().decode("utf-8-sig"))
     else:
         stream = open(source, encoding="utf-8-sig", newline="")
     with stream:
@@ -375,9 +376,11 @@ def _reject_control(source, frame: pd.DataFrame, where: str) -> None:
         hits = frame[column].astype(str).str.contains(pattern, regex=True)
         if hits.any():
             row = int(np.flatnonzero(hits.to_numpy())[0])
-            char = re.search(pattern, str(frame[column].iat[row])).group(0)
-            raise InputError(f"Table {where} has a control character (U+{ord(char):04X}) in "
-                             f"column {column!r}, data row {row + 1}; remove it.")
+            found_char = re.search(pattern, str(frame[column].iat[row]))
+            if found_char:
+                raise InputError(f"Table {where} has a control character "
+                                 f"(U+{ord(found_char.group(0)):04X}) in column {column!r}, "
+                                 f"data row {row + 1}; remove it.")
     for number, name in enumerate(frame.columns, start=1):
         char = re.search(pattern, str(name))
         if char:
@@ -619,7 +622,7 @@ class OutputFiles:
 
     _committed: list = []  # every target put in place in this process, in order
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._staged: list[tuple[str, str]] = []
         self._targets: set[str] = set()
 

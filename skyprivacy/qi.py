@@ -180,7 +180,8 @@ def category_orders(table: pd.DataFrame, qi, kinds: dict, order=None, *,
     >>> category_orders(table, ["sev"], {"sev": "set"}, {"sev": ["low", "mid", "high"]})
     {'sev': ('low', 'mid', 'high')}
     """
-    rules = {column: "sorted" for column in qi if kinds[column] == "set"}
+    rules: dict[str, str | tuple] = {column: "sorted" for column in qi
+                                     if kinds[column] == "set"}
     if order is None:
         return rules
     if isinstance(order, str):
@@ -215,9 +216,9 @@ def category_orders(table: pd.DataFrame, qi, kinds: dict, order=None, *,
 
 def _explicit_order(column: pd.Series, name: str, rule, owner: str) -> tuple:
     try:
-        values = tuple(rule)
-        positions = {}
-        for value in values:
+        listed = tuple(rule)
+        positions: dict = {}
+        for value in listed:
             if value in positions:
                 raise InvalidParameterError(
                     f"The 'order' parameter of {owner} lists {value!r} twice for {name!r}.")
@@ -233,7 +234,7 @@ def _explicit_order(column: pd.Series, name: str, rule, owner: str) -> tuple:
             f"The 'order' parameter of {owner} does not list {len(unlisted)} value(s) of "
             f"{name!r}: {shown!r}{' ...' if len(unlisted) > 5 else ''}; an explicit order "
             f"must list every value of the column.")
-    return values
+    return listed
 
 
 def _ordered_codes(column: pd.Series, rule) -> tuple[np.ndarray, list]:
@@ -377,8 +378,14 @@ class TreeQI:
     def _from_hierarchy(self, column: pd.Series, hierarchy) -> None:
         graph = hierarchy.graph
         root = hierarchy.root_node
-        labels, lo, hi, children, parent, depth = [], [], [], [], [], []
-        leaf_labels, leaf_node = [], []
+        labels: list[str] = []
+        lo_list: list[int] = []
+        hi_list: list[int] = []
+        children: list[list[int]] = []
+        parent: list[int] = []
+        depth: list[int] = []
+        leaf_labels: list[str] = []
+        leaf_node: list[int] = []
         # iterative DFS keeping children in the hierarchy's order
         index_of = {}
         stack = [(root, -1, 0)]
@@ -391,20 +398,20 @@ class TreeQI:
             parent.append(par)
             depth.append(d)
             children.append([])
-            lo.append(-1)
-            hi.append(-1)
+            lo_list.append(-1)
+            hi_list.append(-1)
             if par >= 0:
                 children[par].append(idx)
             kids = list(graph.successors(node))
             if not kids:
-                lo[idx] = hi[idx] = len(leaf_labels)
+                lo_list[idx] = hi_list[idx] = len(leaf_labels)
                 leaf_labels.append(labels[idx])
                 leaf_node.append(idx)
             order.append(idx)
             for kid in reversed(kids):
                 stack.append((kid, idx, d + 1))
-        lo = np.array(lo, dtype=np.int64)
-        hi = np.array(hi, dtype=np.int64)
+        lo = np.array(lo_list, dtype=np.int64)
+        hi = np.array(hi_list, dtype=np.int64)
         for idx in reversed(order):  # post-order fill of ranges
             if children[idx]:
                 lo[idx] = min(lo[c] for c in children[idx])

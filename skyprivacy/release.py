@@ -440,9 +440,10 @@ class ReleaseCandidate:
                 dup = df[individual].duplicated(keep=False)
                 if dup.any():
                     who = df[individual][dup].iloc[0]
+                    n_rows = int((df[individual] == who).sum())
                     raise SchemaError(
-                        f"Individual {native(who)!r} appears in {int((df[individual] == who).sum())}"
-                        f" rows; svpi allows one row per individual.")
+                        f"Individual {native(who)!r} appears in {n_rows} rows; svpi allows one "
+                        f"row per individual.")
             value_codes, values = factorize(cells)
             sizes = np.bincount(group_codes, minlength=n_groups)
             key = _pair_key(group_codes, value_codes, n_groups, len(values))
@@ -725,7 +726,7 @@ class ReleaseCandidate:
                 and np.array_equal(self._nz_count, other._nz_count)
                 and self._labels.equals(other._labels))
 
-    __hash__ = None  # mutable-looking container semantics: compare, do not hash
+    # Defining __eq__ alone leaves __hash__ None: candidates compare, they do not hash.
 
 
 def _index_dtype(n: int):
