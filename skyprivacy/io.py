@@ -42,16 +42,18 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import TextIO
 
 import numpy as np
 import pandas as pd
 
 from ._core.encoding import NA_MARKERS, as_numbers, missing_mask
+from ._core.validation import check
 from .certificate import canonical_csv, policy_from_json, text_table
 from .errors import HierarchyError, InvalidParameterError, SchemaError, SkyPrivacyError
-from .hierarchy import Hierarchy
+from .hierarchy import Hierarchy, bundled, parse_arx
+from .hierarchy.arx import SEP
+from .hierarchy.model import NAME
 from .knowledge import Policy
 
 if sys.version_info >= (3, 11):
@@ -520,13 +522,17 @@ def read_hierarchy(source: str, *, column: str, sep: str = ";") -> Hierarchy:
         dataset = parts[1]
         attribute = parts[2] if len(parts) == 3 else column
         try:
-            return Hierarchy.bundled(dataset, attribute)
+            return bundled(dataset, attribute)
         except InvalidParameterError as exc:
             raise InputError(f"Unknown bundled hierarchy {source!r} for column {column!r}: "
                              f"{exc}") from None
+    check(column, NAME, name="column", owner="read_hierarchy")
+    check(sep, SEP, name="sep", owner="read_hierarchy")
     where = _name(source)
     try:
-        return Hierarchy.from_arx(Path(source), name=column, sep=sep)
+        with open(source, encoding="utf-8-sig", newline="") as stream:
+            text = stream.read()
+        return parse_arx(text, name=column, sep=sep)
     except HierarchyError as exc:
         raise HierarchyError(f"Hierarchy file {where} for column {column!r}: {exc}") from None
     except UnicodeDecodeError:

@@ -20,11 +20,10 @@ from skyprivacy import (
 )
 from skyprivacy.anonymize import k_anonymize, skyline_anonymize, splittable_groups
 from skyprivacy.baselines import k_anonymity_policy, recursive_cl_diversity, cl_diversity_policy
-from skyprivacy.hierarchy import Hierarchy
+from skyprivacy.hierarchy import from_mapping, masking
 
 DISEASES = ["flu", "aids", "cancer", "cold", "gout"]
-ZIP_HIERARCHY = Hierarchy.masking(["47906", "47907", "47901", "47302", "47305", "48001"],
-                                  name="zip")
+ZIP_HIERARCHY = masking(["47906", "47907", "47901", "47302", "47305", "48001"], name="zip")
 
 
 def make_table(seed: int, n: int, semantics: str = "svpi") -> pd.DataFrame:
@@ -195,9 +194,9 @@ def test_k_anonymize_matches_the_identity_skyline_through_the_same_engine():
 def test_cl_diversity_policy_yields_a_cl_diverse_release():
     table = make_table(11, 300)
     result = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="disease",
-                               policy=cl_diversity_policy(3, 3),
+                               policy=cl_diversity_policy(c=3, l=3),
                                hierarchies={"zip": ZIP_HIERARCHY})
-    assert recursive_cl_diversity(result.candidate, 3, 3).satisfied
+    assert recursive_cl_diversity(result.candidate, c=3, l=3).safe
 
 
 def test_categorical_without_hierarchy_splits_its_sorted_values():
@@ -212,7 +211,7 @@ def test_categorical_without_hierarchy_splits_its_sorted_values():
         positions = [values.index(m) for m in members]
         assert positions == list(range(positions[0], positions[-1] + 1))
     assert result.candidate.n_groups > 1
-    flat = Hierarchy.from_mapping({v: ["*"] for v in values}, name="zip")
+    flat = from_mapping({v: ["*"] for v in values}, name="zip")
     suppressed = skyline_anonymize(table, qi=["zip"], sensitive="disease",
                                    policy=Policy.uniform([(0, 1, 0, 0.9)]),
                                    hierarchies={"zip": flat})
@@ -293,7 +292,7 @@ def test_data_errors():
         skyline_anonymize(holes, qi="age", sensitive="disease", policy=policy)
     with pytest.raises(HierarchyError, match=re.escape("Hierarchy for column 'zip': ")):
         skyline_anonymize(table, qi="zip", sensitive="disease", policy=policy,
-                          hierarchies={"zip": Hierarchy.masking(["47906"], name="zip")})
+                          hierarchies={"zip": masking(["47906"], name="zip")})
     lists = make_table(0, 20, "mvpi-set")
     with pytest.raises(SchemaError, match=re.escape(
             "Column 'disease' holds list-like cells; svpi allows exactly one sensitive value "

@@ -7,9 +7,10 @@ import stat
 import pandas as pd
 import pytest
 
-from skyprivacy import Hierarchy, Policy
+from skyprivacy import Policy
 from skyprivacy.certificate import table_sha256
 from skyprivacy.errors import HierarchyError, SchemaError
+from skyprivacy.hierarchy import bundled
 from skyprivacy.io import (
     NA_MARKERS,
     InputError,
@@ -199,9 +200,9 @@ def test_unreadable_policy(tmp_path):
 
 # ---------------------------------------------------------------------------- hierarchies
 def test_bundled_hierarchy_references():
-    assert read_hierarchy("bundled:adult", column="age") == Hierarchy.bundled("adult", "age")
+    assert read_hierarchy("bundled:adult", column="age") == bundled("adult", "age")
     income = read_hierarchy("bundled:adult:salary-class", column="income")
-    assert income.leaves == Hierarchy.bundled("adult", "income").leaves
+    assert income.leaves == bundled("adult", "income").leaves
     with pytest.raises(InputError, match="Unknown bundled hierarchy 'bundled:adult' for column "
                                          "'zip': The 'attribute' parameter"):
         read_hierarchy("bundled:adult", column="zip")

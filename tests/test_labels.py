@@ -175,8 +175,8 @@ def test_bad_orders(order, message):
 
 
 def test_an_order_for_a_column_with_a_hierarchy():
-    from skyprivacy import Hierarchy
-    hierarchy = Hierarchy.from_mapping({v: "*" for v in SEVERITY}, name="severity")
+    from skyprivacy.hierarchy import from_mapping
+    hierarchy = from_mapping({v: "*" for v in SEVERITY}, name="severity")
     with pytest.raises(InvalidParameterError, match=re.escape(
             "The 'order' parameter of skyline_anonymize orders 'severity', which has a "
             "hierarchy; the hierarchy's leaves give its order.")):
