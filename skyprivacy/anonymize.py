@@ -921,13 +921,7 @@ def _entropy_sum(owner: np.ndarray, count: np.ndarray, total: np.ndarray, n: int
 def _check_inputs(table, qi, sensitive, policy, hierarchies, semantics, split, output, owner):
     if not isinstance(table, pd.DataFrame):
         raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
-    if isinstance(qi, str):
-        qi = [qi]
-    if qi is None or not list(qi):
-        raise param_error("qi", owner, "name at least one column", qi)
-    qi = list(qi)
-    require_columns(table, [*qi, sensitive])
-    check_qi_and_sensitive(qi, sensitive, owner)
+    qi = check_columns(table, qi, sensitive, owner)
     if len(table) == 0:
         raise SchemaError("The table is empty: there is nothing to anonymize.")
     for column in [*qi, sensitive]:
@@ -935,6 +929,29 @@ def _check_inputs(table, qi, sensitive, policy, hierarchies, semantics, split, o
         if n_missing:
             raise SchemaError(f"Column {column!r} has {n_missing} missing value(s); fill or "
                               f"drop them explicitly before anonymizing.")
+    policy, semantics, hierarchies = check_options(policy, semantics, split, output,
+                                                   hierarchies, qi, owner)
+    return qi, policy, semantics, hierarchies
+
+
+def check_columns(table, qi, sensitive, owner: str) -> list:
+    """The quasi-identifiers as a list, once they and ``sensitive`` are checked to be distinct
+    columns of ``table`` (any frame with ``.columns``: no pass over the data)."""
+    if isinstance(qi, str):
+        qi = [qi]
+    if qi is None or not list(qi):
+        raise param_error("qi", owner, "name at least one column", qi)
+    qi = list(qi)
+    require_columns(table, [*qi, sensitive])
+    check_qi_and_sensitive(qi, sensitive, owner)
+    return qi
+
+
+def check_options(policy, semantics, split, output, hierarchies, qi: list,
+                  owner: str) -> tuple[Policy, str, dict]:
+    """The checked (policy, semantics, hierarchies) of an anonymization, after ``split`` and
+    ``output`` are checked: a mapping becomes a Policy, and every hierarchy is a Hierarchy of
+    a quasi-identifier."""
     if isinstance(policy, Mapping) and not isinstance(policy, Policy):
         policy = Policy(policy)
     if not isinstance(policy, Policy):
@@ -958,7 +975,28 @@ def _check_inputs(table, qi, sensitive, policy, hierarchies, semantics, split, o
         if not isinstance(hierarchy, Hierarchy):
             raise param_error("hierarchies", owner, f"map {name!r} to a Hierarchy",
                               type(hierarchy).__name__)
-    return qi, policy, semantics, dict(hierarchies)
+    return policy, semantics, dict(hierarchies)
+
+
+def check_group_column(table, output: str, group_column: str) -> None:
+    """A bucketized release adds ``group_column``: it must not be a column of ``table``."""
+    if output == "bucketized" and group_column in table.columns:
+        raise InvalidParameterError(
+            f"The bucket column {group_column!r} already exists in the table; pass another "
+            f"group_column.")
+
+
+def _search_engine(work: pd.DataFrame, qi: list, sensitive: str, policy: Policy | None,
+                   hierarchies: Mapping, semantics: str, split: str, *, min_size: int | None,
+                   progress, numeric, categorical, order, label_length, owner: str) -> Mondrian:
+    """The in-memory engine over ``work`` (the table, or k_anonymize's identity frame), with
+    the QI kinds, category orders and label length of the options."""
+    kinds = qi_kinds(work, qi, hierarchies, numeric=numeric, categorical=categorical,
+                     owner=owner)
+    orders = category_orders(work, qi, kinds, order, owner=owner)
+    return Mondrian(work, qi, sensitive, policy, hierarchies, semantics, split,
+                    min_size=min_size, progress=progress, kinds=kinds, orders=orders,
+                    label_length=label_length_of(label_length, owner))
 
 
 def _check_local_rows(local_rows, owner: str) -> None:
@@ -1123,16 +1161,11 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     _check_local_rows(local_rows, owner)
     qi, policy, semantics, hierarchies = _check_inputs(
         table, qi, sensitive, policy, hierarchies, semantics, split, output, owner)
-    if output == "bucketized" and group_column in table.columns:
-        raise InvalidParameterError(
-            f"The bucket column {group_column!r} already exists in the table; pass another "
-            f"group_column.")
-    kinds = qi_kinds(table, qi, hierarchies, numeric=numeric, categorical=categorical,
-                     owner=owner)
-    orders = category_orders(table, qi, kinds, order, owner=owner)
-    engine = Mondrian(table, qi, sensitive, policy, hierarchies, semantics, split,
-                       progress=progress, kinds=kinds, orders=orders,
-                       label_length=label_length_of(label_length, owner))
+    check_group_column(table, output, group_column)
+    engine = _search_engine(table, qi, sensitive, policy, hierarchies, semantics, split,
+                            min_size=None, progress=progress, numeric=numeric,
+                            categorical=categorical, order=order, label_length=label_length,
+                            owner=owner)
 
     # The whole table as one group must be safe (Theorem 4's premise); say what fails if not.
     whole = engine.root_groups()
@@ -1314,16 +1347,11 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
                 work[column] = table[column]
     qi, _, _, hierarchies = _check_inputs(work, qi, marker, Policy.uniform([(0, 0, 0, 1)]),
                                           hierarchies, "svpi", split, output, owner)
-    if output == "bucketized" and group_column in table.columns:
-        raise InvalidParameterError(
-            f"The bucket column {group_column!r} already exists in the table; pass another "
-            f"group_column.")
-    kinds = qi_kinds(work, qi, hierarchies, numeric=numeric, categorical=categorical,
-                     owner=owner)
-    orders = category_orders(work, qi, kinds, order, owner=owner)
-    engine = Mondrian(work, qi, marker, None, hierarchies, "svpi", split, min_size=int(k),
-                       progress=progress, kinds=kinds, orders=orders,
-                       label_length=label_length_of(label_length, owner))
+    check_group_column(table, output, group_column)
+    engine = _search_engine(work, qi, marker, None, hierarchies, "svpi", split,
+                            min_size=int(k), progress=progress, numeric=numeric,
+                            categorical=categorical, order=order, label_length=label_length,
+                            owner=owner)
     if engine.n_rows < k:
         raise InfeasibleError(f"The table has {engine.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")

@@ -455,20 +455,29 @@ def reject_missing(frame: pd.DataFrame, columns: Iterable[str],
 
 
 # ------------------------------------------------------------------------------ policy etc.
-def _load_document(path, title: str, noun: str, syntax: str, load, decode_error):
-    """Parse a UTF-8 text file with ``load``; every failure becomes one InputError line."""
+def _read_text(path, title: str, noun: str, *, newline: str | None = None) -> str:
+    """The text of a UTF-8 file (a byte-order mark is dropped); every failure becomes one
+    InputError line naming the file (``title`` starts a sentence, ``noun`` follows a verb)."""
     where = _name(path)
     try:
-        with open(path, encoding="utf-8-sig") as stream:
-            return load(stream)
-    except decode_error as exc:
-        raise InputError(f"{title} {where} is not valid {syntax}: {exc}.") from None
+        with open(path, encoding="utf-8-sig", newline=newline) as stream:
+            return stream.read()
     except UnicodeDecodeError:
         raise InputError(f"{title} {where} is not UTF-8 text.") from None
     except IsADirectoryError:
         raise InputError(f"Cannot read {noun} {where}: it is a directory.") from None
     except OSError as exc:
         raise InputError(f"Cannot read {noun} {where}: {_reason(exc)}.") from None
+
+
+def _load_document(path, title: str, noun: str, syntax: str, load, decode_error):
+    """Parse a UTF-8 text file with ``load`` (text -> data); every failure becomes one
+    InputError line."""
+    text = _read_text(path, title, noun)
+    try:
+        return load(text)
+    except decode_error as exc:
+        raise InputError(f"{title} {_name(path)} is not valid {syntax}: {exc}.") from None
 
 
 def read_policy(path) -> Policy:
@@ -480,8 +489,8 @@ def read_policy(path) -> Policy:
         The file cannot be read, is not TOML, or does not describe a valid policy.
     """
     where = _name(path)
-    data = _load_document(path, "Policy file", "policy file", "TOML",
-                          lambda stream: tomllib.loads(stream.read()), tomllib.TOMLDecodeError)
+    data = _load_document(path, "Policy file", "policy file", "TOML", tomllib.loads,
+                          tomllib.TOMLDecodeError)
     try:
         return policy_from_json(data)
     except (InvalidParameterError, TypeError) as exc:
@@ -528,19 +537,12 @@ def read_hierarchy(source: str, *, column: str, sep: str = ";") -> Hierarchy:
                              f"{exc}") from None
     check(column, NAME, name="column", owner="read_hierarchy")
     check(sep, SEP, name="sep", owner="read_hierarchy")
-    where = _name(source)
+    text = _read_text(source, "Hierarchy file", "hierarchy file", newline="")
     try:
-        with open(source, encoding="utf-8-sig", newline="") as stream:
-            text = stream.read()
         return parse_arx(text, name=column, sep=sep)
     except HierarchyError as exc:
-        raise HierarchyError(f"Hierarchy file {where} for column {column!r}: {exc}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"Hierarchy file {where} is not UTF-8 text.") from None
-    except IsADirectoryError:
-        raise InputError(f"Cannot read hierarchy file {where}: it is a directory.") from None
-    except OSError as exc:
-        raise InputError(f"Cannot read hierarchy file {where}: {_reason(exc)}.") from None
+        raise HierarchyError(f"Hierarchy file {_name(source)} for column {column!r}: "
+                             f"{exc}") from None
 
 
 def read_certificate(path) -> dict:
@@ -553,7 +555,7 @@ def read_certificate(path) -> dict:
         The file cannot be read or is not a JSON object.
     """
     where = _name(path)
-    data = _load_document(path, "Certificate", "certificate", "JSON", json.load,
+    data = _load_document(path, "Certificate", "certificate", "JSON", json.loads,
                           json.JSONDecodeError)
     if not isinstance(data, dict):
         raise InputError(f"Certificate {where} is not a JSON object.")
@@ -649,12 +651,7 @@ class OutputFiles:
         folder = os.path.dirname(os.path.abspath(path))
         if os.path.isdir(path):
             raise InputError(f"Cannot write {_name(path)}: it is a directory.")
-        if not os.path.isdir(folder):
-            raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} does not "
-                             f"exist.")
-        if not os.access(folder, os.W_OK):
-            raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} is not "
-                             f"writable.")
+        OutputFiles._check_folder(path, folder)
         # os.access says yes to root, and knows nothing of read-only mounts: try it
         try:
             handle, probe = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
@@ -665,26 +662,31 @@ class OutputFiles:
         os.close(handle)
         _remove(probe)
 
-    def add(self, path, data: bytes | str) -> None:
-        """Write ``data`` to a temporary file next to ``path``."""
+    @staticmethod
+    def _check_folder(path: str, folder: str) -> None:
+        """Raise :class:`InputError` if the folder of ``path`` is missing or not writable."""
+        if not os.path.isdir(folder):
+            raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} does not "
+                             f"exist.")
+        if not os.access(folder, os.W_OK):
+            raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} is not "
+                             f"writable.")
+
+    def _claim(self, path) -> tuple[str, str]:
+        """(path, absolute path) of a new output: no two outputs may name one file."""
         path = os.fspath(path)
         key = os.path.abspath(path)
         if key in self._targets:
             raise InvalidParameterError(f"Two outputs name the same file {_name(path)}.")
-        self.check(path)
-        if isinstance(data, str):
-            data = data.encode("utf-8")
-        folder = os.path.dirname(key)
+        return path, key
+
+    def _stage(self, temporary: str, path: str, key: str, fill) -> None:
+        """Stage ``temporary`` for ``path`` once ``fill()`` has written it; if that fails,
+        ``temporary`` is removed (an OSError, such as a full disk, becomes an InputError
+        naming the output)."""
         try:
-            handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
-                                                 suffix=".tmp", dir=folder)
+            fill()
         except OSError as exc:
-            raise InputError(f"Cannot write {_name(path)}: {_reason(exc)}.") from None
-        try:
-            with os.fdopen(handle, "wb") as stream:
-                stream.write(data)
-            os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600 files
-        except OSError as exc:  # disk full, quota: name the file
             _remove(temporary)
             raise InputError(f"Cannot write {_name(path)}: {_reason(exc)}.") from None
         except BaseException:
@@ -693,36 +695,41 @@ class OutputFiles:
         self._staged.append((temporary, path))
         self._targets.add(key)
 
+    def add(self, path, data: bytes | str) -> None:
+        """Write ``data`` to a temporary file next to ``path``."""
+        path, key = self._claim(path)
+        self.check(path)
+        payload = data.encode("utf-8") if isinstance(data, str) else data
+        try:
+            handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
+                                                 suffix=".tmp", dir=os.path.dirname(key))
+        except OSError as exc:
+            raise InputError(f"Cannot write {_name(path)}: {_reason(exc)}.") from None
+
+        def fill() -> None:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(payload)
+            os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600 files
+
+        self._stage(temporary, path, key, fill)
+
     def add_directory(self, path, write) -> None:
         """Stage a directory (a Parquet dataset): ``write(folder)`` fills a temporary folder
         next to ``path`` that :meth:`commit` renames onto ``path``, replacing a directory
         already there; a failure leaves nothing behind."""
-        path = os.fspath(path)
-        key = os.path.abspath(path)
-        if key in self._targets:
-            raise InvalidParameterError(f"Two outputs name the same file {_name(path)}.")
+        path, key = self._claim(path)
         folder = os.path.dirname(key)
-        if not os.path.isdir(folder):
-            raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} does not "
-                             f"exist.")
-        if not os.access(folder, os.W_OK):
-            raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} is not "
-                             f"writable.")
+        self._check_folder(path, folder)
         if os.path.lexists(path) and not os.path.isdir(path):
             raise InputError(f"Cannot write {_name(path)}: it exists and is not a directory.")
         temporary = tempfile.mkdtemp(prefix=f".{os.path.basename(key)}.", suffix=".tmp",
                                      dir=folder)
-        try:
+
+        def fill() -> None:
             os.chmod(temporary, 0o777 & ~_umask())  # mkdtemp makes 0700 folders
             write(temporary)
-        except OSError as exc:  # disk full, quota: name the output
-            _remove(temporary)
-            raise InputError(f"Cannot write {_name(path)}: {_reason(exc)}.") from None
-        except BaseException:
-            _remove(temporary)
-            raise
-        self._staged.append((temporary, path))
-        self._targets.add(key)
+
+        self._stage(temporary, path, key, fill)
 
     def commit(self) -> list[str]:
         """Rename every staged file onto its target; returns the targets."""
