@@ -289,6 +289,12 @@ def _utc_now() -> str:
         "+00:00", "Z")
 
 
+def _header(schema_version: int, kind: str, created: str | None) -> dict:
+    """The fields every certificate opens with: its layout, kind, time and issuer."""
+    return {"schema_version": schema_version, "kind": kind, "created": created or _utc_now(),
+            "library": {"name": "skyprivacy", "version": __version__}}
+
+
 def _columns(qi, owner: str) -> list | None:
     if qi is None:
         return None
@@ -412,10 +418,7 @@ def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, 
         raise param_error("result", owner, "be a SkylineCheckResult", type(result).__name__)
     sizes = release.sizes_array
     return {
-        "schema_version": CERTIFICATE_SCHEMA_VERSION,
-        "kind": _KIND,
-        "created": created or _utc_now(),
-        "library": {"name": "skyprivacy", "version": __version__},
+        **_header(CERTIFICATE_SCHEMA_VERSION, _KIND, created),
         "table": entry if entry is not None else _table_entry(table),
         "parameters": parameters,
         "policy": policy_to_json(policy),
@@ -462,10 +465,12 @@ def _label_file_differences(table: pd.DataFrame, record: dict | None, qi,
     return label_differences(table, qi or [], sets)
 
 
-def _table_entry(table) -> dict:
-    """The certificate's ``table`` field: a pandas table in the single-file form, a dask
-    table in the partitioned form (with its number of non-empty partitions)."""
-    form = CANONICAL_FORM if partitioned_engine(table) is None else PARTITIONED_FORM
+def _table_entry(table, form: str | None = None) -> dict:
+    """The certificate's ``table`` field in ``form``; by default a pandas table in the
+    single-file form, a dask table in the partitioned form (with its number of non-empty
+    partitions)."""
+    if form is None:
+        form = CANONICAL_FORM if partitioned_engine(table) is None else PARTITIONED_FORM
     digest, n_rows, n_partitions = _table_hash(table, form)
     entry = {"sha256": digest, "canonical_form": form, "n_rows": n_rows,
              "columns": [str(c) for c in table.columns]}
@@ -639,15 +644,12 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
                          "64 hex digits") from None
     differences: list[str] = []
     form = certificate["table"].get("canonical_form", CANONICAL_FORM)
-    digest, n_rows, n_partitions = _table_hash(table, form)
+    entry = _table_entry(table, form)
     recorded = certificate["table"]["sha256"]
-    if digest != recorded:
+    if entry["sha256"] != recorded:
         return Verification(False, (f"The table does not match the certificate: its SHA-256 "
-                                    f"is {digest}, the certificate records {recorded}.",), None)
-    entry = {"sha256": digest, "canonical_form": form, "n_rows": n_rows,
-             "columns": [str(c) for c in table.columns]}
-    if n_partitions is not None:
-        entry["n_partitions"] = n_partitions
+                                    f"is {entry['sha256']}, the certificate records "
+                                    f"{recorded}.",), None)
     recomputed = _certificate(table, policy, sensitive=parameters["sensitive"],
                               qi=parameters["qi"], group=parameters["group"],
                               individual=parameters["individual"],
@@ -929,10 +931,7 @@ def build_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None = None
                    float(worst_conf) <= float(target) * (1 + _RULE_TOL))
     satisfied = private and holds is not False
     return {
-        "schema_version": RULE_CERTIFICATE_SCHEMA_VERSION,
-        "kind": _RULE_KIND,
-        "created": created or _utc_now(),
-        "library": {"name": "skyprivacy", "version": __version__},
+        **_header(RULE_CERTIFICATE_SCHEMA_VERSION, _RULE_KIND, created),
         "table": {"sha256": table_sha256(table), "canonical_form": CANONICAL_FORM,
                   "n_rows": int(len(table)), "columns": [str(c) for c in table.columns]},
         "rule": {"sha256": table_sha256(rule_text[rule_columns]),

@@ -47,6 +47,27 @@ def check_semantics(semantics: object, owner: str) -> str:
     return semantics
 
 
+def check_release_columns(df, *, sensitive, qi, group, individual,
+                          owner: str) -> tuple[list, list]:
+    """(group keys, every column used) of a release table (any frame with ``.columns``), once
+    checked: exactly one of ``qi`` and ``group``, at least one key, every column present and
+    none used twice."""
+    if (qi is None) == (group is None):
+        raise InvalidParameterError(
+            f"{owner} needs exactly one of 'qi' (generalized table) and 'group' "
+            f"(bucketized table). Got qi={qi!r} and group={group!r} instead.")
+    keys = [qi] if isinstance(qi, str) else (list(qi) if qi is not None else [group])
+    if not keys:
+        raise param_error("qi", owner, "name at least one column", qi)
+    used = [*keys, sensitive] + ([individual] if individual is not None else [])
+    require_columns(df, used)
+    if len(set(used)) != len(used):
+        raise InvalidParameterError(
+            f"{owner} needs distinct columns for the groups, the sensitive value and the "
+            f"individual. Got {used!r} instead.")
+    return keys, used
+
+
 def check_qi_and_sensitive(qi: list, sensitive, owner: str) -> None:
     """Quasi-identifiers must be distinct and must not include the sensitive column."""
     if sensitive in qi or len(set(qi)) != len(qi):
@@ -402,19 +423,8 @@ class ReleaseCandidate:
                                      missing=missing)
         if not isinstance(df, pd.DataFrame):
             raise param_error("df", owner, "be a pandas DataFrame", type(df).__name__)
-        if (qi is None) == (group is None):
-            raise InvalidParameterError(
-                f"{owner} needs exactly one of 'qi' (generalized table) and 'group' "
-                f"(bucketized table). Got qi={qi!r} and group={group!r} instead.")
-        keys = [qi] if isinstance(qi, str) else (list(qi) if qi is not None else [group])
-        if not keys:
-            raise param_error("qi", owner, "name at least one column", qi)
-        used = [*keys, sensitive] + ([individual] if individual is not None else [])
-        require_columns(df, used)
-        if len(set(used)) != len(used):
-            raise InvalidParameterError(
-                f"{owner} needs distinct columns for the groups, the sensitive value and the "
-                f"individual. Got {used!r} instead.")
+        keys, used = check_release_columns(df, sensitive=sensitive, qi=qi, group=group,
+                                           individual=individual, owner=owner)
         if len(df) == 0:
             raise SchemaError("The table is empty: a release candidate needs at least one row.")
         if missing == "error":
