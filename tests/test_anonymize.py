@@ -1,5 +1,7 @@
 """SkylineAnonymize: safe, minimal in svpi, deterministic, input untouched, clear errors."""
+import dataclasses
 import re
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -105,6 +107,20 @@ def test_svpi_result_is_minimal(seed, split):
     except InfeasibleError:
         assume(False)  # nothing released, nothing to be minimal
     assert splittable_groups(result, policy) == []
+
+
+def test_splittable_groups_needs_the_search_engine():
+    policy = Policy.uniform([(0, 1, 0, 0.9)])
+    result = skyline_anonymize(make_table(1, 40), qi=["age", "zip", "sex"], sensitive="disease",
+                               policy=policy, hierarchies={"zip": ZIP_HIERARCHY})
+    # a result of the dask engine keeps no in-memory engine to split groups with
+    without_engine = dataclasses.replace(result, _engine=None)
+    with pytest.raises(InvalidParameterError) as caught:
+        splittable_groups(without_engine, policy)
+    assert str(caught.value) == (
+        "The 'result' parameter of splittable_groups must be a skyline_anonymize result of a "
+        "pandas DataFrame (a dask result keeps no search engine). Got 'AnonymizationResult' "
+        "instead.")
 
 
 def test_generalized_labels_are_ranges_and_hierarchy_nodes():
@@ -309,6 +325,15 @@ def test_data_errors():
             "Column 'disease' has 1 missing value(s) inside list cells; clean the table.")):
         skyline_anonymize(lists, qi="age", sensitive="disease", policy=policy,
                           semantics="mvpi-multiset")
+
+
+def test_k_anonymize_calls_no_deprecated_api():
+    # its certificate comes from k_anonymity(..., k=...) and its verdict from .safe
+    table = make_table(2, 60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        result = k_anonymize(table, qi=["age", "zip"], k=4, hierarchies={"zip": ZIP_HIERARCHY})
+        assert result.safe and result.certificate.k == 4
 
 
 def test_k_anonymize_errors():

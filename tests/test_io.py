@@ -9,7 +9,7 @@ import pytest
 
 from skyprivacy import Policy
 from skyprivacy.certificate import table_sha256
-from skyprivacy.errors import HierarchyError, SchemaError
+from skyprivacy.errors import HierarchyError, InvalidParameterError, SchemaError
 from skyprivacy.hierarchy import bundled
 from skyprivacy.io import (
     NA_MARKERS,
@@ -228,6 +228,37 @@ def test_malformed_and_missing_hierarchy_files(tmp_path):
         read_hierarchy(path, column="age")
     with pytest.raises(InputError, match="Cannot read hierarchy file '.*none.csv': No such"):
         read_hierarchy(str(tmp_path / "none.csv"), column="age")
+
+
+def test_text_files_that_cannot_be_read(tmp_path):
+    # policies, certificates and hierarchies are read by one reader: one message per failure
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("café;*\n".encode("latin-1"))
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for read, title, noun in [
+            (read_policy, "Policy file", "policy file"),
+            (read_certificate, "Certificate", "certificate"),
+            (lambda path: read_hierarchy(str(path), column="x"), "Hierarchy file",
+             "hierarchy file")]:
+        with pytest.raises(InputError) as caught:
+            read(latin)
+        assert str(caught.value) == f"{title} '{latin}' is not UTF-8 text."
+        with pytest.raises(InputError) as caught:
+            read(folder)
+        assert str(caught.value) == f"Cannot read {noun} '{folder}': it is a directory."
+
+
+def test_hierarchy_file_options_are_checked_before_the_file_is_read(tmp_path):
+    missing = str(tmp_path / "none.csv")
+    with pytest.raises(InvalidParameterError) as caught:
+        read_hierarchy(missing, column="age", sep=";;")
+    assert str(caught.value) == ("The 'sep' parameter of read_hierarchy must be a single "
+                                 "character other than a quote or newline. Got ';;' instead.")
+    with pytest.raises(InvalidParameterError) as caught:
+        read_hierarchy(missing, column=3)
+    assert str(caught.value) == ("The 'column' parameter of read_hierarchy must be a string or "
+                                 "None. Got 3 instead.")
 
 
 # ---------------------------------------------------------------------------- certificates
