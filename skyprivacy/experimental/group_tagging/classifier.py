@@ -429,7 +429,7 @@ class RelationImpactClassifier:
         cost = np.zeros(total)
         tpr_rows, fpr_rows = [], []
         simplex = np.zeros((len(hulls), total))
-        for i, (thresholds, fpr, tpr, n_pos, n_neg) in enumerate(hulls):
+        for i, (_thresholds, fpr, tpr, n_pos, n_neg) in enumerate(hulls):
             block = slice(offsets[i], offsets[i + 1])
             cost[block] = n_neg * fpr - n_pos * tpr
             row_t, row_f = np.zeros(total), np.zeros(total)
