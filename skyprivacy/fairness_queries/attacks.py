@@ -853,7 +853,7 @@ def _basis_pursuit(H, eta, *, nonneg, alpha_column, method, owner):
     return s, alpha
 
 
-def _omp(H, eta, sparsity, tol=1e-10):
+def _omp(H: np.ndarray, eta: np.ndarray, sparsity: int, tol: float = 1e-10) -> np.ndarray:
     """Orthogonal matching pursuit with at most ``sparsity`` atoms."""
     m, n = H.shape
     norms = np.linalg.norm(H, axis=0)

@@ -714,7 +714,7 @@ class ComplianceOracle:
 
     @validate_params({"mechanism": InstanceOf(_BiasQueryMechanism,
                                               name="an AttributeConceal or LaplaceBiasQuery")})
-    def __init__(self, a, y=None, *, mechanism, budget=None):
+    def __init__(self, a, y=None, *, mechanism, budget=None) -> None:
         owner = "ComplianceOracle"
         self._a = check_binary_vector(a, name="a", owner=owner)
         self._y = None if y is None else check_binary_vector(y, name="y", owner=owner,
