@@ -11,6 +11,7 @@ attacker rules out, and the resulting confidence.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -101,6 +102,9 @@ class SkylineCheckResult:
         self.unused_policy_values = tuple(unused_policy_values)
         self._release = _release
         self._cache: dict = {}
+        # (value, point, source) per row: tuples when built from rows, else the arrays of
+        # the check with their float margins (_log_nr)
+        self._targets: Sequence[tuple] | _Targets
         if rows is not None:
             rows = tuple(rows)
             self._targets = [(r.value, r.point, r.source) for r in rows]
@@ -145,14 +149,15 @@ class SkylineCheckResult:
     @property
     def worst(self) -> PointCheck | None:
         """The row with the smallest margin c - BP (the most exposed), if any."""
-        if not self._targets:
+        targets = self._targets
+        if not targets:
             return None
-        if self._log_nr is None:
-            candidates = range(len(self._targets))
+        if self._log_nr is None or not isinstance(targets, _Targets):
+            candidates = range(len(targets))
         else:  # float margins find the few rows that can be the exact minimum
             with np.errstate(over="ignore"):
                 bp = 1.0 / (1.0 + np.exp(self._log_nr))
-            margin = self._targets.c_array() - bp
+            margin = targets.c_array() - bp
             candidates = np.flatnonzero(margin <= margin.min() + 1e-9).tolist()
         return min((self._row(i) for i in candidates),
                    key=lambda r: r.point.c_exact - r.breach_probability)
@@ -277,7 +282,8 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
             pass
     # rows as arrays (value position, point index, source): the default skyline's rows are
     # built without a Python step per value
-    points, point_id = [], {}
+    points: list[SkylinePoint] = []
+    point_id: dict[int, int] = {}
 
     def ids(skyline):
         out = []

@@ -63,10 +63,12 @@ class _ValueStats:
         self.n_other_values = present - (1 if j is not None and totals[j] > 0 else 0)
         self.n_individuals = release.n_individuals
         self.absent = j is None or not totals[j] > 0
-        if self.absent:
+        if j is None or self.absent:
             return
         self.j = j
-        self.shapes = holder_shapes(release, j)
+        shapes = holder_shapes(release, j)
+        assert shapes is not None  # the value occurs, so some group holds it
+        self.shapes = shapes
         self.min_n = self.shapes.min_n
         # beyond this l every holder's ruled-out counts are all its other counts
         self.saturation = self.shapes.saturation
@@ -331,8 +333,10 @@ def _find(stats: _ValueStats, c_exact: Fraction) -> KnowledgeSkyline:
             hi = np.minimum(k_max, reach - m_rep)
             if upper is not None:
                 hi = np.minimum(hi, _height(upper, m_rep))
-            heights = _largest_many(lambda pos, x: oracle.safe_many(l_rep[pos], x, m_rep[pos]),
-                                    np.zeros(len(l_rep), dtype=np.int64), hi)
+            heights = _largest_many(
+                lambda pos, x, l_rep=l_rep, m_rep=m_rep: oracle.safe_many(l_rep[pos], x,
+                                                                          m_rep[pos]),
+                np.zeros(len(l_rep), dtype=np.int64), hi)
             for i, l in enumerate(block.tolist()):
                 staircases[l] = heights[offsets[i]:offsets[i + 1]]
             upper = staircases[int(block[-1])]
@@ -387,7 +391,7 @@ def _minimal_unsafe(staircases: dict, stair, k_max, m_max):
     At a fixed l the unsafe k's are those above K_l(m); the lowest, K_l(m) + 1, can only be
     minimal where the staircase drops (the start of a step, or the first m with no safe k),
     and only if K_{l-1}(m) reaches it (``stair(l)`` is K_l for any l of the box)."""
-    out = set()
+    out: set[tuple[int, int, int]] = set()
     for l, heights in sorted(staircases.items()):
         starts = np.flatnonzero(np.diff(np.concatenate([[-2], heights])) != 0)
         m_cand = np.append(starts, len(heights)).astype(np.int64)

@@ -225,7 +225,7 @@ def _log_falling(a, s, m) -> np.ndarray:
         a, s = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(s, dtype=float))
         x = np.maximum(a - (float(m) - 1.0), 1.0)
         ratio = np.ones(a.shape)
-        for j in range(int(m)):
+        for _ in range(int(m)):
             ratio *= x / (x + s)
             x += 1.0
         with np.errstate(divide="ignore"):
@@ -598,7 +598,7 @@ class SufficientStatistics:
     def breach_probability(self) -> Fraction:
         """BP = 1 / (NR + 1), exactly."""
         nr = self.negated_ratio
-        return Fraction(0) if nr == INF else 1 / (nr + 1)
+        return Fraction(0) if nr == INF else 1 / (Fraction(nr) + 1)
 
     def _resolve(self) -> tuple[Exact, str]:
         if self.pinned_group is not None:
@@ -1011,6 +1011,7 @@ class _ShapeTable:
         keep = _t_front_many(self.n, self.s_rank, rs)
         for col, l in enumerate(ls.tolist()):
             pos = np.flatnonzero(keep[:, col])
+            x: tuple[np.ndarray, ...]
             if self.semantics == "mvpi-set":
                 r = rs[pos, col]
                 x = (np.where(r == INF, 1, 0), np.where(r == INF, 0.0, -r))
@@ -1145,7 +1146,7 @@ def top_other_counts(sorted_counts: np.ndarray, s: np.ndarray, l: int) -> np.nda
 class GroupTerms(HolderTerms):
     """:class:`HolderTerms` of every group of a dense input, plus the pinned flag."""
 
-    pinned: np.ndarray = None
+    pinned: np.ndarray | None = None
 
 
 def group_terms(n: np.ndarray, s: np.ndarray, top: np.ndarray, *, l, k, m,

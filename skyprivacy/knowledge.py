@@ -28,7 +28,8 @@ def exact_confidence(c: object, owner: str = "SkylinePoint") -> Fraction:
     """The confidence threshold as an exact fraction, validated to lie in (0, 1].
 
     Floats are read as the decimal number they print as, so ``0.9`` means 9/10 exactly (not
-    the binary double nearest to it); ints, Fractions and Decimals are exact already.
+    the binary double nearest to it); ints, Fractions and Decimals are exact already.  Any
+    other real type is read as its float.
 
     Examples
     --------
@@ -37,12 +38,12 @@ def exact_confidence(c: object, owner: str = "SkylinePoint") -> Fraction:
     """
     if isinstance(c, (bool, np.bool_)) or not isinstance(c, (numbers.Real, Decimal)):
         raise param_error("c", owner, "be a number in (0, 1]", c)
-    if isinstance(c, (float, np.floating)):
-        if not np.isfinite(c):
+    if isinstance(c, (numbers.Rational, Decimal)):
+        exact = Fraction(c)
+    else:  # a float, a numpy float or another real type: the decimal its float prints as
+        if not np.isfinite(float(c)):
             raise param_error("c", owner, "be in (0, 1]", float(c))
         exact = Fraction(repr(float(c)))
-    else:
-        exact = Fraction(c)
     if not 0 < exact <= 1:
         raise param_error("c", owner, "be in (0, 1]", c if not isinstance(c, np.generic)
                           else c.item())
@@ -141,6 +142,7 @@ class Skyline:
     """
 
     __slots__ = ("_points",)
+    _points: tuple[SkylinePoint, ...]  # sorted by (l, k, m, c), none dominating another
 
     def __init__(self, points: Iterable) -> None:
         if isinstance(points, Skyline):
@@ -318,7 +320,9 @@ class Policy:
             return NotImplemented
         return self._skylines == other._skylines and self._default == other._default
 
-    __hash__ = None
+    # Policies compare by content and are not hashable.  typeshed declares object.__hash__
+    # a method, so mypy refuses the None that Python itself uses to mark a class unhashable.
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{v!r}: {[p.as_tuple() for p in s]}" for v, s in self._skylines.items())

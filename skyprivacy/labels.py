@@ -160,7 +160,7 @@ def parse_labels(data: bytes | str) -> dict:
     columns = document.get("columns")
     if not isinstance(columns, dict):
         raise ValueError("'columns' must map column names to {digest: [members]}")
-    out = {}
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
     for column, sets in columns.items():
         if not isinstance(sets, dict):
             raise ValueError(f"the sets of column {column!r} must be an object")

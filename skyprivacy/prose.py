@@ -75,11 +75,12 @@ def worst_case(release: ReleaseCandidate, value, stats: SufficientStatistics,
     mvpi = release.semantics != "svpi"
     case = stats.case
     labels = release.group_labels
-    j = release.value_index(value)
     confidence = f"confidence {bp} ({percent_text(bp, threshold)})"
     if case == "absent":
         return WorstCase(value, case, None, None, None, (), bp,
                          f"{value!r} occurs in no group of the release: no attacker can infer it.")
+    j = release.value_index(value)
+    assert j is not None  # a value the release lacks is 'absent', answered above
 
     def group_text(g: int) -> str:
         n = int(release.sizes_array[g])
@@ -89,6 +90,7 @@ def worst_case(release: ReleaseCandidate, value, stats: SufficientStatistics,
 
     if case == "pinned":
         g = stats.pinned_group
+        assert g is not None  # the case is 'pinned' exactly when a pinned group exists
         n = int(release.sizes_array[g])
         known = min(k, n - 1)
         family = min(m, n - 1 - known)
@@ -118,6 +120,8 @@ def worst_case(release: ReleaseCandidate, value, stats: SufficientStatistics,
     else:  # known-with-target
         g, f = stats.ss3.group, stats.ss4.group
         known_g = g
+    # the statistics of the attaining case are finite, so each names the group attaining it
+    assert g is not None and f is not None and known_g is not None
     row = release.group_counts(g)  # most frequent first, ties in value order
     s_g = row.pop(release.values[j], 0)
     ruled = list(row.items())[:l]

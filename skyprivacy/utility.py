@@ -17,6 +17,7 @@ import math
 import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Literal, overload
 
 import numpy as np
 import pandas as pd
@@ -71,6 +72,12 @@ def average_group_size(release: ReleaseCandidate) -> float:
     """
     check_release(release, "average_group_size")
     return release.n_individuals / release.n_groups
+
+
+@overload
+def discernibility(release: ReleaseCandidate, *, normalized: Literal[False] = ...) -> int: ...
+@overload
+def discernibility(release: ReleaseCandidate, *, normalized: bool) -> int | float: ...
 
 
 def discernibility(release: ReleaseCandidate, *, normalized: bool = False) -> int | float:
@@ -201,13 +208,14 @@ def _check_kl_inputs(table: object, assignment: object, qi: object, sensitive: o
         raise param_error("assignment", owner,
                           "be a pandas Series of group ids aligned with the table's index",
                           type(assignment).__name__)
-    if not assignment.index.equals(table.index):
-        if not (table.index.is_unique and assignment.index.is_unique):
+    aligned: pd.Series = assignment
+    if not aligned.index.equals(table.index):
+        if not (table.index.is_unique and aligned.index.is_unique):
             raise SchemaError(
                 "The assignment's index does not match the table's index, and one of them "
                 "repeats labels, so rows cannot be matched to groups.")
-        lacking = table.index.difference(assignment.index, sort=False)
-        extra = assignment.index.difference(table.index, sort=False)
+        lacking = table.index.difference(aligned.index, sort=False)
+        extra = aligned.index.difference(table.index, sort=False)
         if len(lacking) or len(extra):
             raise SchemaError(
                 f"The assignment's index does not match the table's index: {len(lacking)} "
@@ -215,8 +223,8 @@ def _check_kl_inputs(table: object, assignment: object, qi: object, sensitive: o
                 + (f" (first: {lacking.tolist()[0]!r})" if len(lacking) else "")
                 + f" and {len(extra)} assignment label(s) are not table rows"
                 + (f" (first: {extra.tolist()[0]!r})" if len(extra) else "") + ".")
-        assignment = assignment.reindex(table.index)
-    n_missing = int(assignment.isna().sum())
+        aligned = aligned.reindex(table.index)
+    n_missing = int(aligned.isna().sum())
     if n_missing:
         raise SchemaError(
             f"The assignment has {n_missing} missing group id(s); every row of the table must "
@@ -228,7 +236,7 @@ def _check_kl_inputs(table: object, assignment: object, qi: object, sensitive: o
                 raise SchemaError(
                     f"Column {column!r} has {n_missing} missing value(s); pass "
                     f"missing='as_value' to treat them as a category, or clean the table.")
-    return table, assignment, columns
+    return table, aligned, columns
 
 
 def kl_divergence(table: pd.DataFrame, assignment: pd.Series, *, qi, sensitive: Hashable,

@@ -1,4 +1,5 @@
 """Skyline points, skylines (dominance) and value-centric policies."""
+import numbers
 import re
 from fractions import Fraction
 
@@ -17,6 +18,30 @@ def test_point_fields_and_exact_confidence():
     assert SkylinePoint(np.int64(1), 0, 0, Fraction(1, 3)).c_exact == Fraction(1, 3)
     assert SkylinePoint(0, 0, 0, 1).c_exact == 1
     assert type(SkylinePoint(np.int64(2), 0, 0, 0.5).l) is int
+
+
+class _OtherReal:
+    """A real number of a type that is neither float nor rational (as gmpy2's mpfr is)."""
+
+    def __init__(self, x: float):
+        self.x = x
+
+    def __float__(self) -> float:
+        return self.x
+
+    def __repr__(self) -> str:
+        return f"_OtherReal({self.x!r})"
+
+
+numbers.Real.register(_OtherReal)
+
+
+def test_confidence_of_another_real_type_is_read_like_a_float():
+    assert SkylinePoint(1, 0, 0, _OtherReal(0.9)).c_exact == Fraction(9, 10)
+    with pytest.raises(InvalidParameterError,
+                       match=re.escape("The 'c' parameter of SkylinePoint must be in (0, 1]. "
+                                       "Got inf instead.")):
+        SkylinePoint(1, 0, 0, _OtherReal(float("inf")))
 
 
 def test_dominance_is_the_papers_order():

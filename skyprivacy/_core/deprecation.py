@@ -46,7 +46,8 @@ def positional_options(*old_order: str):
     ...     criterion("r", 2, 3)
     ('r', 2, 3)
     >>> print(caught[0].message)
-    Passing c, l to criterion by position is deprecated and stops working in the next release; call criterion(release, c=2, l=3).
+    Passing c, l to criterion by position is deprecated and stops working in the next release; call
+        criterion(release, c=2, l=3).
     """
     def decorate(function):
         parameters = inspect.signature(function).parameters
@@ -103,7 +104,8 @@ def renamed_attribute(old: str, new: str) -> property:
     ...     Result().satisfied
     True
     >>> print(caught[0].message)
-    The attribute 'satisfied' is deprecated and stops working in the next release; read 'safe' instead.
+    The attribute 'satisfied' is deprecated and stops working in the next release; read 'safe'
+        instead.
     """
     def getter(self):
         warnings.warn(f"The attribute {old!r} is deprecated and stops working in "

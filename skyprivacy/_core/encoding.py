@@ -8,6 +8,7 @@ column is factorized into dense integer codes, and how a missing column is repor
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -85,7 +86,8 @@ def sorted_uniques(values: Iterable[Hashable]) -> list:
     ['a', 'b', None]
     """
     values = list(values)
-    seen = list(dict.fromkeys(v for v in values if not is_missing(v)))
+    # Any: the values are sorted if they happen to be mutually comparable (TypeError if not)
+    seen: list[Any] = list(dict.fromkeys(v for v in values if not is_missing(v)))
     try:
         seen.sort()
     except TypeError:

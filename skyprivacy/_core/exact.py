@@ -17,6 +17,7 @@ import math
 import numbers
 from decimal import Decimal
 from fractions import Fraction
+from typing import SupportsFloat
 
 import numpy as np
 
@@ -73,7 +74,7 @@ def decimal_fraction(value: object) -> Fraction:
     if isinstance(value, (numbers.Integral, np.integer)):
         return Fraction(int(value))
     if isinstance(value, numbers.Rational):
-        return Fraction(value.numerator, value.denominator)
+        return Fraction(int(value.numerator), int(value.denominator))
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise ValueError(f"{value!r} is not a finite number")
@@ -100,8 +101,12 @@ def exact_array(values) -> np.ndarray:
     return out.reshape(np.shape(values))
 
 
-def as_number(value: object, exact: bool):
-    """A float, or on the exact path a Fraction (read with :func:`decimal_fraction`)."""
+def as_number(value: SupportsFloat, exact: bool):
+    """A float, or on the exact path a Fraction (read with :func:`decimal_fraction`).
+
+    The return is left untyped on purpose: callers mix it into numpy arithmetic on object
+    arrays of Fractions, which numpy's stubs cannot express.
+    """
     if exact:
         return value if isinstance(value, Fraction) else decimal_fraction(value)
     return float(value)
@@ -122,8 +127,12 @@ def native(value: object) -> object:
     return value
 
 
-def native_number(value: object) -> object:
+def native_number(value: object) -> int | float | Fraction:
     """A number as the caller gave it, but native: numpy scalars unwrapped, Decimals as Fractions.
+
+    ``value`` is a real number the caller has validated.  Ints, floats and Fractions come
+    back as they are; any other rational as a Fraction, any other real (numpy's long double,
+    whose ``.item()`` is itself) as a float.
 
     Examples
     --------
@@ -131,10 +140,16 @@ def native_number(value: object) -> object:
     (0.75, Fraction(1, 2))
     """
     if isinstance(value, np.generic):
-        return value.item()
+        value = value.item()
     if isinstance(value, Decimal):
         return Fraction(value)
-    return value
+    if isinstance(value, (int, float, Fraction)):
+        return value
+    if isinstance(value, numbers.Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    if isinstance(value, numbers.Real):
+        return float(value)
+    raise TypeError(f"{value!r} is not a real number")
 
 
 def fraction_text(value: Fraction | float) -> str:

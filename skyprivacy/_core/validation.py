@@ -297,6 +297,8 @@ class InstanceOf(Constraint):
 class Predicate(Constraint):
     """Anything a function accepts, described in words: ``Predicate(callable, "be a callable")``."""
 
+    text: str  # always given: the words are the whole requirement
+
     def __init__(self, test: Callable[[object], bool], text: str, *, invalid: object = None):
         self.test, self.text, self._invalid = test, text, invalid
 
@@ -367,7 +369,8 @@ def check(value, constraint: Constraint, *, name: str, owner: str):
     >>> check(0, Interval("integer", 1), name="k", owner="k_anonymity")
     Traceback (most recent call last):
     ...
-    skyprivacy.errors.InvalidParameterError: The 'k' parameter of k_anonymity must be a positive integer. Got 0 instead.
+    skyprivacy.errors.InvalidParameterError: The 'k' parameter of k_anonymity must be a positive
+        integer. Got 0 instead.
     """
     if not constraint.is_satisfied_by(value):
         raise param_error(name, owner, constraint.message_requirement(value),

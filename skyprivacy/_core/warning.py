@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from types import FrameType
 
 __all__ = ["warn", "external_stacklevel"]
 
@@ -21,7 +22,7 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def external_stacklevel() -> int:
     """The ``stacklevel`` that, passed by the caller of this function to
     :func:`warnings.warn`, names the first frame outside skyprivacy."""
-    frame = sys._getframe(1)  # the function that will call warnings.warn
+    frame: FrameType | None = sys._getframe(1)  # the function that will call warnings.warn
     level = 1
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
         frame = frame.f_back

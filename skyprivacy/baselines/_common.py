@@ -7,6 +7,8 @@ same everywhere.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from .._core.deprecation import renamed_attribute
@@ -74,6 +76,20 @@ class GroupVerdicts:
     ``safe`` is the verdict's one name across skyprivacy; ``satisfied`` (the release) and
     ``ok`` (per group) are its deprecated aliases, kept for one release.
     """
+
+    if TYPE_CHECKING:
+        # What each result dataclass provides (fields, class attributes, methods).
+        safe: bool
+        worst_group: object
+        group_labels: tuple
+        group_sizes: tuple
+        label_names: tuple
+        _criterion: str
+
+        @property
+        def group_safe(self) -> tuple: ...
+
+        def _summary(self) -> dict: ...
 
     satisfied = renamed_attribute("satisfied", "safe")
     ok = renamed_attribute("ok", "group_safe")

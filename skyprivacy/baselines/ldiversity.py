@@ -161,7 +161,8 @@ def distinct_l_diversity_level(release: ReleaseCandidate) -> int:
 
     Examples
     --------
-    >>> distinct_l_diversity_level(ReleaseCandidate.from_groups([(3, list("abc")), (3, list("aab"))]))
+    >>> distinct_l_diversity_level(
+    ...     ReleaseCandidate.from_groups([(3, list("abc")), (3, list("aab"))]))
     2
     """
     check_svpi(release, "distinct_l_diversity_level", _WHY)
@@ -212,7 +213,7 @@ def _entropy_verdicts(release: ReleaseCandidate, l: Fraction, n_h: np.ndarray) -
     bound = n * math.log(l)
     slack = REL_TOL * np.maximum(1.0, np.abs(bound))
     ok = n_h >= bound
-    for g in np.flatnonzero(np.abs(n_h - bound) <= slack):
+    for g in np.flatnonzero(np.abs(n_h - bound) <= slack).tolist():
         ok[g] = _entropy_at_least_exact(_row(release, g), l)
     return ok
 
@@ -358,7 +359,8 @@ def entropy_l_diversity_level(release: ReleaseCandidate) -> float:
 
     Examples
     --------
-    >>> entropy_l_diversity_level(ReleaseCandidate.from_groups([(3, list("abc")), (4, list("aabb"))]))
+    >>> entropy_l_diversity_level(
+    ...     ReleaseCandidate.from_groups([(3, list("abc")), (4, list("aabb"))]))
     2.0
     """
     check_svpi(release, "entropy_l_diversity_level", _WHY)
@@ -523,7 +525,8 @@ def recursive_cl_diversity_threshold(release: ReleaseCandidate, *, l: int) -> Fr
     Examples
     --------
     >>> release = ReleaseCandidate.from_groups([(4, list("aabc"))])
-    >>> recursive_cl_diversity_threshold(release, l=2), recursive_cl_diversity_threshold(release, l=4)
+    >>> (recursive_cl_diversity_threshold(release, l=2),
+    ...  recursive_cl_diversity_threshold(release, l=4))
     (Fraction(1, 1), inf)
     """
     check_svpi(release, "recursive_cl_diversity_threshold", _WHY)

@@ -853,7 +853,7 @@ def _basis_pursuit(H, eta, *, nonneg, alpha_column, method, owner):
     return s, alpha
 
 
-def _omp(H, eta, sparsity, tol=1e-10):
+def _omp(H: np.ndarray, eta: np.ndarray, sparsity: int, tol: float = 1e-10) -> np.ndarray:
     """Orthogonal matching pursuit with at most ``sparsity`` atoms."""
     m, n = H.shape
     norms = np.linalg.norm(H, axis=0)
@@ -1354,7 +1354,9 @@ def equalized_odds_reveal(oracle, pos_attack, neg_attack, *, y=None) -> AttackRe
     covered = pos.a_hat != -1
     a_hat = np.where(covered, pos.a_hat, neg.a_hat)
     decoded = np.where(np.isnan(pos.decoded), neg.decoded, pos.decoded)
-    both = None not in (pos.n0, pos.n1, neg.n0, neg.n1)
+    n0 = n1 = None
+    if (pos.n0 is not None and pos.n1 is not None
+            and neg.n0 is not None and neg.n1 is not None):
+        n0, n1 = pos.n0 + neg.n0, pos.n1 + neg.n1
     return _result(a_hat, pos.queries_used + neg.queries_used,
-                   f"equalized_odds:{pos.method.split(':', 1)[1]}", decoded,
-                   pos.n0 + neg.n0 if both else None, pos.n1 + neg.n1 if both else None)
+                   f"equalized_odds:{pos.method.split(':', 1)[1]}", decoded, n0, n1)

@@ -88,15 +88,6 @@ _METRIC_NAMES = {"sp": "statistical parity gap", "abs_sp": "absolute statistical
 # Budget accounting
 # ---------------------------------------------------------------------------------------------
 
-def _decimal(x: float) -> Fraction | None:
-    """A float budget as the exact decimal it was written as (None for infinity).
-
-    ``decimal_fraction(0.1) == Fraction(1, 10)``, so ten charges of 0.1 add up to exactly 1
-    and a budget of 1.0 is neither refused early nor overrun by float round-off.
-    """
-    return None if math.isinf(x) else decimal_fraction(x)
-
-
 #: The declared options shared by the mechanisms and the accountant.
 _FINITE_EPSILON = Interval("real", 0, closed="neither")
 _DELTA = Interval("real", 0, 1, closed="left")
@@ -130,12 +121,16 @@ class BudgetAccountant:
     >>> acc.spend(0.1)
     Traceback (most recent call last):
     ...
-    skyprivacy.errors.BudgetError: The privacy budget is exhausted: spending epsilon=0.1, delta=0.0 would bring the total to epsilon=1.1, delta=0.0, over the budget epsilon=1.0, delta=0.0.
+    skyprivacy.errors.BudgetError: The privacy budget is exhausted: spending epsilon=0.1, delta=0.0
+        would bring the total to epsilon=1.1, delta=0.0, over the budget epsilon=1.0, delta=0.0.
     """
 
     @validate_params({"epsilon": Interval("real", 0, closed="neither", inf=True,
                                           note="math.inf for no limit"), "delta": _DELTA})
     def __init__(self, epsilon: float = math.inf, delta: float = 0.0):
+        # Finite amounts are kept as the exact decimals they were written as
+        # (``decimal_fraction(0.1) == Fraction(1, 10)``), so ten charges of 0.1 add up to
+        # exactly 1 and a budget of 1.0 is neither refused early nor overrun by round-off.
         self._epsilon = float(epsilon)
         self._delta = float(delta)
         self._spent_eps: Fraction | None = Fraction(0)  # None once an infinite amount is spent
@@ -167,22 +162,26 @@ class BudgetAccountant:
         """Epsilon still available."""
         if math.isinf(self._epsilon):
             return math.inf
-        return float(_decimal(self._epsilon) - self._spent_eps)
+        # a finite budget never accepts an infinite amount, so what is spent is finite
+        assert self._spent_eps is not None
+        return float(decimal_fraction(self._epsilon) - self._spent_eps)
 
     @property
     def remaining_delta(self) -> float:
         """Delta still available."""
-        return float(_decimal(self._delta) - self._spent_delta)
+        return float(decimal_fraction(self._delta) - self._spent_delta)
 
     @property
     def ledger(self) -> tuple[tuple[float, float], ...]:
         """Every (epsilon, delta) charged, in order."""
         return tuple(self._ledger)
 
-    def _totals_after(self, epsilon: float, delta: float):
+    def _totals_after(self, epsilon: float, delta: float) -> tuple[Fraction | None, Fraction]:
+        """Spent (epsilon, delta) after a charge; epsilon None once it is infinite (delta is
+        always finite, in [0, 1))."""
         eps = None if (self._spent_eps is None or math.isinf(epsilon)) \
-            else self._spent_eps + _decimal(epsilon)
-        return eps, self._spent_delta + _decimal(delta)
+            else self._spent_eps + decimal_fraction(epsilon)
+        return eps, self._spent_delta + decimal_fraction(delta)
 
     @validate_params(_AMOUNT)
     def can_spend(self, epsilon: float, delta: float = 0.0) -> bool:
@@ -190,8 +189,8 @@ class BudgetAccountant:
         epsilon, delta = float(epsilon), float(delta)
         eps_after, delta_after = self._totals_after(epsilon, delta)
         eps_ok = math.isinf(self._epsilon) or (eps_after is not None
-                                                and eps_after <= _decimal(self._epsilon))
-        return eps_ok and delta_after <= _decimal(self._delta)
+                                                and eps_after <= decimal_fraction(self._epsilon))
+        return eps_ok and delta_after <= decimal_fraction(self._delta)
 
     @validate_params(_AMOUNT)
     def spend(self, epsilon: float, delta: float = 0.0) -> None:
@@ -715,7 +714,7 @@ class ComplianceOracle:
 
     @validate_params({"mechanism": InstanceOf(_BiasQueryMechanism,
                                               name="an AttributeConceal or LaplaceBiasQuery")})
-    def __init__(self, a, y=None, *, mechanism, budget=None):
+    def __init__(self, a, y=None, *, mechanism, budget=None) -> None:
         owner = "ComplianceOracle"
         self._a = check_binary_vector(a, name="a", owner=owner)
         self._y = None if y is None else check_binary_vector(y, name="y", owner=owner,

@@ -69,7 +69,8 @@ def parse_arx(text, *, name=None, sep=";") -> Hierarchy:
     >>> parse_arx("BSc;Higher;*\\nHS;*\\n", name="edu")
     Traceback (most recent call last):
     ...
-    skyprivacy.errors.HierarchyError: Hierarchy 'edu': levels of unequal depth: row 2 (leaf 'HS') has 1 level(s) above the leaf but row 1 (leaf 'BSc') has 2.
+    skyprivacy.errors.HierarchyError: Hierarchy 'edu': levels of unequal depth: row 2 (leaf 'HS')
+        has 1 level(s) above the leaf but row 1 (leaf 'BSc') has 2.
     """
     rows, line_numbers = [], []
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=sep, quotechar='"')

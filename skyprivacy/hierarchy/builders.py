@@ -70,7 +70,8 @@ def from_levels(levels, *, name=None) -> Hierarchy:
     >>> from_levels([["a", "x", "*"], ["b", "y", "+"]])
     Traceback (most recent call last):
     ...
-    skyprivacy.errors.HierarchyError: Hierarchy has 2 roots ['*', '+'] at level 2; the last level must hold a single label such as '*'.
+    skyprivacy.errors.HierarchyError: Hierarchy has 2 roots ['*', '+'] at level 2; the last level
+        must hold a single label such as '*'.
     """
     rows, row_numbers = rows_of(levels, "from_levels")
     return make_hierarchy(rows, name=name, row_numbers=row_numbers)
@@ -199,7 +200,9 @@ def intervals(values, widths, *, name=None, closed="left", origin=0) -> Hierarch
     >>> intervals(range(10), (5, 12))
     Traceback (most recent call last):
     ...
-    skyprivacy.errors.InvalidParameterError: The 'widths' parameter of intervals must be increasing positive numbers, each a multiple of the previous (12 is not a larger multiple of 5). Got (5, 12) instead.
+    skyprivacy.errors.InvalidParameterError: The 'widths' parameter of intervals must be increasing
+        positive numbers, each a multiple of the previous (12 is not a larger multiple of 5). Got
+        (5, 12) instead.
     """
     width_list = _check_widths(widths, "intervals")
     leaves = _numbers_of(values, title(name))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -90,6 +91,21 @@ class Hierarchy:
         "_name", "_rows", "_height", "_leaves", "_labels", "_label_arrays", "_codes",
         "_label_code", "_first_leaf", "_label_levels", "_find_leaf", "_graph", "_hash",
     )
+    # Set once by _build (through object.__setattr__, the class being immutable); the two
+    # caches _graph and _hash start as None and are filled on first use.
+    _name: str | None
+    _rows: tuple[tuple[Any, ...], ...]
+    _height: int
+    _leaves: tuple[Any, ...]
+    _labels: tuple[tuple[Any, ...], ...]
+    _label_arrays: tuple[np.ndarray, ...]
+    _codes: np.ndarray
+    _label_code: tuple[dict[Any, int], ...]
+    _first_leaf: tuple[np.ndarray, ...]
+    _label_levels: dict[Any, tuple[int, ...]]
+    _find_leaf: LeafLookup
+    _graph: nx.DiGraph | None
+    _hash: int | None
 
     @validate_params({"name": NAME})
     def __init__(self, levels, *, name=None):
@@ -172,8 +188,9 @@ class Hierarchy:
         if not (isinstance(node, tuple) and len(node) == 2 and is_hashable(node)):
             return False
         level, label = node
-        return (isinstance(level, numbers.Integral) and not isinstance(level, bool)
-                and 0 <= level <= self._height and label in self._label_code[level])
+        if not isinstance(level, numbers.Integral) or isinstance(level, bool):
+            return False
+        return 0 <= int(level) <= self._height and label in self._label_code[int(level)]
 
     # ------------------------------------------------------------------ structure
     def _check_level(self, level, owner: str) -> int:
@@ -344,7 +361,8 @@ class Hierarchy:
         >>> bundled("adult", "sex").validate(["Male", " Female", "x", "x"])
         Traceback (most recent call last):
         ...
-        skyprivacy.errors.HierarchyError: Hierarchy 'sex' does not cover 2 distinct value(s) of the data (3 row(s)): [' Female', 'x']; its leaves include ['Male', 'Female'].
+        skyprivacy.errors.HierarchyError: Hierarchy 'sex' does not cover 2 distinct value(s) of the
+            data (3 row(s)): [' Female', 'x']; its leaves include ['Male', 'Female'].
         """
         _, data = one_dimensional(values, "Hierarchy.validate")
         self._covered_positions(data)
@@ -396,7 +414,8 @@ class Hierarchy:
         >>> age.generalize(ages, 5)
         Traceback (most recent call last):
         ...
-        skyprivacy.errors.InvalidParameterError: The 'level' parameter of Hierarchy.generalize must be an integer in [0, 4]. Got 5 instead.
+        skyprivacy.errors.InvalidParameterError: The 'level' parameter of Hierarchy.generalize must
+            be an integer in [0, 4]. Got 5 instead.
         """
         owner = "Hierarchy.generalize"
         level = self._check_level(level, owner)
@@ -462,7 +481,8 @@ class Hierarchy:
         >>> age.lca([])
         Traceback (most recent call last):
         ...
-        skyprivacy.errors.InvalidParameterError: The 'values' parameter of Hierarchy.lca must be non-empty. Got [] instead.
+        skyprivacy.errors.InvalidParameterError: The 'values' parameter of Hierarchy.lca must be
+            non-empty. Got [] instead.
         """
         return self._lca(values, "Hierarchy.lca")[1]
 
@@ -718,10 +738,11 @@ def _tables(rows: list, name, row_numbers) -> dict:
         conflicts = np.flatnonzero(parent != expected)
         if conflicts.size:
             i = int(conflicts[0])
-            first = int(first_row[level][child[i]])
+            first_of_child = int(first_row[level][child[i]])
             raise HierarchyError(
                 f"{name_}: node {labels[level][child[i]]!r} at level {level} has two "
-                f"parents, {labels[level + 1][parent[first]]!r} ({where(first)}) and "
+                f"parents, {labels[level + 1][parent[first_of_child]]!r} "
+                f"({where(first_of_child)}) and "
                 f"{labels[level + 1][parent[i]]!r} ({where(i)})."
             )
     if len(labels[height]) != 1:

@@ -96,6 +96,7 @@ def safe_div(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     zero = den == 0
     if np.any(zero):
         one = Fraction(1) if den.dtype == object else 1.0
-        den = np.where(zero, one, den)
+        # numpy's stubs admit no Fraction, though an object array holds them
+        den = np.where(zero, one, den)  # type: ignore[arg-type]
         return np.where(zero, num * 0, num / den)
     return num / den

@@ -54,7 +54,8 @@ def beta_from_gamma(gamma: float) -> float:
     >>> beta_from_gamma(-1)
     Traceback (most recent call last):
     ...
-    skyprivacy.errors.InvalidParameterError: The 'gamma' parameter of beta_from_gamma must be a number >= 0. Got -1 instead.
+    skyprivacy.errors.InvalidParameterError: The 'gamma' parameter of beta_from_gamma must be a
+        number >= 0. Got -1 instead.
     """
     return math.exp(-float(gamma))
 
@@ -102,7 +103,8 @@ def announced_matrix(table: DecisionTable, announced, *, exact: bool, owner: str
     if isinstance(d_tilde, np.ndarray):
         if getattr(announced, "table", None) is not table:
             raise param_error(
-                "announced", owner, "be a result computed for this table", "a result of another table"
+                "announced", owner, "be a result computed for this table",
+                "a result of another table"
             )
         values = d_tilde
     elif isinstance(announced, str):
@@ -114,7 +116,8 @@ def announced_matrix(table: DecisionTable, announced, *, exact: bool, owner: str
         if not values.index.equals(table.index):
             if not values.index.is_unique or table.index.difference(values.index).size:
                 raise SchemaError(
-                    "The announced rule does not cover every record of the table (aligned by index)."
+                    "The announced rule does not cover every record of the table "
+                    "(aligned by index)."
                 )
             values = values.reindex(table.index)
         values = values.to_numpy(dtype=object)
@@ -173,7 +176,8 @@ def confidence_matrix(table: DecisionTable, dist: np.ndarray, *, exact: bool) ->
     """
     layout = table.layout
     weights = table.weight_array(exact=exact)
-    conf_sorted = channel_confidence(weights[layout.rows], dist[layout.rows], layout.seg, exact=exact)
+    conf_sorted = channel_confidence(weights[layout.rows], dist[layout.rows], layout.seg,
+                                     exact=exact)
     conf = np.zeros(dist.shape, dtype=object if exact else float)
     if exact:
         conf[:] = Fraction(0)
@@ -212,7 +216,7 @@ class MaxConfidence:
         Index label of that record in the table.
     """
 
-    conf: object
+    conf: float | Fraction
     group: tuple
     outcome: object
     sensitive: object
@@ -249,7 +253,7 @@ class BetaCheck:
     """
 
     safe: bool
-    beta: object
+    beta: float | Fraction
     max_confidence: MaxConfidence
     violations: pd.DataFrame
 

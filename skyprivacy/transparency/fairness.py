@@ -171,7 +171,7 @@ class FairnessReport:
     """Fairness measures of one announced rule (what an ATR would publish)."""
 
     measures: tuple
-    fidelity: object = None
+    fidelity: Delta | Alpha | Bounds | None = None
 
     @positional_options("name", "stratum")
     def measure(self, name: str, *, stratum=None) -> FairnessMeasure:
@@ -219,7 +219,8 @@ def _selection(table: DecisionTable, where, owner: str) -> np.ndarray:
     mask = np.asarray(where)
     if mask.dtype != bool or mask.shape != (table.n_records,):
         raise param_error("where", owner,
-                          f"be a dict of column values or a boolean mask of {table.n_records} records",
+                          "be a dict of column values or a boolean mask of "
+                          f"{table.n_records} records",
                           getattr(mask, "shape", where))
     return mask
 
@@ -288,7 +289,8 @@ def _two_groups(table: DecisionTable, protected, groups, owner: str):
             )
         groups = tuple(values)
     if not isinstance(groups, (tuple, list)) or len(groups) != 2:
-        raise param_error("groups", owner, "be a pair (Y1, Y2) of values or lists of values", groups)
+        raise param_error("groups", owner, "be a pair (Y1, Y2) of values or lists of values",
+                          groups)
     masks = []
     for g in groups:
         values = list(g) if isinstance(g, (list, set, frozenset)) else [g]
@@ -315,9 +317,10 @@ def _pair_measure(table, dist, labels, masks, name, family, fidelity, stratum=No
                   restrict=None) -> FairnessMeasure:
     if restrict is not None:
         masks = [m & restrict for m in masks]
-    rates = [_group_rates(table, dist, m) for m in masks]
+    found = [_group_rates(table, dist, m) for m in masks]
+    rates = [r for r in found if r is not None]
     outcomes = table.outcomes
-    if any(r is None for r in rates):
+    if len(rates) < len(found):  # a group has no mass here
         return FairnessMeasure(name=name, family=family, value=math.nan, groups=labels,
                                distributions={}, stratum=stratum)
     if family == "tv":

@@ -46,7 +46,8 @@ class Delta:
     >>> Delta(1.5)
     Traceback (most recent call last):
     ...
-    skyprivacy.errors.InvalidParameterError: The 'delta' parameter of Delta must be in [0, 1]. Got 1.5 instead.
+    skyprivacy.errors.InvalidParameterError: The 'delta' parameter of Delta must be in [0, 1]. Got
+        1.5 instead.
     """
 
     delta: float
@@ -171,15 +172,19 @@ def _read_bound(table: DecisionTable, spec, name: str, exact: bool) -> np.ndarra
 
 def _raw_bounds(table: DecisionTable, fidelity, exact: bool):
     d = table.decision_matrix(exact=exact)
+    # ``one`` is a Fraction on the exact path, where ``d`` is an object array of Fractions;
+    # numpy's stubs admit no Python object but numbers as an operand (the ignores below)
     one = Fraction(1) if exact else 1.0
     zero = one * 0
     if isinstance(fidelity, Delta):
         slack = one - as_number(fidelity.delta, exact)
-        return np.maximum(d - slack, zero), np.minimum(d + slack, one)
+        return (np.maximum(d - slack, zero),  # type: ignore[arg-type]
+                np.minimum(d + slack, one))  # type: ignore[arg-type]
     if isinstance(fidelity, Alpha):
         alpha = as_number(fidelity.alpha, exact)
         lower = d * alpha
-        upper = np.minimum(d / alpha, one) if alpha > 0 else np.full(d.shape, one, dtype=d.dtype)
+        upper = (np.minimum(d / alpha, one) if alpha > 0  # type: ignore[arg-type]
+                 else np.full(d.shape, one, dtype=d.dtype))
         return lower, upper
     lower = _read_bound(table, fidelity.lower, "lower", exact)
     upper = _read_bound(table, fidelity.upper, "upper", exact)
@@ -232,7 +237,8 @@ def fidelity_bounds(table: DecisionTable, fidelity, *, exact: bool = False) -> F
     delta: min = max(0, D - (1-delta)), max = min(1, D + (1-delta)) (eq. 12, clipped).
     alpha: min = alpha*D, max = min(1, D/alpha), max = 1 when alpha = 0 (eq. 13).
     Then every outcome's bounds are made consistent with the others':
-    lower_a <- max(lower_a, 1 - sum_{b != a} upper_b), upper_a <- min(upper_a, 1 - sum_{b != a} lower_b).
+    lower_a <- max(lower_a, 1 - sum_{b != a} upper_b),
+    upper_a <- min(upper_a, 1 - sum_{b != a} lower_b).
     For two outcomes this is the spec's L = max(D~_1min, 1 - D~_0max), U = min(D~_1max, 1 - D~_0min)
     (spec 3.1); it is a no-op for clipped delta bounds and essential for alpha bounds (E4).
 

@@ -176,7 +176,8 @@ def fixed_beta(p, L, U, seg: Segments, beta, exact: bool):
     cross = (kept & kept[following] & (label == label[following])
              & as_bool(gap * gap_next < 0))
     one = Fraction(1) if exact else 1.0
-    frac = gap / np.where(cross, gap - gap_next, one)
+    # numpy's stubs admit no Fraction, though an object array holds them
+    frac = gap / np.where(cross, gap - gap_next, one)  # type: ignore[arg-type]
     t_cross = t + (t[following] - t) * frac
     h_cross = np.where(cross, f1 + (f1[following] - f1) * frac, inf)
     better = as_bool(h_cross < h)

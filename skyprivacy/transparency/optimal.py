@@ -75,8 +75,8 @@ def optimal_privacy(
     D~ is max'_0 (case beta_0), max'_1 (case beta_1), ALLOCATION with the general RHS
     thr_1/beta_p - sum_{x in {x^0, x^1}} P(x) D~_1(x) (case beta_p), or a constant/fixed-beta
     solution at beta_min (floor case).  A group whose beta*_T reaches C*_T announces D itself
-    when D is within the bounds (Lemma 4: it is optimal, and any change only costs fidelity).  Cost: O(n) plus one sort in the rare floor groups
-    whose bounds share no common value.
+    when D is within the bounds (Lemma 4: it is optimal, and any change only costs fidelity).
+    Cost: O(n) plus one sort in the rare floor groups whose bounds share no common value.
 
     References
     ----------
@@ -146,7 +146,8 @@ def optimal_privacy(
         "x0": [native(index[r]) for r in layout.rows[sol.x0]],
         "x1": [native(index[r]) for r in layout.rows[sol.x1]],
         # RHS is a probability mass: report it in the units of P normalised over the table
-        "rhs": np.where(sol.case == 2, sol.rhs * group_share(table, exact), None if exact else np.nan),
+        "rhs": np.where(sol.case == 2, sol.rhs * group_share(table, exact),
+                        None if exact else np.nan),
     })
 
     columns = {"lower": bounds.lower[:, 1], "upper": bounds.upper[:, 1]}

@@ -21,6 +21,7 @@ from .._core.exact import native
 from ..errors import InvalidParameterError
 from ._segments import VERIFY_ABS, VERIFY_REL
 from .certify import MaxConfidence
+from .fidelity import Alpha, Bounds, Delta
 from .kernels import as_bool
 from .table import DecisionTable
 
@@ -116,8 +117,8 @@ class OptimalPrivacy:
     """
 
     table: DecisionTable = field(repr=False)
-    fidelity: object
-    beta_star: object
+    fidelity: Delta | Alpha | Bounds
+    beta_star: float | Fraction
     achieved: MaxConfidence
     method: str
     exact: bool
@@ -205,7 +206,8 @@ class OptimalPrivacy:
         cases = frame["case"].value_counts().to_dict()
         return {
             "beta_star": float(self.beta_star),
-            "beta_star_exact": str(self.beta_star) if isinstance(self.beta_star, Fraction) else None,
+            "beta_star_exact": (str(self.beta_star) if isinstance(self.beta_star, Fraction)
+                                else None),
             "gamma_star": self.gamma_star,
             "method": self.method,
             "exact": self.exact,
@@ -291,5 +293,6 @@ def verify(table: DecisionTable, achieved, beta_star, exact: bool) -> None:
         raise RuntimeError(
             f"internal error: the announced rule of QID group "
             f"{table.group_keys[table.layout.groups[g]]!r} reaches confidence "
-            f"{float(achieved[g])!r} above its beta* {float(beta_star[g])!r}; please report this input"
+            f"{float(achieved[g])!r} above its beta* {float(beta_star[g])!r}; please report "
+            "this input"
         )

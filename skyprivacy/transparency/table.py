@@ -34,7 +34,8 @@ def _as_names(value, name: str, owner: str, *, allow_empty: bool = False) -> tup
     try:
         names = tuple(value)
     except TypeError:
-        raise param_error(name, owner, "be a column name or a list of column names", value) from None
+        raise param_error(name, owner, "be a column name or a list of column names",
+                          value) from None
     if not names and not allow_empty:
         raise param_error(name, owner, "name at least one column", value)
     return names
@@ -224,7 +225,8 @@ class DecisionTable:
             first = int(np.flatnonzero(neg)[0])
             raise SchemaError(
                 f"Column {col!r} has {int(neg.sum())} negative weight(s) (first at index "
-                f"{native(frame.index[first])!r}: {float(w[first])!r}); weights must be finite and >= 0."
+                f"{native(frame.index[first])!r}: {float(w[first])!r}); weights must be finite "
+                "and >= 0."
             )
         if not (w > 0).any():
             raise SchemaError(
@@ -358,7 +360,8 @@ class DecisionTable:
         """x_S of every record (a scalar, or a tuple with several sensitive columns)."""
         if len(self._sensitive) == 1:
             return [native(v) for v in self._frame[self._sensitive[0]].tolist()]
-        return [native(tuple(r)) for r in self._frame[list(self._sensitive)].itertuples(index=False)]
+        return [native(tuple(r))
+                for r in self._frame[list(self._sensitive)].itertuples(index=False)]
 
     def sensitive_at(self, row: int):
         """x_S of the record at position ``row`` (a scalar, or a tuple of several columns)."""
@@ -376,7 +379,8 @@ class DecisionTable:
         ...                          decision="d").to_frame()["probability"].tolist()
         [0.25, 0.75]
         """
-        cols = list(dict.fromkeys(self._public + self._sensitive + (self._weight,) + self._decision))
+        cols = list(dict.fromkeys(self._public + self._sensitive + (self._weight,)
+                                  + self._decision))
         out = self._frame[cols].copy()
         out["group"] = self._codes
         out["probability"] = self._weights / self._weights.sum()

@@ -12,8 +12,10 @@ Drawing the curve is done at the edge, by :func:`skyprivacy.plotting.plot_tradeo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -48,8 +50,8 @@ class TradeoffRegion:
     the true rule D can be released (Lemma 4).  ``groups`` has both values per QID group.
     """
 
-    beta_min: object
-    c_star: object
+    beta_min: float | Fraction
+    c_star: float | Fraction
     groups: pd.DataFrame = field(repr=False)
 
     def to_frame(self) -> pd.DataFrame:
@@ -81,7 +83,8 @@ def tradeoff_region(table: DecisionTable, *, exact: bool = False) -> TradeoffReg
     p = weights[layout.rows]
     beta_min = layout.seg.max(p) / layout.seg.sum(p)
     decisions = table.decision_matrix(exact=exact)
-    c_star = group_max_confidence(table, confidence_matrix(table, decisions, exact=exact))[layout.groups]
+    confidence = confidence_matrix(table, decisions, exact=exact)
+    c_star = group_max_confidence(table, confidence)[layout.groups]
     frame = table.group_key_frame()
     for name, values in (("beta_min", beta_min), ("c_star", c_star)):
         col = np.full(table.n_groups, None if exact else np.nan, dtype=object if exact else float)
@@ -112,6 +115,11 @@ class TradeoffCurve:
     kind: str
     points: pd.DataFrame
     by_group: pd.DataFrame = field(repr=False)
+
+    if TYPE_CHECKING:
+        # The deprecated ``curve.plot(ax=None)``, attached by skyprivacy.plotting (which the
+        # package always imports): drawing lives at the edge.
+        plot: ClassVar[Callable[..., Any]]
 
     def to_frame(self, *, per_group: bool = False) -> pd.DataFrame:
         return (self.by_group if per_group else self.points).copy()
@@ -153,16 +161,16 @@ def tradeoff_curve(table: DecisionTable, values: Sequence[float] | None = None, 
     """
     owner = "tradeoff_curve"
     make = Delta if kind == "delta" else Alpha
-    if values is None:
-        values = np.linspace(0, 1, 21)
-    values = [make(v) for v in (values.tolist() if isinstance(values, np.ndarray) else values)]
+    levels = np.linspace(0, 1, 21).tolist() if values is None else values
+    fidelities = [make(v) for v in (levels.tolist() if isinstance(levels, np.ndarray)
+                                     else levels)]
     if not table.is_binary:
         raise param_error("table", owner, "have two outcomes (Theorem 1 is binary only)",
                           f"{len(table.outcomes)} outcomes")
     layout = table.layout
     keys = table.group_key_frame()
     rows, points = [], []
-    for fid in values:
+    for fid in fidelities:
         level = float(getattr(fid, kind))
         th = _beta_star_groups(table, fid)
         best = int(np.argmax(th.beta_star))
@@ -237,7 +245,8 @@ def max_fidelity_for_beta(table: DecisionTable, *, beta=None, gamma=None, kind: 
     >>> max_fidelity_for_beta(t, beta=0.5)
     Traceback (most recent call last):
     ...
-    skyprivacy.errors.InfeasibleError: The target beta=0.5 is below beta_min=0.6 of QID group ('F',): no announced rule reaches it at any fidelity (Lemma 5).
+    skyprivacy.errors.InfeasibleError: The target beta=0.5 is below beta_min=0.6 of QID group
+        ('F',): no announced rule reaches it at any fidelity (Lemma 5).
     """
     target = float(resolve_beta(beta, gamma, "max_fidelity_for_beta"))
     make = Delta if kind == "delta" else Alpha
@@ -247,7 +256,8 @@ def max_fidelity_for_beta(table: DecisionTable, *, beta=None, gamma=None, kind: 
         g = int(np.nanargmax(floor))
         raise InfeasibleError(
             f"The target beta={target!r} is below beta_min={round(float(floor[g]), 12)!r} of QID "
-            f"group {table.group_keys[g]!r}: no announced rule reaches it at any fidelity (Lemma 5)."
+            f"group {table.group_keys[g]!r}: no announced rule reaches it at any fidelity "
+            "(Lemma 5)."
         )
     if target >= region.c_star:
         level = 1.0
@@ -255,7 +265,8 @@ def max_fidelity_for_beta(table: DecisionTable, *, beta=None, gamma=None, kind: 
         low, high = 0.0, 1.0
         while high - low > tol:
             mid = (low + high) / 2
-            if float(np.max(_beta_star_groups(table, make(mid)).beta_star)) <= target * (1 + TIE_TOL):
+            reached = float(np.max(_beta_star_groups(table, make(mid)).beta_star))
+            if reached <= target * (1 + TIE_TOL):
                 low = mid
             else:
                 high = mid

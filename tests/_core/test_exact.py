@@ -62,6 +62,17 @@ def test_native_number_turns_decimals_into_fractions():
     assert native_number(Fraction(1, 3)) == Fraction(1, 3)
 
 
+def test_native_number_hands_back_no_numpy_scalar():
+    # numpy's long double is a real number the validators accept, but its .item() is itself,
+    # not a Python float: it must not leak into a result as a numpy scalar.
+    for value in (np.longdouble(0.75), np.float64(0.75), np.float16(0.75)):
+        got = native_number(value)
+        assert type(got) is float and got == 0.75
+    assert type(native_number(np.int8(3))) is int and native_number(np.uint64(2 ** 63)) == 2 ** 63
+    for value in (3, 0.5, Fraction(2, 3)):
+        assert native_number(value) is value
+
+
 def test_exact_array_and_as_number():
     array = exact_array(np.array([[0.1, 1], [Fraction(1, 3), 2.5]], dtype=object))
     assert array.shape == (2, 2) and array.dtype == object

@@ -171,6 +171,13 @@ def test_recursive_float_c_is_read_as_its_decimal():
     assert recursive_cl_diversity(release, c=Fraction(3, 4), l=2).to_dict()["c"] == "3/4"
 
 
+def test_numpy_long_double_c_comes_back_a_python_float():
+    release = ReleaseCandidate.from_groups([(7, ["a"] * 3 + ["b"] * 2 + ["c"] * 2)])
+    result = recursive_cl_diversity(release, c=np.longdouble(0.75), l=2)
+    assert type(result.c) is float and result.to_dict()["c"] == 0.75
+    assert not result.safe
+
+
 @settings(max_examples=150)
 @given(groups_strategy(), st.integers(1, 6),
        st.fractions(min_value=Fraction(1, 10), max_value=8, max_denominator=10))

@@ -429,7 +429,7 @@ class RelationImpactClassifier:
         cost = np.zeros(total)
         tpr_rows, fpr_rows = [], []
         simplex = np.zeros((len(hulls), total))
-        for i, (thresholds, fpr, tpr, n_pos, n_neg) in enumerate(hulls):
+        for i, (_thresholds, fpr, tpr, n_pos, n_neg) in enumerate(hulls):
             block = slice(offsets[i], offsets[i + 1])
             cost[block] = n_neg * fpr - n_pos * tpr
             row_t, row_f = np.zeros(total), np.zeros(total)
@@ -535,7 +535,7 @@ def _roc_hull(score: np.ndarray, y: np.ndarray):
     thresholds = np.r_[np.inf, s[last]]
     points = list(zip(np.r_[0, fp] / n_neg, np.r_[0, tp] / n_pos, range(len(thresholds))))
 
-    def chain(sequence):
+    def chain(sequence) -> list:
         kept: list = []
         for point in sequence:
             while len(kept) >= 2 and _cross(kept[-2], kept[-1], point) <= 0:

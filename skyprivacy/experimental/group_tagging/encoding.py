@@ -255,8 +255,8 @@ def one_hot_encode(df, *, columns, categories=None, bins=None, handle_unknown="e
             if source in given:
                 try:
                     labels = [native(v) for v in given[source]]
-                except TypeError:
-                    labels = None
+                except TypeError:  # not iterable: refused below, like an empty list
+                    labels = []
                 if isinstance(given[source], str) or not labels \
                         or len(set(labels)) != len(labels):
                     raise param_error("categories", owner, f"give column {source!r} a non-empty "

@@ -411,7 +411,8 @@ def plan_fis(df, *, tag, anchored, S, batches=None, batch_size=None, encoding=No
         for unit, s in zip(leftovers, rng.choice(n_groups, size=len(leftovers), replace=False)):
             dealt[int(s)].append(unit)
         position = {c: i for i, c in enumerate(df.columns)}
-        groups = tuple(tuple(sorted((c for unit in group for c in unit), key=position.get))
+        groups = tuple(tuple(sorted((c for unit in group for c in unit),
+                                    key=position.__getitem__))
                        for group in dealt)
 
     tag_values = tags.to_numpy()
@@ -422,7 +423,7 @@ def plan_fis(df, *, tag, anchored, S, batches=None, batch_size=None, encoding=No
         for chunk in np.array_split(rows, counts[label]):
             plan_batches.append(FisBatch(label, tuple(int(r) for r in chunk)))
     position = {c: i for i, c in enumerate(df.columns)}
-    return FisPlan(tag=tag, anchored=tuple(sorted(fixed, key=position.get)),
+    return FisPlan(tag=tag, anchored=tuple(sorted(fixed, key=position.__getitem__)),
                    attribute_groups=groups, batches=tuple(plan_batches),
                    S=n_groups if g else S, n_rows=len(df), encoding=encoding)
 

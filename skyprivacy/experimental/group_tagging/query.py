@@ -109,13 +109,15 @@ def predicate_mask(df: pd.DataFrame, spec: QuerySpec, *, owner: str) -> np.ndarr
     The predicate sees only the query's attributes, so a predicate reading another column
     fails here with a SchemaError instead of silently using data the spec does not name.
     """
+    predicate = spec.predicate
+    assert predicate is not None  # callers evaluate only queries that have a predicate
     columns = list(spec.attributes)
     require_columns(df, columns)
     records = df[columns].to_dict("records")  # plain dicts: fast, and only these keys
     answers = np.empty(len(records), dtype=bool)
     for position, row in enumerate(records):
         try:
-            answer = spec.predicate(row)
+            answer = predicate(row)
         except KeyError as err:
             missing = err.args[0] if err.args else err
             raise SchemaError(

@@ -97,14 +97,13 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> tuple[float, Fraction | float]:
 
 def _cramers_v(codes: np.ndarray, y: np.ndarray) -> tuple[float, Fraction]:
     """(V, V squared exactly) between category codes and a 0/1 target."""
-    n = len(codes)
     k = int(codes.max()) + 1
     table = np.zeros((k, 2), dtype=np.int64)
     np.add.at(table, (codes, y), 1)
     rows, cols = table.sum(axis=1), table.sum(axis=0)
     # chi2 / n = sum O^2 / (R C) - 1, exact in integers
-    total = sum(Fraction(int(table[i, j]) ** 2, int(rows[i]) * int(cols[j]))
-                for i in range(k) for j in range(2) if table[i, j])
+    total = sum((Fraction(int(table[i, j]) ** 2, int(rows[i]) * int(cols[j]))
+                 for i in range(k) for j in range(2) if table[i, j]), Fraction(0))
     v2 = (total - 1) / (min(k, 2) - 1)
     return math.sqrt(v2), v2
 
@@ -215,6 +214,7 @@ def select_related_attributes(df, *, target, candidates=None, threshold=0.5,
             continue
         numeric = pd.api.types.is_numeric_dtype(cells)
         category = None
+        score2: Fraction | float  # exact unless a float column is correlated in floats
         if method == "cramers_v":
             codes = pd.factorize(cells, sort=False)[0]
             score, score2 = _cramers_v(codes, y)
