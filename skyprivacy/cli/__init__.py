@@ -103,10 +103,11 @@ def main(argv: list[str] | None = None) -> int:
             code = EXIT_USAGE
         except InfeasibleError as exc:
             print(f"{ctx.name}: infeasible: {one_line(exc)}", file=sys.stderr)
-            if getattr(args, "format", None) == "json" and hasattr(exc, "failing"):
+            failing = getattr(exc, "failing", None)  # set by skyline_anonymize
+            if getattr(args, "format", None) == "json" and failing is not None:
                 ctx.emit_json({"command": ctx.name.split(" ", 1)[-1], "verdict": "infeasible",
-                               "message": one_line(exc), "failing": exc.failing,
-                               "withstands": exc.withstands})
+                               "message": one_line(exc), "failing": failing,
+                               "withstands": getattr(exc, "withstands", None)})
             code = EXIT_UNSAFE
         except EngineError as exc:  # the cluster failed: nothing was written
             print(f"{ctx.name}: error: {one_line(exc)}", file=sys.stderr)

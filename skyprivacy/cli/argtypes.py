@@ -108,7 +108,7 @@ def mask_count(argument: str, spec: str) -> int:
 def interval_widths(argument: str, spec: str) -> list:
     """WIDTH[,WIDTH...] of ``COL=intervals:...``: positive decimals, each a larger multiple of
     the one before (exact: 0.1 is 1/10)."""
-    widths = []
+    widths: list[Fraction] = []
     for part in argument.split(","):
         try:
             width = Fraction(part.strip()) if part.strip() and "/" not in part else None

@@ -10,9 +10,9 @@ from fractions import Fraction
 from .._core.text import confidence_text, percent_text
 from .._core.version import __version__
 from ..anonymize import k_anonymize, skyline_anonymize
-from ..baselines import cl_diversity_policy, recursive_cl_diversity
 from ..certificate import build_certificate, verify_certificate
 from ..check import skyline_check
+from ..compare import compare_l_diversity
 from ..errors import InfeasibleError, InvalidParameterError
 from ..find import skyline_find_all
 from ..io import (
@@ -275,7 +275,7 @@ def cmd_compare(ctx: Context) -> int:
                                split=args.split or "widest", progress=bar.part(0, 0.5),
                                numeric=args.numeric, categorical=args.categorical,
                                order=order, label_length=args.label_length)
-            released = made.table
+            released, set_labels = made.table, made.set_labels
             release = ReleaseCandidate.from_table(released, qi=args.qi,
                                                   sensitive=args.sensitive,
                                                   semantics=args.semantics)
@@ -285,6 +285,8 @@ def cmd_compare(ctx: Context) -> int:
             head = (f"The release is {args.k_anonymity}-anonymous (smallest QI-group "
                     f"{baseline['smallest_group']}); k-anonymity says nothing about what the "
                     f"sensitive values of a group reveal.")
+            skylines = skyline_find_all(release, c=args.confidence, values=args.values,
+                                        progress=bar.part(0.5, 1.0))
         else:
             c, l = args.diversity_c, args.l_diversity
             distinct = len(present)
@@ -293,26 +295,25 @@ def cmd_compare(ctx: Context) -> int:
                     f"Recursive ({c}, {l})-diversity needs at least {l} distinct values of "
                     f"{args.sensitive!r} in every QI-group, and the table has only {distinct} "
                     f"distinct values; choose --l-diversity {distinct} or less.")
-            made = skyline_anonymize(table, qi=args.qi, sensitive=args.sensitive,
-                                     policy=cl_diversity_policy(c, l), hierarchies=hierarchies,
-                                     semantics=args.semantics, split=args.split or "infogain",
-                                     progress=bar.part(0, 0.5), numeric=args.numeric,
-                                     categorical=args.categorical, order=order,
-                                     label_length=args.label_length)
-            released, release = made.table, made.candidate
-            diversity = recursive_cl_diversity(release, c, l)
+            comparison = compare_l_diversity(
+                table, qi=args.qi, sensitive=args.sensitive, c=c, l=l,
+                confidence=args.confidence, hierarchies=hierarchies,
+                split=args.split or "infogain", values=args.values, semantics=args.semantics,
+                numeric=args.numeric, categorical=args.categorical, order=order,
+                label_length=args.label_length, progress=bar)
+            anonymization, skylines = comparison.anonymization, comparison.skylines
+            released, release = anonymization.table, anonymization.candidate
+            set_labels = anonymization.set_labels
             baseline = {"kind": "l-diversity", "c": str(c), "l": l,
-                        "satisfied": bool(diversity.satisfied)}
+                        "satisfied": bool(comparison.diversity.safe)}
             head = (f"The release is recursive ({c}, {l})-diverse; (c, l)-diversity only "
                     f"protects against an attacker who rules out l - 2 = {l - 2} values.")
-        skylines = skyline_find_all(release, c=args.confidence, values=args.values,
-                                    progress=bar.part(0.5, 1.0))
     finally:
         bar.close()
     if args.output:
         with OutputFiles() as out:
             add_table(args, out, args.output, released, output_format)
-            stage_labels(out, labels_path, args.output.rstrip("/"), made.set_labels)
+            stage_labels(out, labels_path, args.output.rstrip("/"), set_labels)
             ctx.note(f"wrote {', '.join(out.commit())}")
     summary = {"n_groups": release.n_groups,
                "average_group_size": release.n_individuals / release.n_groups,

@@ -3,6 +3,7 @@ the one-line rendering of errors and the text tables and lines of the readable o
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from fractions import Fraction
 
 import pandas as pd
@@ -32,7 +33,9 @@ exit codes:
 """
 
 
-def one_line(text: str) -> str:
+def one_line(text: object) -> str:
+    """``text`` (an exception, a warning, a string) on one line: every run of white space one
+    space."""
     return " ".join(str(text).split())
 
 
@@ -56,7 +59,7 @@ def _cell(value) -> str:
     return str(value)
 
 
-def text_table(headers: list[str], rows: list[list], right: set[int] = frozenset()) -> str:
+def text_table(headers: list[str], rows: list[list], right: AbstractSet[int] = frozenset()) -> str:
     cells = [[_cell(cell) for cell in row] for row in rows]
     widths = [max([len(h)] + [len(row[i]) for row in cells]) for i, h in enumerate(headers)]
 
