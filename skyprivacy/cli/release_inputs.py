@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import UsageError
-from ..hierarchy import Hierarchy
+from .. import hierarchy
 from ..io import InputError, OutputFiles, read_hierarchy, reject_missing, require_columns
 from ..labels import labels_bytes, labels_record
 from ..release import ReleaseCandidate
@@ -85,7 +85,8 @@ def given_hierarchies(args) -> dict:
 
 def built_hierarchies(args, table: pd.DataFrame, hierarchies: dict) -> dict:
     """``hierarchies`` with the ``COL=mask:N`` and ``COL=intervals:WIDTH`` shortcuts built
-    from the table's cells (:meth:`Hierarchy.masking`, :meth:`Hierarchy.intervals`)."""
+    from the table's cells (:func:`skyprivacy.hierarchy.masking`,
+    :func:`skyprivacy.hierarchy.intervals`)."""
     out = dict(hierarchies)
     for column, source in args.hierarchy:
         kind = _shortcut(source)
@@ -107,7 +108,7 @@ def built_hierarchies(args, table: pd.DataFrame, hierarchies: dict) -> dict:
                 raise UsageError(f"{spec} masks {count} characters, but the codes of column "
                                  f"{column!r} in {args.table!r} have {lengths[0]}")
             # masking every character is the root '*' itself
-            out[column] = Hierarchy.masking(cells, levels=range(1, min(count, lengths[0] - 1)
+            out[column] = hierarchy.masking(cells, levels=range(1, min(count, lengths[0] - 1)
                                                                 + 1), name=column)
         else:
             numbers = pd.to_numeric(pd.Series(cells).str.strip(), errors="coerce")
@@ -120,11 +121,11 @@ def built_hierarchies(args, table: pd.DataFrame, hierarchies: dict) -> dict:
             cells, numbers = [cells[i] for i in order], numbers.to_numpy()[order].tolist()
             numbers = [int(n) if float(n).is_integer() and abs(n) < 2**53 else n
                        for n in numbers]
-            tree = Hierarchy.intervals(numbers, interval_widths(argument, spec), name=column)
+            tree = hierarchy.intervals(numbers, interval_widths(argument, spec), name=column)
             # leaves are the cells as written ('007', '1e1'), under their numbers' intervals
             levels = [tree.generalize(numbers, level) for level in range(1, tree.height + 1)]
             rows = [[cell, *(labels[i] for labels in levels)] for i, cell in enumerate(cells)]
-            out[column] = Hierarchy.from_levels(rows, name=column)
+            out[column] = hierarchy.from_levels(rows, name=column)
     return out
 
 

@@ -95,9 +95,9 @@ def cmd_transparency_check(ctx: Context) -> int:
     if args.format == "json":
         ctx.emit_json({"command": "transparency check", **check.to_dict()})
     else:
-        lines = [f"{'SAFE' if check.satisfied else 'UNSAFE'}: the "
+        lines = [f"{'SAFE' if check.safe else 'UNSAFE'}: the "
                  f"{'announced' if args.announced else 'true'} rule is "
-                 f"{'' if check.satisfied else 'not '}beta-private at beta = "
+                 f"{'' if check.safe else 'not '}beta-private at beta = "
                  f"{float(check.beta):g}.",
                  f"Maximum confidence {float(worst.conf):.4g} (group {worst.group}, outcome "
                  f"{worst.outcome}, inferring {worst.sensitive})."]
@@ -108,7 +108,7 @@ def cmd_transparency_check(ctx: Context) -> int:
                       text_table([str(c) for c in violations.columns],
                                   violations.head(20).values.tolist())]
         ctx.emit("\n".join(lines))
-    return EXIT_OK if check.satisfied else EXIT_UNSAFE
+    return EXIT_OK if check.safe else EXIT_UNSAFE
 
 
 def cmd_transparency_optimize(ctx: Context) -> int:
