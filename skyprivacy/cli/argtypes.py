@@ -10,6 +10,7 @@ from ..qi import ORDERS
 
 
 def column_list(text: str) -> list[str]:
+    """``COL,...``: distinct, non-empty column names."""
     names = [part.strip() for part in text.split(",")]
     if not text.strip() or any(not name for name in names):
         raise argparse.ArgumentTypeError(f"expected comma-separated column names, got {text!r}")
@@ -19,6 +20,7 @@ def column_list(text: str) -> list[str]:
 
 
 def value_list(text: str) -> list[str]:
+    """``V,...``: non-empty sensitive values."""
     values = [part.strip() for part in text.split(",")]
     if any(not value for value in values):
         raise argparse.ArgumentTypeError(f"expected comma-separated values, got {text!r}")
@@ -26,6 +28,7 @@ def value_list(text: str) -> list[str]:
 
 
 def text_list(text: str) -> tuple[str, ...]:
+    """``TEXT,...``: the non-empty texts (``''`` gives none)."""
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
@@ -41,6 +44,7 @@ def _fraction_or_float(text: str):
 
 
 def confidence(text: str):
+    """A confidence in (0, 1]: a decimal, an integer or a fraction like 2/3."""
     value = _fraction_or_float(text)
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"must be in (0, 1], got {text!r}")
@@ -48,6 +52,7 @@ def confidence(text: str):
 
 
 def unit_interval(text: str):
+    """A number in [0, 1]: a decimal, an integer or a fraction."""
     value = _fraction_or_float(text)
     if not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"must be in [0, 1], got {text!r}")
@@ -55,6 +60,7 @@ def unit_interval(text: str):
 
 
 def non_negative(text: str):
+    """A finite number >= 0: a decimal, an integer or a fraction."""
     value = _fraction_or_float(text)
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text!r}")
@@ -62,6 +68,7 @@ def non_negative(text: str):
 
 
 def positive(text: str):
+    """A finite number > 0: a decimal, an integer or a fraction."""
     value = _fraction_or_float(text)
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text!r}")
@@ -69,6 +76,7 @@ def positive(text: str):
 
 
 def int_at_least(minimum: int):
+    """The type of an integer option that must be at least ``minimum``."""
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -82,6 +90,8 @@ def int_at_least(minimum: int):
 
 
 def hierarchy_spec(text: str) -> tuple[str, str]:
+    """``COL=SOURCE`` of ``--hierarchy``: (column, source), the shortcuts'
+    arguments checked here."""
     column, sep, source = text.partition("=")
     if not sep or not column.strip() or not source.strip():
         raise argparse.ArgumentTypeError(

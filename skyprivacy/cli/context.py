@@ -11,8 +11,15 @@ import sys
 import pandas as pd
 
 from ..errors import EngineError, UsageError
-from ..io import OutputFiles, read_table, read_table_dask, table_bytes, table_format
-from ..io import NA_MARKERS, write_parquet_dataset
+from ..io import (
+    NA_MARKERS,
+    OutputFiles,
+    read_table,
+    read_table_dask,
+    table_bytes,
+    table_format,
+    write_parquet_dataset,
+)
 from .shared import SCHEMA_VERSION, json_default, one_line
 
 
@@ -83,10 +90,12 @@ def _command_name(args) -> str:
 
 
 def na_values(args) -> tuple:
+    """The cell texts read as missing: ``--na-values``, else pandas' markers."""
     return NA_MARKERS if args.na_values is None else args.na_values
 
 
 def is_dask(args) -> bool:
+    """Whether the command runs with ``--engine dask``."""
     return getattr(args, "engine", "pandas") == "dask"
 
 

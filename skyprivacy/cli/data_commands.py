@@ -10,6 +10,7 @@ from .shared import EXIT_OK
 
 
 def cmd_data(ctx: Context) -> int:
+    """``skyprivacy data``: write a bundled data set to ``--output`` or stdout."""
     from ..datasets import ADULT_HIERARCHIES, adult_hierarchy_path, load_adult
 
     args = ctx.args

@@ -26,8 +26,15 @@ from ..io import (
     table_format,
 )
 from ..release import ReleaseCandidate
-from .context import Context, add_table, check_outputs, dataset_output, distinct_values
-from .context import is_dask, read_input
+from .context import (
+    Context,
+    add_table,
+    check_outputs,
+    dataset_output,
+    distinct_values,
+    is_dask,
+    read_input,
+)
 from .release_inputs import (
     built_hierarchies,
     check_policy_values,
@@ -44,6 +51,7 @@ from .shared import EXIT_OK, EXIT_UNSAFE, release_line, text_table, verdict_line
 
 
 def cmd_check(ctx: Context) -> int:
+    """``skyprivacy check``: the verdict of a released table under a policy."""
     args = ctx.args
     check_outputs(args, {"--certificate": args.certificate, "--report": args.report},
                    {"table": args.table, "--policy": args.policy})
@@ -114,6 +122,8 @@ def _checks_text(result, certificate: dict) -> list[str]:
 
 
 def cmd_anonymize(ctx: Context) -> int:
+    """``skyprivacy anonymize``: generalize (or bucketize) a table until it is safe;
+    write it with its certificate."""
     args = ctx.args
     certificate_path = args.certificate
     if certificate_path is None:
@@ -219,6 +229,7 @@ def _skylines_text(skylines, top: int) -> list[str]:
 
 
 def cmd_find(ctx: Context) -> int:
+    """``skyprivacy find``: the knowledge skyline of every sensitive value."""
     args = ctx.args
     check_outputs(args, {"--output": args.output}, {"table": args.table})
     raw = read_input(args)
@@ -252,6 +263,8 @@ def cmd_find(ctx: Context) -> int:
 
 
 def cmd_compare(ctx: Context) -> int:
+    """``skyprivacy compare``: a k-anonymous or (c, l)-diverse release seen through
+    knowledge skylines."""
     args = ctx.args
     labels_path = labels_output(args, args.output.rstrip("/") if args.output and is_dask(args)
                                  else args.output)
@@ -331,6 +344,7 @@ def cmd_compare(ctx: Context) -> int:
 
 
 def cmd_verify(ctx: Context) -> int:
+    """``skyprivacy verify``: recompute a certificate from the released table."""
     args = ctx.args
     certificate = read_certificate(args.certificate)
     raw = read_input(args, one_partition_per_file=True) if is_dask(args) else read_input(args)

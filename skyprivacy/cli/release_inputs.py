@@ -20,6 +20,7 @@ from .context import na_values
 
 
 def load_release(args, raw: pd.DataFrame) -> ReleaseCandidate:
+    """The release model of the table argument (``--qi`` or ``--group``)."""
     keys = list(args.qi) if args.qi else [args.group]
     columns = keys + [args.sensitive] + ([args.individual] if args.individual else [])
     if len(set(columns)) != len(columns):
@@ -42,6 +43,8 @@ def _unknown_value_error(value, present: list, column: str, what: str) -> InputE
 
 
 def check_policy_values(policy, present, column: str) -> None:
+    """Every value the policy names occurs in the sensitive column, else an
+    :class:`InputError` that suggests the closest one."""
     present = list(present)
     known = set(map(str, present))
     for value in policy.values:
@@ -50,6 +53,8 @@ def check_policy_values(policy, present, column: str) -> None:
 
 
 def check_values(values, present, column: str) -> None:
+    """Every ``--values`` value occurs in the sensitive column, else an
+    :class:`InputError` that suggests the closest one."""
     present = list(present)
     known = set(map(str, present))
     for value in values or ():
@@ -185,6 +190,8 @@ def original_table(args, raw: pd.DataFrame, hierarchies: dict) -> pd.DataFrame:
 
 
 def report_page(ctx, certificate, release, result, source) -> bytes:
+    """The HTML report of a release: its certificate and the knowledge skylines of
+    its most exposed values."""
     from ..report import render_report, report_skylines
 
     args = ctx.args

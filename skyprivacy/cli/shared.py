@@ -40,6 +40,8 @@ def one_line(text: object) -> str:
 
 
 def json_default(value):
+    """How ``--format json`` writes what :mod:`json` does not know: a Fraction as
+    its text, a numpy scalar as its value, a missing cell as null."""
     if isinstance(value, Fraction):
         return str(value)
     if hasattr(value, "item"):
@@ -60,6 +62,8 @@ def _cell(value) -> str:
 
 
 def text_table(headers: list[str], rows: list[list], right: AbstractSet[int] = frozenset()) -> str:
+    """A plain-text table: a header row, a rule, then the rows (columns in ``right``
+    aligned to the right)."""
     cells = [[_cell(cell) for cell in row] for row in rows]
     widths = [max([len(h)] + [len(row[i]) for row in cells]) for i, h in enumerate(headers)]
 
@@ -71,6 +75,7 @@ def text_table(headers: list[str], rows: list[list], right: AbstractSet[int] = f
 
 
 def release_line(release: ReleaseCandidate, source: str, n_rows: int) -> str:
+    """One line describing a release: rows, QI-groups, their sizes, semantics."""
     sizes = release.sizes_array
     return (f"{source}: {n_rows:,} rows in {release.n_groups:,} QI-groups of "
             f"{int(sizes.min()):,} to {int(sizes.max()):,} people (average "
@@ -78,6 +83,7 @@ def release_line(release: ReleaseCandidate, source: str, n_rows: int) -> str:
 
 
 def verdict_line(result) -> str:
+    """SAFE or UNSAFE, with how many (value, point) checks hold or fail."""
     if result.safe:
         return f"SAFE: all {len(result.rows)} (value, point) checks hold."
     return f"UNSAFE: {len(result.violations)} of {len(result.rows)} (value, point) checks fail."

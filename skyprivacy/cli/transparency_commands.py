@@ -75,6 +75,8 @@ def _rule_outputs(ctx, out, certificate, table) -> None:
 
 
 def cmd_transparency_check(ctx: Context) -> int:
+    """``skyprivacy transparency check``: is the announced rule
+    beta-private?"""
     from ..certificate import build_rule_certificate
     from ..transparency import satisfies_beta
 
@@ -112,6 +114,8 @@ def cmd_transparency_check(ctx: Context) -> int:
 
 
 def cmd_transparency_optimize(ctx: Context) -> int:
+    """``skyprivacy transparency optimize``: the rule with the smallest
+    beta under a fidelity constraint."""
     from ..transparency import Alpha, Delta, optimal_privacy
 
     from ..certificate import build_rule_certificate
@@ -156,6 +160,8 @@ def cmd_transparency_optimize(ctx: Context) -> int:
 
 
 def cmd_transparency_verify(ctx: Context) -> int:
+    """``skyprivacy transparency verify``: recompute a decision-rule
+    certificate."""
     from ..certificate import verify_rule_certificate
 
     args = ctx.args
