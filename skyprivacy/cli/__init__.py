@@ -12,6 +12,14 @@ Exit codes: 0 safe / done, 1 unsafe or infeasible (or a certificate that does no
 malformed policy, hierarchy or certificate, unknown policy value), 4 internal error (a bug:
 please report it with the traceback), 141 when stdout is closed early (``| head``).  The
 reference is ``docs/cli.md``.
+
+The modules: :mod:`.parser` builds the argument parser from the option types of
+:mod:`.argtypes`; :mod:`.context` holds one run (streams, notes, progress, the Dask session,
+reading the table, checking the outputs); :mod:`.release_inputs` the release commands' inputs
+(policy values, hierarchies, orders, set labels, the HTML report); :mod:`.release_commands`,
+:mod:`.transparency_commands` and :mod:`.data_commands` the commands; :mod:`.shared` the exit
+codes and the text every command prints; this module runs one command and turns its errors
+into one line and an exit code.
 """
 
 from __future__ import annotations
