@@ -17,6 +17,7 @@ from .anonymize import AnonymizationResult, skyline_anonymize
 from .baselines import RecursiveCLDiversityResult, cl_diversity_policy, recursive_cl_diversity
 from .find import KnowledgeSkylines, skyline_find_all
 from .knowledge import exact_confidence
+from .labels import DEFAULT_LABEL_LENGTH
 
 __all__ = ["compare_l_diversity", "LDiversityComparison"]
 
@@ -70,8 +71,10 @@ class LDiversityComparison:
 
 
 def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, c, l: int, confidence,
-                        hierarchies=None, split: str = "infogain",
-                        values=None) -> LDiversityComparison:
+                        hierarchies=None, split: str = "infogain", values=None,
+                        semantics: str = "svpi", numeric=None, categorical=None, order=None,
+                        label_length: int | None = DEFAULT_LABEL_LENGTH,
+                        progress=None) -> LDiversityComparison:
     """Make a recursive (c, l)-diverse release and show which values little knowledge exposes.
 
     The release is built by :func:`skyprivacy.skyline_anonymize` with the Prop. 4 policy
@@ -87,10 +90,13 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, c, l: int, c
         The (c, l)-diversity parameters (c > 0, l >= 2).
     confidence : float or Fraction
         The confidence at which the skylines are drawn (e.g. 0.95).
-    hierarchies, split
+    hierarchies, split, semantics, numeric, categorical, order, label_length
         As in :func:`skyprivacy.skyline_anonymize`.
     values : iterable, optional
         Values to draw skylines for (default: all).
+    progress : callable, optional
+        Called with the fraction done in (0, 1]: the anonymization is the first half, the
+        skylines the second.
 
     Returns
     -------
@@ -102,8 +108,17 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, c, l: int, c
     """
     policy = cl_diversity_policy(c=c, l=l)
     result = skyline_anonymize(table, qi=qi, sensitive=sensitive, policy=policy,
-                               hierarchies=hierarchies, split=split)
+                               hierarchies=hierarchies, semantics=semantics, split=split,
+                               numeric=numeric, categorical=categorical, order=order,
+                               label_length=label_length,
+                               progress=None if progress is None else _half(progress, 0))
     diversity = recursive_cl_diversity(result.candidate, c=c, l=l)
-    skylines = skyline_find_all(result.candidate, c=confidence, values=values)
+    skylines = skyline_find_all(result.candidate, c=confidence, values=values,
+                                progress=None if progress is None else _half(progress, 1))
     return LDiversityComparison(c, l, exact_confidence(confidence, "compare_l_diversity"),
                                 result, diversity, skylines)
+
+
+def _half(progress, which: int):
+    """``progress`` seen by one half of the work: the first (0) or the second (1)."""
+    return lambda fraction: progress(which / 2 + 0.5 * fraction)

@@ -18,6 +18,7 @@ __all__ = [
     "HierarchyError",
     "InfeasibleError",
     "EngineError",
+    "UsageError",
     "SkyPrivacyWarning",
     "PrivacyRiskWarning",
     "MixedColumnWarning",
@@ -50,6 +51,11 @@ class InfeasibleError(SkyPrivacyError, ValueError):
 class EngineError(SkyPrivacyError, RuntimeError):
     """A distributed run failed in the cluster (a worker lost beyond recovery, the scheduler
     unreachable); nothing was written and no certificate was issued."""
+
+
+class UsageError(SkyPrivacyError):
+    """Command-line arguments that parse but do not make sense together (the command line
+    exits with code 2)."""
 
 
 class SkyPrivacyWarning(UserWarning):

@@ -578,12 +578,12 @@ def test_library_warnings_become_one_line_each(work, capsys):
 
 
 def test_an_internal_error_exits_4_with_the_traceback(work, capsys, monkeypatch):
-    import skyprivacy.cli as cli
+    import skyprivacy.cli.release_commands as release_commands
 
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "skyline_check", broken)
+    monkeypatch.setattr(release_commands, "skyline_check", broken)
     code, out, err = run(capsys, "check", "released.csv", *RELEASE, "--policy", "policy.toml",
                          "--certificate", "c.json")
     assert code == 4 and out == ""

@@ -472,10 +472,10 @@ def test_an_interrupt_says_what_is_on_disk(folder):
         listing(folder) == sorted(["adult.csv", "p.toml", "loose.toml", "t.csv"])
 
     env = injected(folder, """
-        import skyprivacy.cli
+        import skyprivacy.cli.context
         def note(self, text):
             raise KeyboardInterrupt
-        skyprivacy.cli._Context.note = note
+        skyprivacy.cli.context.Context.note = note
     """)
     done = run(folder, "check", "t.csv", "--qi", "zip", "--sensitive", "disease", "--policy",
                "loose.toml", "--certificate", "c.json", env=env)

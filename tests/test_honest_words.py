@@ -8,7 +8,8 @@ import pandas as pd
 from hypothesis import given
 from hypothesis import strategies as st
 
-import skyprivacy.cli as cli
+import skyprivacy.cli.context as cli_context
+import skyprivacy.cli.release_commands as release_commands
 from skyprivacy._core.text import percent_text
 from skyprivacy.cli import main
 
@@ -75,7 +76,7 @@ def test_an_interrupt_after_the_outputs_were_committed_says_they_exist(tmp_path,
     def interrupted(self, message):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli._Context, "note", interrupted)
+    monkeypatch.setattr(cli_context.Context, "note", interrupted)
     code, out, err = run(capsys, "check", "t.csv", "--qi", "zip", "--sensitive", "disease",
                          "--policy", "p.toml", "--certificate", "c.json")
     assert code == 130
@@ -92,7 +93,7 @@ def test_an_interrupt_before_any_output_says_nothing_was_written(tmp_path, capsy
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "build_certificate", interrupted)
+    monkeypatch.setattr(release_commands, "build_certificate", interrupted)
     code, out, err = run(capsys, "check", "t.csv", "--qi", "zip", "--sensitive", "disease",
                          "--policy", "p.toml", "--certificate", "c.json")
     assert code == 130

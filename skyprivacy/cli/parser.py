@@ -1,0 +1,332 @@
+"""The argument parser of the ``skyprivacy`` command: every subcommand, option and help text,
+and the handler each subcommand runs."""
+
+from __future__ import annotations
+
+import argparse
+
+from .._core.version import __version__
+from ..io import TABLE_FORMATS
+from ..labels import DEFAULT_LABEL_LENGTH
+from ..release import SEMANTICS
+from .argtypes import (
+    column_list,
+    confidence,
+    hierarchy_spec,
+    int_at_least,
+    non_negative,
+    order_spec,
+    positive,
+    separator,
+    text_list,
+    unit_interval,
+    value_list,
+)
+from .data_commands import cmd_data
+from .release_commands import cmd_anonymize, cmd_check, cmd_compare, cmd_find, cmd_verify
+from .shared import EXIT_CODES, EXIT_USAGE
+from .transparency_commands import (
+    cmd_transparency_check,
+    cmd_transparency_optimize,
+    cmd_transparency_verify,
+)
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+def _common_output(p: argparse.ArgumentParser, *, json_format: bool = True) -> None:
+    if json_format:
+        p.add_argument("--format", choices=("text", "json"), default="text",
+                       help="results on stdout as a readable table (default) or as JSON with "
+                            "a schema_version")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show a progress bar on stderr (default: only when stderr is a "
+                        "terminal)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress bar and no notes on stderr (errors and warnings remain)")
+    p.add_argument("--force", action="store_true",
+                   help="replace output files that already exist (default: refuse)")
+
+
+def _table_input(p: argparse.ArgumentParser, help_text: str) -> None:
+    p.add_argument("table", help=help_text + "; '-' reads standard input; CSV may be gzip, "
+                                             "bz2, xz or zip compressed")
+    p.add_argument("--input-format", choices=TABLE_FORMATS, default=None,
+                   help="table format (default: from the content, else parquet for "
+                        ".parquet/.pq files and csv otherwise)")
+    p.add_argument("--sep", type=separator, default=None, metavar="CHAR",
+                   help="CSV field separator (default ','; 'tab' for a tab)")
+    p.add_argument("--na-values", type=text_list, default=None, metavar="TEXT,...",
+                   help="cell texts read as missing besides empty cells (default: "
+                        "pandas' markers such as NA, N/A, NaN, NULL, None); '' for none")
+
+
+def _release_options(p: argparse.ArgumentParser, *, allow_group: bool = True) -> None:
+    if allow_group:
+        grouping = p.add_mutually_exclusive_group(required=True)
+        grouping.add_argument("--qi", type=column_list, metavar="COL,...",
+                              help="generalized quasi-identifier columns (each distinct "
+                                   "combination is one QI-group)")
+        grouping.add_argument("--group", metavar="COL",
+                              help="bucket column of a bucketized release (instead of --qi)")
+        p.add_argument("--individual", metavar="COL",
+                       help="column identifying individuals (mvpi: one row per individual "
+                            "and value)")
+    else:
+        p.add_argument("--qi", type=column_list, metavar="COL,...", required=True,
+                       help="quasi-identifier columns")
+    p.add_argument("--sensitive", required=True, metavar="COL", help="the sensitive column")
+    p.add_argument("--semantics", choices=SEMANTICS, default="svpi",
+                   help="svpi: one sensitive value per person (default); mvpi-set / "
+                        "mvpi-multiset: several")
+
+
+def _report_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--report", metavar="HTML",
+                   help="also write a self-contained HTML report")
+    p.add_argument("--report-confidence", type=confidence, default=None, metavar="C",
+                   help="confidence of the report's knowledge skylines (default: each value's "
+                        "strictest c in the policy)")
+    p.add_argument("--report-values", type=int_at_least(0), default=4, metavar="N",
+                   help="draw the knowledge skylines of the N most exposed values (default 4)")
+    p.add_argument("--report-images", choices=("svg", "png", "auto"), default="svg",
+                   help="skyline pictures as inline SVG (default) or matplotlib PNGs")
+
+
+def _engine_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--engine", choices=("pandas", "dask"), default="pandas",
+                   help="pandas: the table in memory (default); dask: a Parquet dataset "
+                        "directory or a glob of CSV/Parquet files, aggregated on a Dask "
+                        "cluster (pip install 'skyprivacy[dask]'; see docs/dask.md)")
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="with --engine dask: the scheduler to use, e.g. tcp://host:8786 "
+                        "(default: a local cluster sized to this machine)")
+
+
+def _hierarchy_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--hierarchy", type=hierarchy_spec, action="append", default=[],
+                   metavar="COL=SOURCE",
+                   help="generalization hierarchy of a quasi-identifier: an ARX CSV file, "
+                        "bundled:adult:ATTR or bundled:adult (repeatable)")
+    p.add_argument("--hierarchy-sep", default=";", metavar="SEP",
+                   help="field separator of ARX hierarchy files (default ';')")
+    p.add_argument("--categorical", type=column_list, default=[], metavar="COL,...",
+                   help="quasi-identifiers to treat as categories even when every cell is a "
+                        "number (numbers without a hierarchy are split into ranges)")
+    p.add_argument("--numeric", type=column_list, default=[], metavar="COL,...",
+                   help="quasi-identifiers to split as ordered numbers (default: text whose "
+                        "every cell is a number, except leading-zero codes such as 02139)")
+    p.add_argument("--split", choices=("infogain", "widest"), default=None,
+                   help="split priority (default: infogain for skyline policies, widest for "
+                        "k-anonymity)")
+    p.add_argument("--order", type=order_spec, action="append", default=[],
+                   metavar="[COL=]RULE",
+                   help="order in which a categorical QI's values are split into runs: sorted "
+                        "(default), first (order of first appearance), or COL=V1,V2,... (every "
+                        "value, in order); without COL= for every categorical QI (repeatable "
+                        "with COL=)")
+    p.add_argument("--label-length", type=int_at_least(0), default=DEFAULT_LABEL_LENGTH,
+                   metavar="N",
+                   help=f"longest set label listed in full (default {DEFAULT_LABEL_LENGTH} "
+                        f"characters); a longer set is published as a digest listed in the "
+                        f"set-label file")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors: ``prog: error: message (see prog --help)``."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``skyprivacy`` command (all subcommands)."""
+    parser = _Parser(
+        prog="skyprivacy", formatter_class=_Formatter, epilog=EXIT_CODES,
+        description="Certify data releases against adversarial knowledge: an attacker who "
+                    "knows l values the target does not have, k other people's values and m "
+                    "members of the target's same-value family. Full reference: docs/cli.md.")
+    parser.add_argument("--version", action="version", version=f"skyprivacy {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def command(name, help_text, description):
+        return sub.add_parser(name, help=help_text, description=description, epilog=EXIT_CODES,
+                              formatter_class=_Formatter)
+
+    p = command("check", "check a released table against a policy",
+                "Check a released table against a value-centric skyline policy; print the "
+                "verdict, every (value, point) breach probability and the worst cases. Exit 0 "
+                "when safe, 1 when unsafe.")
+    _table_input(p, "the released table (CSV or Parquet)")
+    _release_options(p)
+    p.add_argument("--policy", required=True, metavar="TOML", help="the policy file")
+    p.add_argument("--certificate", metavar="JSON", help="also write the certificate")
+    _report_options(p)
+    _engine_options(p)
+    _common_output(p)
+    p.set_defaults(handler=cmd_check)
+
+    p = command("anonymize", "generalize a table until it satisfies a policy",
+                "Generalize (or bucketize) a table with SkylineAnonymize until it satisfies the "
+                "policy; write the released table and its certificate. Exit 1 when no release "
+                "can satisfy the policy.")
+    _table_input(p, "the original table, one row per person (CSV or Parquet)")
+    _release_options(p, allow_group=False)
+    p.add_argument("--policy", required=True, metavar="TOML", help="the policy file")
+    p.add_argument("--output", required=True, metavar="FILE",
+                   help="the released table (.csv, or .parquet)")
+    p.add_argument("--output-format", choices=TABLE_FORMATS, default=None,
+                   help="format of --output (default: from its extension)")
+    p.add_argument("--certificate", metavar="JSON",
+                   help="the certificate (default: the output's name with .cert.json)")
+    p.add_argument("--labels", metavar="JSON",
+                   help="the set-label file, written when a set is published as a digest "
+                        "(default: the output's name with .labels.json)")
+    _hierarchy_options(p)
+    p.add_argument("--bucketized", action="store_true",
+                   help="keep QI values and publish a bucket column instead of generalizing")
+    p.add_argument("--group-column", default="group", metavar="NAME",
+                   help="name of the bucket column with --bucketized (default 'group')")
+    p.add_argument("--random-state", type=int, default=None, metavar="SEED",
+                   help="seed of the bucketized shuffle")
+    _report_options(p)
+    _engine_options(p)
+    _common_output(p)
+    p.set_defaults(handler=cmd_anonymize)
+
+    p = command("find", "knowledge skylines of a released table",
+                "Compute the knowledge skyline of every sensitive value at confidence c: the "
+                "largest amounts of knowledge (l, k, m) the release withstands, most exposed "
+                "value first.")
+    _table_input(p, "the released table (CSV or Parquet)")
+    _release_options(p)
+    p.add_argument("-c", "--confidence", type=confidence, required=True, metavar="C",
+                   help="confidence threshold in (0, 1], e.g. 0.9 or 2/3")
+    p.add_argument("--values", type=value_list, default=None, metavar="V,...",
+                   help="only these sensitive values")
+    p.add_argument("--top", type=int_at_least(0), default=3, metavar="N",
+                   help="worst cases in words for the N most exposed values (default 3)")
+    p.add_argument("--output", metavar="CSV",
+                   help="also write every skyline point (value, rank, exposure, l, k, m, c)")
+    _engine_options(p)
+    _common_output(p)
+    p.set_defaults(handler=cmd_find)
+
+    p = command("compare", "a k-anonymous or l-diverse release seen through skylines",
+                "Make a k-anonymous or recursive (c, l)-diverse release of a table and show "
+                "which values little knowledge still exposes (knowledge skylines at "
+                "--confidence).")
+    _table_input(p, "the original table, one row per person (CSV or Parquet)")
+    _release_options(p, allow_group=False)
+    baseline = p.add_mutually_exclusive_group(required=True)
+    baseline.add_argument("--k-anonymity", type=int_at_least(2), metavar="K",
+                          help="make a K-anonymous release")
+    baseline.add_argument("--l-diversity", type=int_at_least(2), metavar="L",
+                          help="make a recursive (c, L)-diverse release")
+    p.add_argument("--diversity-c", type=positive, default=3, metavar="C",
+                   help="the c of recursive (c, l)-diversity (default 3)")
+    p.add_argument("--confidence", type=confidence, default=0.9, metavar="C",
+                   help="confidence of the knowledge skylines (default 0.9)")
+    p.add_argument("--values", type=value_list, default=None, metavar="V,...",
+                   help="only these sensitive values")
+    p.add_argument("--output", metavar="FILE", help="also write the baseline's released table")
+    p.add_argument("--labels", metavar="JSON",
+                   help="with --output: the set-label file, written when a set is published "
+                        "as a digest (default: the output's name with .labels.json)")
+    _hierarchy_options(p)
+    _engine_options(p)
+    _common_output(p)
+    p.set_defaults(handler=cmd_compare)
+
+    p = command("verify", "check a released table against its certificate",
+                "Recompute a certificate from the released table and the certificate's own "
+                "parameters; exit 1 on any difference in the table hash, a breach probability "
+                "or the verdict.")
+    _table_input(p, "the released table (CSV or Parquet)")
+    p.add_argument("--certificate", required=True, metavar="JSON", help="the certificate")
+    p.add_argument("--labels", metavar="JSON",
+                   help="the set-label file the certificate records (default: its recorded "
+                        "name, in the table's folder)")
+    _engine_options(p)
+    _common_output(p)
+    p.set_defaults(handler=cmd_verify)
+
+    p = command("transparency", "decision tables of transparency reports",
+                "Certify (check) or optimally perturb (optimize) the decision rule of a "
+                "transparency report (Chen, Golubchik and Pal 2022). See docs/transparency.md.")
+    tsub = p.add_subparsers(dest="transparency_command", metavar="ACTION", parser_class=_Parser)
+    q = tsub.add_parser("verify", help="check a decision rule against its certificate",
+                        description="Recompute a decision-rule certificate from the decision "
+                                    "table and the announced rule; exit 1 on any difference "
+                                    "(a changed cell of the table or of the rule, an edited "
+                                    "beta, a fidelity that no longer holds).",
+                        epilog=EXIT_CODES, formatter_class=_Formatter)
+    _table_input(q, "the decision table (CSV or Parquet)")
+    q.add_argument("--rule", metavar="FILE",
+                   help="the table holding the announced rule (default: the decision table)")
+    q.add_argument("--certificate", required=True, metavar="JSON", help="the certificate")
+    _common_output(q)
+    q.set_defaults(handler=cmd_transparency_verify)
+    for name, help_text, description in (
+            ("check", "is the announced rule beta-private?",
+             "Check that no inference channel reaches confidence above beta (exit 1 if one "
+             "does)."),
+            ("optimize", "the announced rule with the smallest beta under a fidelity",
+             "Find the announced rule with the strongest privacy (smallest beta) that stays "
+             "within the fidelity constraint.")):
+        q = tsub.add_parser(name, help=help_text, description=description, epilog=EXIT_CODES,
+                            formatter_class=_Formatter)
+        _table_input(q, "the decision table: one row per decision region (CSV or Parquet)")
+        q.add_argument("--public", type=column_list, required=True, metavar="COL,...",
+                       help="public (QID) columns")
+        q.add_argument("--sensitive", type=column_list, required=True, metavar="COL,...",
+                       help="sensitive columns (several form one joint value)")
+        q.add_argument("--weight", required=True, metavar="COL",
+                       help="probability mass or population of each region")
+        q.add_argument("--decision", type=column_list, required=True, metavar="COL,...",
+                       help="decision column (probability of the positive outcome), or one "
+                            "column per outcome")
+        q.add_argument("--exact", action="store_true",
+                       help="compute with exact fractions (slow; small tables)")
+        if name == "check":
+            q.add_argument("--announced", metavar="COL",
+                           help="column holding the announced rule (default: the decision)")
+            bound = q.add_mutually_exclusive_group(required=True)
+            bound.add_argument("--beta", type=confidence, metavar="B",
+                               help="largest allowed confidence, in (0, 1]")
+            bound.add_argument("--gamma", type=non_negative, metavar="G",
+                               help="smallest allowed uncertainty -log(beta)")
+            q.set_defaults(handler=cmd_transparency_check)
+        else:
+            fidelity = q.add_mutually_exclusive_group(required=True)
+            fidelity.add_argument("--delta", type=unit_interval, metavar="D",
+                                  help="delta-fidelity: |d~ - d| <= 1 - delta")
+            fidelity.add_argument("--alpha", type=unit_interval, metavar="A",
+                                  help="alpha-fidelity: alpha <= d~/d <= 1/alpha")
+            q.add_argument("--output", metavar="FILE",
+                           help="also write the table with the announced rule (d_tilde)")
+            q.set_defaults(handler=cmd_transparency_optimize)
+        q.add_argument("--certificate", metavar="JSON",
+                       help="also write a certificate of the rule (optimize: needs --output)")
+        q.add_argument("--report", metavar="HTML",
+                       help="also write a self-contained HTML report")
+        _common_output(q)
+    p.set_defaults(handler=None, subparser=p)
+
+    p = command("data", "export bundled data sets",
+                "Write a bundled data set to a file (or stdout) so shell users can follow the "
+                "tutorial without internet access.")
+    p.add_argument("dataset", choices=("adult", "adult-hierarchy"),
+                   help="adult: UCI Adult (45,222 rows); adult-hierarchy: an ARX hierarchy of "
+                        "Adult")
+    p.add_argument("attribute", nargs="?", help="with adult-hierarchy: the Adult column")
+    p.add_argument("--output", metavar="FILE", help="the file to write (default: stdout)")
+    p.add_argument("--sample", type=int_at_least(1), default=None, metavar="N",
+                   help="adult: only N rows drawn at random")
+    p.add_argument("--random-state", type=int, default=0, metavar="SEED",
+                   help="seed of --sample (default 0)")
+    _common_output(p, json_format=False)
+    p.set_defaults(handler=cmd_data)
+    return parser

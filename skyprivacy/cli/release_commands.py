@@ -1,0 +1,402 @@
+"""The release commands: ``check`` a released table against a policy, ``anonymize`` a table
+until it satisfies one, ``find`` its knowledge skylines, ``compare`` a k-anonymous or
+l-diverse release through skylines, and ``verify`` a table against its certificate."""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+
+from .._core.text import confidence_text, percent_text
+from .._core.version import __version__
+from ..anonymize import k_anonymize, skyline_anonymize
+from ..certificate import build_certificate, verify_certificate
+from ..check import skyline_check
+from ..compare import compare_l_diversity
+from ..errors import InfeasibleError, InvalidParameterError
+from ..find import skyline_find_all
+from ..io import (
+    InputError,
+    OutputFiles,
+    json_bytes,
+    read_bytes,
+    read_certificate,
+    read_policy,
+    table_bytes,
+    table_format,
+)
+from ..release import ReleaseCandidate
+from .context import (
+    Context,
+    add_table,
+    check_outputs,
+    dataset_output,
+    distinct_values,
+    is_dask,
+    read_input,
+)
+from .release_inputs import (
+    built_hierarchies,
+    check_policy_values,
+    check_values,
+    given_hierarchies,
+    labels_output,
+    load_release,
+    orders,
+    original_table,
+    report_page,
+    stage_labels,
+)
+from .shared import EXIT_OK, EXIT_UNSAFE, release_line, text_table, verdict_line
+
+
+def cmd_check(ctx: Context) -> int:
+    """``skyprivacy check``: the verdict of a released table under a policy."""
+    args = ctx.args
+    check_outputs(args, {"--certificate": args.certificate, "--report": args.report},
+                   {"table": args.table, "--policy": args.policy})
+    policy = read_policy(args.policy)
+    raw = read_input(args)
+    release = load_release(args, raw)
+    check_policy_values(policy, [v for v in release.values if release.contains(v)],
+                         args.sensitive)
+    result = skyline_check(release, policy)
+    certificate = build_certificate(raw, policy, sensitive=args.sensitive, qi=args.qi,
+                                    group=args.group, individual=args.individual,
+                                    semantics=args.semantics, result=result)
+    with OutputFiles() as out:
+        if args.certificate:
+            out.add(args.certificate, json_bytes(certificate))
+        if args.report:
+            out.add(args.report, report_page(ctx, certificate, release, result, args.table))
+        written = out.commit()
+    if written:
+        ctx.note(f"wrote {', '.join(written)}")
+    if args.format == "json":
+        ctx.emit_json({"command": "check", "safe": result.safe,
+                       "verdict": certificate["verdict"],
+                       "next_step": None if result.safe else _next_step(result, args),
+                       "n_checks": len(result.rows), "n_violations": len(result.violations),
+                       "table": {"path": args.table, "sha256": certificate["table"]["sha256"],
+                                 "n_rows": certificate["table"]["n_rows"]},
+                       "release": certificate["release"],
+                       "rows": [row.to_dict() for row in result.rows],
+                       "certificate": certificate})
+    else:
+        ctx.emit("\n".join([verdict_line(result),
+                            release_line(release, args.table, certificate["table"]["n_rows"]),
+                            ""]
+                           + _checks_text(result, certificate)
+                           + ([] if result.safe else ["", _next_step(result, args)])))
+    return EXIT_OK if result.safe else EXIT_UNSAFE
+
+
+def _next_step(result, args) -> str:
+    """What to do about an unsafe table: anonymize it, or relax the failing points."""
+    values = sorted({str(row.value) for row in result.violations})
+    shown = ", ".join(repr(v) for v in values[:10]) + (" ..." if len(values) > 10 else "")
+    return (f"Next step: generalize the table until it is safe, e.g. skyprivacy anonymize "
+            f"{args.table} --qi COL,... --sensitive {args.sensitive} --policy {args.policy} "
+            f"--output released.csv; or relax the failing points of {shown}.")
+
+
+def _checks_text(result, certificate: dict) -> list[str]:
+    lines = [text_table(
+        ["value", "l", "k", "m", "c", "breach", "exact", "verdict"],
+        [[c["value"], c["l"], c["k"], c["m"], f"{c['c']:g}",
+          percent_text(c["breach_probability_exact"], c["c_exact"]),
+          c["breach_probability_exact"], "safe" if c["safe"] else "UNSAFE"]
+         for c in certificate["checks"]], right={1, 2, 3, 4, 5, 6})]
+    if result.violations:
+        lines += ["", "Worst cases of the failing checks:"]
+        shown = result.violations
+    else:
+        lines += ["", "Closest calls:"]
+        shown = sorted(result.rows, key=lambda r: r.point.c_exact - r.breach_probability)[:3]
+    for row in shown:
+        lines.append(f"- {row.value!r} at {row.point}: breach probability "
+                     f"{row.breach_probability} "
+                     f"({percent_text(row.breach_probability, row.point.c_exact)}). "
+                     f"{row.worst_case.description}")
+    return lines
+
+
+def cmd_anonymize(ctx: Context) -> int:
+    """``skyprivacy anonymize``: generalize (or bucketize) a table until it is safe;
+    write it with its certificate."""
+    args = ctx.args
+    certificate_path = args.certificate
+    if certificate_path is None:
+        stem, _ = os.path.splitext(args.output.rstrip("/") if is_dask(args) else args.output)
+        certificate_path = stem + ".cert.json"
+    labels_path = labels_output(args, args.output.rstrip("/") if is_dask(args) else args.output)
+    if is_dask(args):
+        dataset_output(args, "--output", args.output)
+    check_outputs(args, {**({} if is_dask(args) else {"--output": args.output}),
+                          "--certificate": certificate_path, "--labels": labels_path,
+                          "--report": args.report},
+                   {"table": args.table, "--policy": args.policy})
+    output_format = table_format(args.output, args.output_format)
+    policy = read_policy(args.policy)
+    hierarchies = given_hierarchies(args)
+    order = orders(args)
+    raw = read_input(args)
+    table = original_table(args, raw, hierarchies)
+    hierarchies = built_hierarchies(args, table, hierarchies)
+    check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
+    bar = ctx.progress("anonymizing")
+    try:
+        result = skyline_anonymize(
+            table, qi=args.qi, sensitive=args.sensitive, policy=policy, hierarchies=hierarchies,
+            semantics=args.semantics, split=args.split or "infogain",
+            output="bucketized" if args.bucketized else "generalized",
+            random_state=args.random_state, group_column=args.group_column, progress=bar,
+            numeric=args.numeric, categorical=args.categorical, order=order,
+            label_length=args.label_length)
+    finally:
+        bar.close()
+    if not result.safe:  # the search only accepts safe splits; never publish otherwise
+        raise InfeasibleError("The released table failed its own certificate; nothing was "
+                              "written. Please report this as a bug.")
+    grouping = ({"group": args.group_column} if args.bucketized else {"qi": args.qi})
+    with OutputFiles() as out:
+        add_table(args, out, args.output, result.table, output_format)
+        labels = stage_labels(out, labels_path, args.output.rstrip("/"), result.set_labels)
+        certificate = build_certificate(result.table, policy, sensitive=args.sensitive,
+                                        semantics=args.semantics, result=result.certificate,
+                                        labels=labels, **grouping)
+        out.add(certificate_path, json_bytes(certificate))
+        if args.report:
+            out.add(args.report, report_page(ctx, certificate, result.candidate,
+                                              result.certificate, args.output))
+        written = out.commit()
+    ctx.note(f"wrote {', '.join(written)}")
+    if args.format == "json":
+        ctx.emit_json({"command": "anonymize", "safe": result.safe,
+                       "verdict": certificate["verdict"], "output": args.output,
+                       "certificate_path": certificate_path, "report": args.report,
+                       "labels": labels_path if labels else None,
+                       "n_rows": certificate["table"]["n_rows"],
+                       "n_groups": result.candidate.n_groups,
+                       "average_group_size": result.average_group_size,
+                       "n_splits": result.n_splits, "release_type": result.output,
+                       "certificate": certificate})
+    else:
+        lines = [verdict_line(result.certificate),
+                 "Released " + release_line(result.candidate, args.output,
+                                             certificate["table"]["n_rows"]),
+                 f"Certificate: {certificate_path} (table sha256 "
+                 f"{certificate['table']['sha256']})."]
+        if labels:
+            count = sum(len(sets) for sets in result.set_labels.values())
+            lines.append(f"Set labels: {labels_path} lists the members of the {count} set(s) "
+                         f"published as a digest.")
+        worst = result.certificate.worst
+        if worst is not None:
+            lines.append(f"Closest call: {worst.value!r} at {worst.point}, breach probability "
+                         f"{worst.breach_probability} ({percent_text(worst.breach_probability)}).")
+        ctx.emit("\n".join(lines))
+    return EXIT_OK
+
+
+def _skyline_rows(skylines) -> list[dict]:
+    rows = []
+    for rank, skyline in enumerate(skylines, start=1):
+        breach = skyline.least_breach
+        worst = skylines.worst_cases.get(skyline.value)
+        rows.append({**skyline.to_dict(), "value": str(skyline.value), "rank": rank,
+                     "least_breaching_knowledge": None if breach is None else list(breach),
+                     "breach_probability_000": str(skylines.baseline_risk[skyline.value]),
+                     "worst_case": None if worst is None else worst.description})
+    return rows
+
+
+def _skylines_text(skylines, top: int) -> list[str]:
+    rows = _skyline_rows(skylines)
+    lines = [text_table(
+        ["rank", "value", "exposure", "least breaching (l,k,m)", "skyline points",
+         "breach at (0,0,0)"],
+        [[r["rank"], r["value"], "-" if r["exposure"] is None else r["exposure"],
+          "none (safe in the searched box)" if r["least_breaching_knowledge"] is None
+          else "(" + ", ".join(map(str, r["least_breaching_knowledge"])) + ")",
+          len(r["points"]), percent_text(Fraction(r["breach_probability_000"]))] for r in rows],
+        right={0, 2, 4, 5})]
+    shown = [r for r in rows if r["worst_case"]][:top]
+    if shown:
+        lines += ["", "Worst cases of the most exposed values:"]
+        lines += [f"- {r['value']!r}: {r['worst_case']}" for r in shown]
+    return lines
+
+
+def cmd_find(ctx: Context) -> int:
+    """``skyprivacy find``: the knowledge skyline of every sensitive value."""
+    args = ctx.args
+    check_outputs(args, {"--output": args.output}, {"table": args.table})
+    raw = read_input(args)
+    release = load_release(args, raw)
+    n_rows = len(raw)
+    check_values(args.values, [v for v in release.values if release.contains(v)],
+                  args.sensitive)
+    bar = ctx.progress("finding knowledge skylines")
+    try:
+        skylines = skyline_find_all(release, c=args.confidence, values=args.values,
+                                    progress=bar)
+    finally:
+        bar.close()
+    if args.output:
+        with OutputFiles() as out:
+            out.add(args.output, table_bytes(skylines.to_frame(), "csv"))
+            ctx.note(f"wrote {', '.join(out.commit())}")
+    if args.format == "json":
+        ctx.emit_json({"command": "find", "confidence": str(skylines.c),
+                       "table": {"path": args.table, "n_rows": n_rows},
+                       "release": {"n_groups": release.n_groups,
+                                   "n_individuals": release.n_individuals,
+                                   "semantics": release.semantics},
+                       "skylines": _skyline_rows(skylines)})
+    else:
+        ctx.emit("\n".join([f"Knowledge skylines at confidence c = {confidence_text(skylines.c)}, "
+                            f"most exposed value first.",
+                            release_line(release, args.table, n_rows), ""]
+                           + _skylines_text(skylines, args.top)))
+    return EXIT_OK
+
+
+def cmd_compare(ctx: Context) -> int:
+    """``skyprivacy compare``: a k-anonymous or (c, l)-diverse release seen through
+    knowledge skylines."""
+    args = ctx.args
+    labels_path = labels_output(args, args.output.rstrip("/") if args.output and is_dask(args)
+                                 else args.output)
+    if is_dask(args):
+        dataset_output(args, "--output", args.output)
+    check_outputs(args, {**({} if is_dask(args) else {"--output": args.output}),
+                          "--labels": labels_path},
+                   {"table": args.table})
+    output_format = table_format(args.output, None) if args.output else None
+    hierarchies = given_hierarchies(args)
+    order = orders(args)
+    raw = read_input(args)
+    table = original_table(args, raw, hierarchies)
+    hierarchies = built_hierarchies(args, table, hierarchies)
+    present = distinct_values(table, args.sensitive)
+    check_values(args.values, present, args.sensitive)
+    bar = ctx.progress("anonymizing, then finding skylines")
+    try:
+        if args.k_anonymity is not None:
+            made = k_anonymize(table, qi=args.qi, k=args.k_anonymity, hierarchies=hierarchies,
+                               split=args.split or "widest", progress=bar.part(0, 0.5),
+                               numeric=args.numeric, categorical=args.categorical,
+                               order=order, label_length=args.label_length)
+            released, set_labels = made.table, made.set_labels
+            release = ReleaseCandidate.from_table(released, qi=args.qi,
+                                                  sensitive=args.sensitive,
+                                                  semantics=args.semantics)
+            baseline = {"kind": "k-anonymity", "k": args.k_anonymity,
+                        "satisfied": bool(made.safe),
+                        "smallest_group": int(release.sizes_array.min())}
+            head = (f"The release is {args.k_anonymity}-anonymous (smallest QI-group "
+                    f"{baseline['smallest_group']}); k-anonymity says nothing about what the "
+                    f"sensitive values of a group reveal.")
+            skylines = skyline_find_all(release, c=args.confidence, values=args.values,
+                                        progress=bar.part(0.5, 1.0))
+        else:
+            c, l = args.diversity_c, args.l_diversity
+            distinct = len(present)
+            if l > distinct:  # say it in l-diversity terms, not as a skyline point
+                raise InfeasibleError(
+                    f"Recursive ({c}, {l})-diversity needs at least {l} distinct values of "
+                    f"{args.sensitive!r} in every QI-group, and the table has only {distinct} "
+                    f"distinct values; choose --l-diversity {distinct} or less.")
+            comparison = compare_l_diversity(
+                table, qi=args.qi, sensitive=args.sensitive, c=c, l=l,
+                confidence=args.confidence, hierarchies=hierarchies,
+                split=args.split or "infogain", values=args.values, semantics=args.semantics,
+                numeric=args.numeric, categorical=args.categorical, order=order,
+                label_length=args.label_length, progress=bar)
+            anonymization, skylines = comparison.anonymization, comparison.skylines
+            released, release = anonymization.table, anonymization.candidate
+            set_labels = anonymization.set_labels
+            baseline = {"kind": "l-diversity", "c": str(c), "l": l,
+                        "satisfied": bool(comparison.diversity.safe)}
+            head = (f"The release is recursive ({c}, {l})-diverse; (c, l)-diversity only "
+                    f"protects against an attacker who rules out l - 2 = {l - 2} values.")
+    finally:
+        bar.close()
+    if args.output:
+        with OutputFiles() as out:
+            add_table(args, out, args.output, released, output_format)
+            stage_labels(out, labels_path, args.output.rstrip("/"), set_labels)
+            ctx.note(f"wrote {', '.join(out.commit())}")
+    summary = {"n_groups": release.n_groups,
+               "average_group_size": release.n_individuals / release.n_groups,
+               "smallest_group": int(release.sizes_array.min())}
+    if args.format == "json":
+        ctx.emit_json({"command": "compare", "baseline": baseline, "release": summary,
+                       "confidence": str(skylines.c), "skylines": _skyline_rows(skylines)})
+    else:
+        ctx.emit("\n".join([head, "Released " + release_line(release, "table",
+                                                               release.n_individuals),
+                            f"Knowledge skylines at confidence c = "
+                            f"{confidence_text(skylines.c)}, most exposed value first:", ""]
+                           + _skylines_text(skylines, 3)))
+    return EXIT_OK
+
+
+def cmd_verify(ctx: Context) -> int:
+    """``skyprivacy verify``: recompute a certificate from the released table."""
+    args = ctx.args
+    certificate = read_certificate(args.certificate)
+    raw = read_input(args, one_partition_per_file=True) if is_dask(args) else read_input(args)
+    labels_path, labels = _labels_input(args, certificate), None
+    if labels_path is not None:
+        try:
+            labels = read_bytes(labels_path, noun="set-label file")
+        except InputError as exc:
+            if args.labels:
+                raise
+            raise InputError(f"{exc} The certificate {args.certificate!r} records it; pass "
+                             f"--labels FILE if it is elsewhere.") from None
+    try:
+        verification = verify_certificate(raw, certificate, labels=labels)
+    except InvalidParameterError as exc:
+        raise InputError(f"Certificate {args.certificate!r}: {exc}") from None
+    made_by = certificate.get("library", {}).get("version")
+    if made_by and made_by != __version__:
+        ctx.note(f"the certificate was made by skyprivacy {made_by}; recomputed with "
+                 f"{__version__}")
+    if not verification.ok:
+        print(f"{ctx.name}: FAILED: {verification.differences[0]}", file=ctx.stderr)
+    if args.format == "json":
+        ctx.emit_json({"command": "verify", "verified": verification.ok,
+                       "differences": list(verification.differences),
+                       "table": {"path": args.table, "sha256": certificate["table"]["sha256"]},
+                       "labels": labels_path,
+                       "certificate": {"path": args.certificate,
+                                       "created": certificate.get("created"),
+                                       "library_version": made_by,
+                                       "verdict": certificate["verdict"],
+                                       "n_checks": len(certificate["checks"])}})
+    elif verification.ok:
+        ctx.emit(f"VERIFIED: {args.table} matches {args.certificate}: table sha256 "
+                 f"{certificate['table']['sha256']}, "
+                 + (f"set-label file {labels_path} sha256 {certificate['labels']['sha256']}, "
+                    if labels_path else "")
+                 + f"{len(certificate['checks'])} breach probabilities recomputed exactly, "
+                   f"verdict {certificate['verdict']}.")
+    else:
+        ctx.emit("\n".join([f"NOT VERIFIED: {args.table} does not match {args.certificate}:"]
+                           + [f"- {d}" for d in verification.differences]))
+    return EXIT_OK if verification.ok else EXIT_UNSAFE
+
+
+def _labels_input(args, certificate: dict) -> str | None:
+    """The set-label file to verify: --labels, else the name the certificate records, in the
+    table's folder."""
+    if args.labels:
+        return args.labels
+    record = certificate.get("labels")
+    if not isinstance(record, dict) or not isinstance(record.get("file"), str):
+        return None  # none recorded (or malformed: verify_certificate says so)
+    folder = "" if args.table == "-" else os.path.dirname(args.table)
+    return os.path.join(folder, record["file"])
