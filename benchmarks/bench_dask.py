@@ -18,6 +18,7 @@ anonymize  ``k_anonymize(k=10)`` and ``skyline_anonymize`` (20 values, policy be
            and reported as it ends.
 
 Run:  python benchmarks/bench_dask.py --rows 10000000 [--rows 100000000] [--only check]
+      [--values 20000] [--which k10] [--engines dask]
 Writes benchmarks/results/dask.json (atomically; entries of other sizes are kept).
 """
 
@@ -281,6 +282,12 @@ def main(argv=None) -> int:
                         help="table size(s); default 10^7 (give 100000000 for the 10^8 run)")
     parser.add_argument("--only", choices=("all", "check", "anonymize"), default="all")
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--values", type=int, action="append", default=None,
+                        help="sensitive domain size(s) of the check job; default 20 and 20000")
+    parser.add_argument("--which", choices=("all", "k10", "skyline"), default="all",
+                        help="anonymize jobs to run (default both)")
+    parser.add_argument("--engines", choices=("both", "dask", "pandas"), default="both",
+                        help="anonymize paths to run (default both)")
     parser.add_argument("--job", default=None, help=argparse.SUPPRESS)
     parser.add_argument("args", nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -298,17 +305,21 @@ def main(argv=None) -> int:
 
     for rows in args.rows or [10_000_000]:
         if args.only in ("all", "check"):
-            for values in (20, 20_000):
+            for values in args.values or (20, 20_000):
                 folder = generate(rows, values)
                 res = run_job("check", folder, args.repeat)
                 show(f"check_rows{rows}_values{values}", res)
         if args.only in ("all", "anonymize"):
             folder = generate(rows, 20)
-            dask_res = run_job("anonymize-dask", folder, "all")
-            limit = PANDAS_LIMIT if rows > 20_000_000 else None
-            pandas_res = run_job("anonymize-pandas", folder, "all", memory_limit=limit,
-                                 timeout=3 * 3600)
-            entry = {"dask": dask_res, "pandas": pandas_res}
+            entry = dict(results.get(f"anonymize_rows{rows}", {}))
+            dask_res, pandas_res = entry.get("dask", {}), entry.get("pandas", {})
+            if args.engines in ("both", "dask"):  # a partial run keeps the other job's figures
+                dask_res = {**dask_res, **run_job("anonymize-dask", folder, args.which)}
+            if args.engines in ("both", "pandas"):
+                limit = PANDAS_LIMIT if rows > 20_000_000 else None
+                pandas_res = {**pandas_res, **run_job("anonymize-pandas", folder, args.which,
+                                                      memory_limit=limit, timeout=3 * 3600)}
+            entry.update(dask=dask_res, pandas=pandas_res)
             for name in ("k10", "skyline"):
                 d, p = dask_res.get(name, {}), pandas_res.get(name, {})
                 if "seconds" in d and "seconds" in p:

@@ -39,8 +39,9 @@ def call(function, *args, prefix: str | None = None):
                         pure=False)(*args)
 
 
-def tree_reduce(parts: list, combine, *, prefix: str = "combine"):
-    """Combine delayed partial results in partition order, ``SPLIT_EVERY`` at a time.
+def tree_reduce(parts: list, combine, *, prefix: str = "combine",
+                split_every: int = SPLIT_EVERY):
+    """Combine delayed partial results in partition order, ``split_every`` at a time.
 
     ``combine`` receives a list of partial results (in order) and returns one; the order is
     kept so that "first occurrence" stays the first occurrence of the whole table."""
@@ -48,8 +49,8 @@ def tree_reduce(parts: list, combine, *, prefix: str = "combine"):
     if not level:
         raise ValueError("tree_reduce needs at least one part")
     while len(level) > 1:
-        level = [call(_on_list, combine, *level[i:i + SPLIT_EVERY], prefix=prefix)
-                 for i in range(0, len(level), SPLIT_EVERY)]
+        level = [call(_on_list, combine, *level[i:i + split_every], prefix=prefix)
+                 for i in range(0, len(level), split_every)]
     return level[0]
 
 
@@ -145,10 +146,26 @@ def _keeps(column: pd.Series) -> bool:
     return not isinstance(column.dtype, pd.CategoricalDtype)
 
 
-def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None):
-    """Distinct rows of integer code columns (``cards[i]`` codes in column i) and the summed
-    weights (row counts when ``weights`` is None). Rows are packed into one int64 key when the
-    codes fit, else grouped by pandas."""
+def narrow(array: np.ndarray, card: int) -> np.ndarray:
+    """``array`` (codes 0..card-1, or counts below ``card``) in the smallest signed integer
+    type that holds them: scans of many partitions keep their code columns at a byte or two
+    per entry instead of eight."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if card <= np.iinfo(dtype).max:
+            return array.astype(dtype, copy=False)
+    return array.astype(np.int64, copy=False)
+
+
+def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None, *,
+                  compact: bool = False):
+    """Distinct rows of integer code columns (``cards[i]`` codes in column i), sorted
+    lexicographically, and the summed weights (row counts when ``weights`` is None).
+
+    Rows are packed into one int64 key when the codes fit (summed by a table of every key
+    when that table is small, else by one sort: about 24 bytes per row at the peak), else
+    grouped by pandas.  With ``compact`` the code columns and the sums come back in the
+    narrowest integer types that hold them (see :func:`narrow`); callers doing arithmetic
+    on them must widen first."""
     n = len(columns[0]) if columns else 0
     if weights is None:
         weights = np.ones(n, dtype=np.int64)
@@ -164,17 +181,25 @@ def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None)
             packed += column
         if total <= max(4 * n, 1 << 16):  # a table of every key: no sort
             summed = np.bincount(packed, weights=weights, minlength=total)
+            del packed
             uniq = np.flatnonzero(summed)
             summed = summed[uniq].astype(np.int64)
         else:
-            uniq, inverse = np.unique(packed, return_inverse=True)
-            summed = np.bincount(inverse.reshape(-1), weights=weights,
-                                 minlength=len(uniq)).astype(np.int64)
-        out = []
+            order = np.argsort(packed)
+            packed = packed[order]
+            weights = np.asarray(weights, dtype=np.int64)[order]
+            del order
+            starts = np.flatnonzero(np.concatenate(([True], packed[1:] != packed[:-1])))
+            summed = np.add.reduceat(weights, starts)
+            uniq = packed[starts]
+            del packed, weights
+        digits = []
         for card in reversed(cards):
             uniq, digit = np.divmod(uniq, max(int(card), 1))
-            out.append(digit)
-        return out[::-1], summed
+            digits.append(narrow(digit, card) if compact else digit)
+        if compact:
+            summed = narrow(summed, int(summed.max()) + 1)
+        return digits[::-1], summed
     frame = pd.DataFrame({i: c for i, c in enumerate(columns)})
     frame["__w"] = weights
     grouped = frame.groupby(list(range(len(columns))), sort=True)["__w"].sum()

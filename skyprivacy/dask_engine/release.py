@@ -33,6 +33,7 @@ from ._compute import (
     literal,
     local_codes,
     merge_uniques,
+    narrow,
     positions,
     positions_of_rows,
     tree_reduce,
@@ -75,8 +76,8 @@ def _scan(pdf: pd.DataFrame, spec: _Spec) -> dict:
     list_like = list_like_cells(cells)
     coded = [local_codes(pdf[k]) for k in spec.keys]
     out["keys"] = [uniques for _, uniques in coded]
-    key_codes = [codes for codes, _ in coded]
     cards = [len(u) for u in out["keys"]]
+    key_codes = [narrow(codes, card) for (codes, _), card in zip(coded, cards)]
     if spec.semantics == "svpi":
         if list_like.any():
             out["list_row"] = (pdf.index[int(np.flatnonzero(list_like.to_numpy())[0])],)
@@ -84,7 +85,8 @@ def _scan(pdf: pd.DataFrame, spec: _Spec) -> dict:
             out["pairs"] = None
             return out
         value_codes, out["values"] = local_codes(cells)
-        out["pairs"] = distinct_rows(key_codes + [value_codes], cards + [len(out["values"])])
+        out["pairs"] = distinct_rows(key_codes + [value_codes], cards + [len(out["values"])],
+                                     compact=True)
         return out
     row_of, flat = elements_of(cells, list_like)
     if spec.missing == "error":
@@ -99,9 +101,9 @@ def _scan(pdf: pd.DataFrame, spec: _Spec) -> dict:
             first = dup_rows[0]
             out["dup_row"] = (pdf.index[int(first)],
                               out["values"].iloc[dup_values[dup_rows == first]].tolist())
-    out["rows"] = distinct_rows(key_codes, cards)
+    out["rows"] = distinct_rows(key_codes, cards, compact=True)
     out["pairs"] = distinct_rows([codes[row_of] for codes in key_codes] + [value_codes],
-                                 cards + [n_values])
+                                 cards + [n_values], compact=True)
     return out
 
 
@@ -122,8 +124,9 @@ def _combine(parts: list) -> dict:
         maps = []
         for i, uniques in enumerate(part["keys"]):
             out["keys"][i], where = merge_uniques(out["keys"][i], uniques)
-            maps.append(where)
+            maps.append(narrow(where, len(out["keys"][i])))
         out["values"], value_map = merge_uniques(out["values"], part["values"])
+        value_map = narrow(value_map, len(out["values"]))
         if out["list_row"] is not None:
             pairs, rows = [], []
             continue
@@ -141,7 +144,7 @@ def _combine(parts: list) -> dict:
             return None
         columns = [np.concatenate([t[0][i] for t in tables]) for i in range(len(tables[0][0]))]
         counts = np.concatenate([t[1] for t in tables])
-        return distinct_rows(columns, cards + extra, counts)
+        return distinct_rows(columns, cards + extra, counts, compact=True)
 
     out["pairs"] = None if out["list_row"] is not None else merged(pairs, [len(out["values"])])
     out["rows"] = None if out["list_row"] is not None else merged(rows, [])
@@ -153,7 +156,8 @@ def scan_table(ddf, spec: _Spec) -> dict:
     the distinct values, the groups' codes and the (group, value, count) nonzeros come back."""
     spec_task = literal(spec, "spec")
     parts = [call(_scan, part, spec_task, prefix="scan") for part in ddf.to_delayed()]
-    merged = tree_reduce(parts, _combine, prefix="scan-combine")
+    # four at a time: the top combine holds about as many rows as its children's nonzeros
+    merged = tree_reduce(parts, _combine, prefix="scan-combine", split_every=4)
     (result,) = compute(call(_finalize, merged, spec_task, prefix="scan-finalize"))
     return result
 
@@ -175,6 +179,8 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
     value_rank, values = _sorted_codes(scan["values"])
     out["key_values"], out["values"] = key_values, values
     cards = [len(v) for v in key_values]
+    key_rank = [narrow(rank, card) for rank, card in zip(key_rank, cards)]
+    value_rank = narrow(value_rank, len(values))
     pair_columns, pair_counts = scan["pairs"]
     pair_keys = [rank[c] for rank, c in zip(key_rank, pair_columns[:-1])]
     rows = (pair_keys if spec.semantics == "svpi"
