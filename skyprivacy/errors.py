@@ -45,7 +45,13 @@ class HierarchyError(SkyPrivacyError, ValueError):
 
 
 class InfeasibleError(SkyPrivacyError, ValueError):
-    """No release can satisfy the requested privacy policy."""
+    """No release can satisfy the requested privacy policy.
+
+    The anonymizers set ``failing`` (the policy points the table itself violates) and
+    ``withstands`` (what the unsplit table does withstand) on the instances they raise."""
+
+    failing: list[dict]
+    withstands: list[dict]
 
 
 class EngineError(SkyPrivacyError, RuntimeError):

@@ -12,9 +12,10 @@ on a cluster) so that only aggregates reach the client:
   with exactly the rules and order of :class:`skyprivacy.anonymize.Mondrian`, and the workers
   relabel their rows from a small table of decisions.
 
-The pandas path never imports dask: :func:`skyprivacy._core.engines.partitioned_engine` answers without importing
-it, and the public functions (``ReleaseCandidate.from_table``, ``skyline_anonymize``, ``k_anonymize``,
-``build_certificate``, ``verify_certificate``) hand a dask frame to this subpackage.  Install
+The pandas path never imports dask: :func:`skyprivacy._core.engines.partitioned_engine`
+answers without importing it, and the public functions (``ReleaseCandidate.from_table``,
+``skyline_anonymize``, ``k_anonymize``, ``build_certificate``, ``verify_certificate``) hand a
+dask frame to this subpackage.  Install
 with ``pip install 'skyprivacy[dask]'``; see docs/dask.md.
 """
 

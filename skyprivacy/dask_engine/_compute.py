@@ -73,7 +73,7 @@ def persist(*objects):
 
 
 def _cluster_exceptions() -> tuple:
-    found = [TimeoutError, ConnectionError]
+    found: list[type[BaseException]] = [TimeoutError, ConnectionError]
     try:
         from concurrent.futures import CancelledError
 

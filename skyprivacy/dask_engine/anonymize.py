@@ -32,17 +32,20 @@ from __future__ import annotations
 import math
 import operator
 import warnings
-from collections.abc import Mapping
+
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..anonymize import (
-    OUTPUTS,
     SPLITS,
     AnonymizationResult,
     KAnonymizationResult,
     SparseGroups,
+    check_columns,
+    check_group_column,
+    check_options,
     infeasible_error,
     Mondrian,
     PolicyPlan,
@@ -72,8 +75,8 @@ from ..qi import (
     category_orders,
     qi_kinds,
 )
-from .._core.encoding import factorize, list_like_cells, require_columns
-from ..release import ReleaseCandidate, check_qi_and_sensitive, check_semantics
+from .._core.encoding import factorize, list_like_cells
+from ..release import ReleaseCandidate
 from ._compute import (
     call,
     compute,
@@ -106,11 +109,13 @@ def _scan(pdf: pd.DataFrame, qi: list, sensitive, semantics: str) -> tuple:
     missing counts, every QI's distinct values (first appearance) with counts, and the
     sensitive values (or elements) with counts; the local codes are the partition coded
     against its own distinct values, recoded later without reading the rows again."""
-    out = {"lengths": [len(pdf)], "list_like": False, "row_dup": False, "elem_missing": 0}
+    out: dict[str, Any] = {"lengths": [len(pdf)], "list_like": False, "row_dup": False,
+                           "elem_missing": 0}
     columns = list(qi) + ([sensitive] if sensitive is not None else [])
     out["missing"] = np.array([int(pdf[c].isna().sum()) for c in columns], dtype=np.int64)
     out["qi"] = []
-    local = {"codes": np.empty((len(pdf), len(qi)), dtype=np.int32), "uniques": [],
+    local: dict[str, Any] = {"codes": np.empty((len(pdf), len(qi)), dtype=np.int32),
+                             "uniques": [],
              "elem_row": None, "elem_val": None, "value_uniques": None}
     for a, name in enumerate(qi):
         codes, uniques = local_codes(pdf[name])
@@ -295,7 +300,8 @@ def _histograms(chunk: _Chunk, n_parts: int, n_codes: list, n_values: int,
     counts, over the chunk's live rows."""
     live = np.flatnonzero(chunk.part >= 0)
     part = chunk.part[live].astype(np.int64)
-    out = {"rows": [], "values": [], "cards": (n_parts, list(n_codes), n_values)}
+    out: dict[str, Any] = {"rows": [], "values": [],
+                           "cards": (n_parts, list(n_codes), n_values)}
     if need_values:
         position = np.full(len(chunk.part), -1, dtype=np.int64)
         position[live] = np.arange(len(live))
@@ -399,14 +405,14 @@ def _candidates(hist: dict, attrs: list, part_rows: np.ndarray, n_values: int,
         cand_width.append(width[splittable])
     if not cand_part:
         return {"n": 0}
-    cand_n = np.concatenate(cand_n)
-    sizes = np.concatenate(sizes)
-    children = (SparseGroups(sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
+    n_kids = np.concatenate(cand_n)
+    child_sizes = np.concatenate(sizes)
+    children = (SparseGroups(child_sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
                 if need_counts else None)
-    return {"n": len(cand_n), "part": np.concatenate(cand_part),
-            "attr": np.concatenate(cand_attr), "n_children": cand_n,
-            "first_child": np.cumsum(cand_n) - cand_n, "width": np.concatenate(cand_width),
-            "sizes": sizes, "children": children, "part_rows": part_rows, "entries": entries}
+    return {"n": len(n_kids), "part": np.concatenate(cand_part),
+            "attr": np.concatenate(cand_attr), "n_children": n_kids,
+            "first_child": np.cumsum(n_kids) - n_kids, "width": np.concatenate(cand_width),
+            "sizes": child_sizes, "children": children, "part_rows": part_rows, "entries": entries}
 
 
 def _relabel(chunk: _Chunk, table: dict) -> _Chunk:
@@ -557,8 +563,8 @@ class _Local:
         self.rows = np.arange(len(key), dtype=index)
         self.starts = np.concatenate([starts, [len(key)]]).astype(np.int64)
         self.final = np.full(len(key), -1, dtype=np.int64)
-        self.cands = None
-        self.status = None
+        self.cands: dict[str, Any] | None = None
+        self.status: np.ndarray | None = None
 
     def copy(self) -> _Local:
         other = _Local.__new__(_Local)
@@ -601,7 +607,7 @@ def _evaluate(local: _Local, statistics) -> tuple:
     engine = local.engine
     state = local.copy()
     n_parts = len(local.starts) - 1
-    report = {"parts": local.parts, "size": np.diff(local.starts),
+    report: dict[str, Any] = {"parts": local.parts, "size": np.diff(local.starts),
               "status": np.full(n_parts, -1, dtype=np.int64),
               "n_children": np.zeros(n_parts, dtype=np.int64), "n": 0, "undecided": None}
     state.status = report["status"]
@@ -667,8 +673,9 @@ def _subset(cands: dict, parts: np.ndarray, part_rows: np.ndarray) -> dict:
 def _merge_undecided(pieces: list, rank: list) -> dict:
     """Undecided candidates of every worker as one candidate set for
     :meth:`Mondrian._accept_level`; ``rank[i]`` numbers piece i's groups in queue order."""
-    fields = {name: [] for name in ("part", "attr", "n_children", "width", "sizes", "group",
-                                    "value", "count", "piece", "local")}
+    names = ("part", "attr", "n_children", "width", "sizes", "group", "value", "count",
+             "piece", "local")
+    fields: dict[str, list] = {name: [] for name in names}
     part_rows = np.zeros(sum(len(p["part_rows"]) for p in pieces), dtype=np.int64)
     n_kids = 0
     for i, (piece, ranks) in enumerate(zip(pieces, rank)):
@@ -750,7 +757,7 @@ class _Run:
 
     def __init__(self, table, parts, qi, sensitive, policy, hierarchies, semantics, split,
                  kinds, scan, min_size, local_rows, progress, orders=None,
-                 label_length=DEFAULT_LABEL_LENGTH):
+                 label_length=DEFAULT_LABEL_LENGTH) -> None:
         self.table, self.parts, self.qi, self.sensitive = table, parts, list(qi), sensitive
         self.semantics, self.split, self.min_size = semantics, split, min_size
         self.local_rows, self.progress = local_rows, progress
@@ -760,6 +767,7 @@ class _Run:
         attrs, codes, injective, uniques_of = [], [], [], []
         for name, (uniques, _) in zip(qi, scan["qi"]):
             uniques = uniques.reset_index(drop=True)
+            attr: TreeQI | NumericQI | SetQI
             if kinds[name] == "tree":
                 attr = TreeQI(name, uniques, hierarchies[name])
             elif kinds[name] == "numeric":
@@ -846,7 +854,7 @@ class _Run:
         """A relabel table that finishes the groups ``finished`` and, with ``whole``, sends
         every other group whole to its pending local group."""
         n_parts = len(sizes)
-        table = {"final_of_part": np.full(n_parts, -1, dtype=np.int64),
+        table: dict[str, Any] = {"final_of_part": np.full(n_parts, -1, dtype=np.int64),
                  "attr_of_part": np.full(n_parts, -1, dtype=np.int64),
                  "direct": np.full(n_parts, -1, dtype=np.int64), "maps": {},
                  "child_live": np.zeros(0, dtype=np.int64),
@@ -1149,51 +1157,16 @@ def _check_local_rows(local_rows, owner: str) -> int:
     return int(local_rows)
 
 
-def _validate(table, qi, sensitive, owner: str):
-    """The checks of ``_check_inputs`` that need no pass over the data."""
-    if isinstance(qi, str):
-        qi = [qi]
-    if qi is None or not list(qi):
-        raise param_error("qi", owner, "name at least one column", qi)
-    qi = list(qi)
-    require_columns(table, [*qi, sensitive])
-    check_qi_and_sensitive(qi, sensitive, owner)
-    return qi
-
-
 def _validate_after_scan(scan: dict, columns: list, policy, semantics, split, output,
                          hierarchies, qi, owner):
-    """The rest of ``_check_inputs``, in its order."""
+    """The rest of the pandas path's input checks, in its order."""
     if sum(scan["lengths"]) == 0:
         raise SchemaError("The table is empty: there is nothing to anonymize.")
     for column, n_missing in zip(columns, scan["missing"].tolist()):
         if n_missing:
             raise SchemaError(f"Column {column!r} has {n_missing} missing value(s); fill or "
                               f"drop them explicitly before anonymizing.")
-    if isinstance(policy, Mapping) and not isinstance(policy, Policy):
-        policy = Policy(policy)
-    if not isinstance(policy, Policy):
-        raise param_error("policy", owner, "be a Policy", type(policy).__name__)
-    semantics = check_semantics(semantics, owner)
-    if split not in SPLITS:
-        raise param_error("split", owner, f"be one of {list(SPLITS)}", split)
-    if output not in OUTPUTS:
-        raise param_error("output", owner, f"be one of {list(OUTPUTS)}", output)
-    if hierarchies is None:
-        hierarchies = {}
-    if not isinstance(hierarchies, Mapping):
-        raise param_error("hierarchies", owner, "be a mapping of column -> Hierarchy",
-                          type(hierarchies).__name__)
-    from ..hierarchy import Hierarchy
-    for name, hierarchy in hierarchies.items():
-        if name not in qi:
-            raise InvalidParameterError(
-                f"A hierarchy is given for {name!r}, which is not a quasi-identifier; "
-                f"quasi-identifiers are {qi!r}.")
-        if not isinstance(hierarchy, Hierarchy):
-            raise param_error("hierarchies", owner, f"map {name!r} to a Hierarchy",
-                              type(hierarchy).__name__)
-    return policy, semantics, dict(hierarchies)
+    return check_options(policy, semantics, split, output, hierarchies, qi, owner)
 
 
 def _scan_table(parts: list, qi: list, sensitive, semantics: str) -> dict:
@@ -1313,7 +1286,7 @@ def _groups_frame(run: _Run, labels: dict, step: int = 1_000_000):
     with keep_objects():
         return dd.from_delayed([call(_groups_slice, task, run.qi, a, b, prefix="groups")
                             for a, b in zip(bounds[:-1], bounds[1:])], meta=meta,
-                           divisions=bounds[:-1] + [n - 1], verify_meta=False)
+                           divisions=(*bounds[:-1], n - 1), verify_meta=False)
 
 
 def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
@@ -1326,22 +1299,21 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
     result, with ``.table``, ``.assignment`` and ``.groups`` as dask collections)."""
     owner = "skyline_anonymize"
     local_rows = _check_local_rows(local_rows, owner)
-    qi = _validate(table, qi, sensitive, owner)
+    qi = check_columns(table, qi, sensitive, owner)
     parts = table.to_delayed()
     scan = _scan_table(parts, qi, sensitive, semantics)
     policy, semantics, hierarchies = _validate_after_scan(
         scan, [*qi, sensitive], policy, semantics, split, output, hierarchies, qi, owner)
-    if output == "bucketized" and group_column in table.columns:
-        raise InvalidParameterError(
-            f"The bucket column {group_column!r} already exists in the table; pass another "
-            f"group_column.")
+    check_group_column(table, output, group_column)
     kinds = _kinds(table, qi, hierarchies, scan, numeric, categorical, owner)
     orders = _orders(qi, kinds, scan, order, owner)
     label_length = label_length_of(label_length, owner)
     _sensitive_errors(scan, sensitive, semantics)
     run = _Run(table, parts, qi, sensitive, policy, hierarchies, semantics, split, kinds, scan,
                None, local_rows, progress, orders, label_length)
-    root = ReleaseCandidate.from_nonzeros(*_root_arrays(run), run.values, semantics=semantics)
+    sizes, group, value, count = _root_arrays(run)
+    root = ReleaseCandidate.from_nonzeros(sizes, group, value, count, run.values,
+                                          semantics=semantics)
     with warnings.catch_warnings():  # unused policy values are reported by the certificate
         warnings.simplefilter("ignore", UnusedPolicyValueWarning)
         root_check = skyline_check(root, policy)
@@ -1387,22 +1359,13 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
     # the pandas path checks a frame of the QI columns beside an identity marker
     listed = [qi] if isinstance(qi, str) else list(qi or [])
     work = pd.DataFrame(columns=[_MARKER] + [c for c in listed if c in table.columns])
-    if isinstance(qi, str):
-        qi = [qi]
-    if qi is None or not list(qi):
-        raise param_error("qi", owner, "name at least one column", qi)
-    qi = list(qi)
-    require_columns(work, [*qi, _MARKER])
-    check_qi_and_sensitive(qi, _MARKER, owner)
+    qi = check_columns(work, qi, _MARKER, owner)
     parts = table.to_delayed()
     scan = _scan_table(parts, qi, None, "svpi")
     _, _, hierarchies = _validate_after_scan(
         scan, [*qi], Policy.uniform([(0, 0, 0, 1)]), "svpi", split, output, hierarchies, qi,
         owner)
-    if output == "bucketized" and group_column in table.columns:
-        raise InvalidParameterError(
-            f"The bucket column {group_column!r} already exists in the table; pass another "
-            f"group_column.")
+    check_group_column(table, output, group_column)
     kinds = _kinds(table, qi, hierarchies, scan, numeric, categorical, owner)
     orders = _orders(qi, kinds, scan, order, owner)
     run = _Run(table, parts, qi, None, None, hierarchies, "svpi", split, kinds, scan, int(k),
@@ -1420,6 +1383,6 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
     sizes_only = ReleaseCandidate.from_nonzeros(
         sizes, np.arange(len(sizes)), np.zeros(len(sizes), dtype=np.int64), sizes,
         ("individuals",), labels=pd.RangeIndex(len(sizes), name="group"))
-    certificate = k_anonymity(sizes_only, int(k))
+    certificate = k_anonymity(sizes_only, k=int(k))
     return KAnonymizationResult(released, certificate, assignment, groups, int(k),
                                 run.n_splits, set_labels_of(run))

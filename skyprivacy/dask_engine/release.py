@@ -20,10 +20,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameterError, SchemaError, param_error
-from .._core.encoding import factorize, is_missing, list_like_cells, require_columns
+from ..errors import SchemaError, param_error
+from .._core.encoding import factorize, is_missing, list_like_cells
 from .._core.exact import native
-from ..release import MISSING_OPTIONS, ReleaseCandidate, check_semantics
+from ..release import (
+    MISSING_OPTIONS,
+    ReleaseCandidate,
+    check_release_columns,
+    check_semantics,
+)
 from ._compute import (
     call,
     compute,
@@ -219,19 +224,8 @@ def from_table(df, *, sensitive: str, qi=None, group=None, individual=None,
     semantics = check_semantics(semantics, owner)
     if missing not in MISSING_OPTIONS:
         raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
-    if (qi is None) == (group is None):
-        raise InvalidParameterError(
-            f"{owner} needs exactly one of 'qi' (generalized table) and 'group' "
-            f"(bucketized table). Got qi={qi!r} and group={group!r} instead.")
-    keys = [qi] if isinstance(qi, str) else (list(qi) if qi is not None else [group])
-    if not keys:
-        raise param_error("qi", owner, "name at least one column", qi)
-    used = [*keys, sensitive] + ([individual] if individual is not None else [])
-    require_columns(df, used)
-    if len(set(used)) != len(used):
-        raise InvalidParameterError(
-            f"{owner} needs distinct columns for the groups, the sensitive value and the "
-            f"individual. Got {used!r} instead.")
+    keys, used = check_release_columns(df, sensitive=sensitive, qi=qi, group=group,
+                                       individual=individual, owner=owner)
     spec = _Spec(tuple(keys), sensitive, individual, semantics, missing)
     frame = df[list(dict.fromkeys(used))]
     scan = scan_table(frame, spec)
