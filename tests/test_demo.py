@@ -1,11 +1,8 @@
 """The main job on the bundled data runs and reports both verdicts with worst cases, then the
 command-line path (anonymize, check, verify) on Adult."""
-import io
-import runpy
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -13,15 +10,17 @@ DEMO = Path(__file__).resolve().parent.parent / "examples" / "demo.py"
 
 
 @pytest.fixture(scope="module")
-def demo():
-    """The demo script's functions (it lives in examples/, outside the package)."""
-    return SimpleNamespace(**runpy.run_path(str(DEMO)))
+def demo_output():
+    """What ``make demo`` prints: the script run once, as make runs it (the whole demo takes
+    a while, so every test below reads this one run)."""
+    done = subprocess.run([sys.executable, str(DEMO)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
-def test_demo_prints_verdicts_worst_cases_and_the_command_line_path(demo):
-    out = io.StringIO()
-    assert demo.main(out) == 0
-    text = out.getvalue()
+def test_demo_prints_verdicts_worst_cases_and_the_command_line_path(demo_output):
+    text = demo_output
     assert "UCI Adult: 45,222 records" in text
     assert "Verdict: UNSAFE" in text and "Verdict: SAFE" in text
     assert "Worst cases of the failing checks:" in text
@@ -41,18 +40,13 @@ def test_demo_prints_verdicts_worst_cases_and_the_command_line_path(demo):
     assert "/tmp" not in text and "skyprivacy-demo-" not in text
 
 
-def test_demo_runs_as_a_script():
-    done = subprocess.run([sys.executable, str(DEMO)], capture_output=True, text=True,
-                          timeout=180)
-    assert done.returncode == 0, done.stderr
-    assert "=== Release coarse" in done.stdout
-    assert "=== The command line: anonymize, check, verify" in done.stdout
+def test_demo_runs_as_a_script(demo_output):
+    assert "=== Release coarse" in demo_output
+    assert "=== The command line: anonymize, check, verify" in demo_output
 
 
-def test_demo_certifies_optimizes_and_verifies_a_decision_rule(demo):
-    out = io.StringIO()
-    assert demo.transparency_demo(out) == 0
-    text = out.getvalue()
+def test_demo_certifies_optimizes_and_verifies_a_decision_rule(demo_output):
+    text = demo_output
     assert "=== A transparency report's decision rule: certify, optimize, verify" in text
     assert "UNSAFE: the true rule is not beta-private at beta = 0.9." in text
     assert "Optimal beta* = 0.675 under Delta(delta=0.9)" in text
