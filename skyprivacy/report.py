@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._core.deprecation import renamed_keyword
 from ._core.text import confidence_text, percent_text
 from .check import SkylineCheckResult
 from .errors import param_error
@@ -47,7 +48,8 @@ def _pct(p, threshold=None) -> str:
     return percent_text(p, threshold)
 
 
-def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, confidence=None,
+@renamed_keyword("confidence", "c")
+def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, c=None,
                     n_values: int = 4, progress=None) -> list[KnowledgeSkyline]:
     """Knowledge skylines of the most exposed values of a checked release.
 
@@ -57,9 +59,10 @@ def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, con
     check : SkylineCheckResult
         Its check; values are ranked by their smallest margin c - breach probability (failing
         values first).
-    confidence : float or Fraction, optional
-        The confidence of every skyline; by default each value's strictest (smallest) c in the
-        policy, so the policy's points can be read against the picture.
+    c : float or Fraction, optional
+        The confidence of every skyline (``confidence=`` before, deprecated); by default
+        each value's strictest (smallest) c in the policy, so the policy's points can be read
+        against the picture.
     n_values : int, default 4
         How many values to draw (0 for none).
     progress : callable, optional
@@ -88,13 +91,12 @@ def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, con
         margin = row.point.c_exact - row.breach_probability
         if row.value not in margins or margin < margins[row.value]:
             margins[row.value] = margin
-        c = row.point.c_exact
-        strictest[row.value] = min(c, strictest.get(row.value, c))
+        point_c = row.point.c_exact
+        strictest[row.value] = min(point_c, strictest.get(row.value, point_c))
     chosen = sorted(margins, key=lambda v: margins[v])[:n_values]
     out = []
     for done, value in enumerate(chosen, start=1):
-        out.append(skyline_find(release, value, c=confidence if confidence is not None
-                                else strictest[value]))
+        out.append(skyline_find(release, value, c=c if c is not None else strictest[value]))
         if progress is not None:
             progress(done / len(chosen))
     return out

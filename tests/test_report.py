@@ -116,7 +116,7 @@ def test_report_skylines_rank_by_margin_at_each_values_strictest_c(unsafe_releas
     assert {s.value: s.c for s in skylines}["AIDS"] == Fraction(2, 3)
     assert all(s.c == Fraction(9, 10) for s in skylines if s.value != "AIDS")
     assert report_skylines(release, check, n_values=0) == []
-    fixed = report_skylines(release, check, confidence=0.5, n_values=2)
+    fixed = report_skylines(release, check, c=0.5, n_values=2)
     assert [s.c for s in fixed] == [Fraction(1, 2)] * 2
     assert fixed[0] == skyline_find(release, fixed[0].value, c=0.5)
 
@@ -212,3 +212,18 @@ def test_a_missing_chromium_skips_locally_but_fails_when_required(monkeypatch):
     with pytest.raises(pytest.fail.Exception, match="SKYPRIVACY_REQUIRE_CHROMIUM=1 but no "
                                                     "chromium on PATH"):
         _chromium()
+
+
+def test_report_skylines_takes_the_old_confidence_keyword_for_one_release():
+    release = ReleaseCandidate.from_groups([(4, ["AIDS", "AIDS", "Flu", "Flu"]),
+                                            (4, ["AIDS", "Cancer", "Flu", "Flu"])])
+    check = skyline_check(release, Policy.uniform([(0, 1, 0, 0.7)]))
+    with pytest.warns(FutureWarning) as caught:
+        old = report_skylines(release, check, confidence=0.5, n_values=2)
+    assert str(caught[0].message) == (
+        "The keyword 'confidence' of report_skylines is deprecated and stops working in the "
+        "next release; pass c=0.5 instead.")
+    assert old == report_skylines(release, check, c=0.5, n_values=2)
+    with pytest.raises(TypeError, match="^report_skylines got both 'confidence' and 'c'; "
+                                        "pass 'c' only.$"):
+        report_skylines(release, check, confidence=0.5, c=0.5)
