@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..errors import SchemaError
+from ..errors import SchemaError, param_error
 from .exact import native
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "sorted_uniques",
     "factorize",
     "require_columns",
+    "column_names",
     "as_numbers",
     "NA_MARKERS",
     "missing_mask",
@@ -144,6 +145,33 @@ def require_columns(frame: pd.DataFrame, columns: Iterable) -> None:
         if column not in frame.columns:
             raise SchemaError(f"Column {column!r} is not in the table; "
                               f"columns are {[native(c) for c in frame.columns]}.")
+
+
+def column_names(value: Any, *, name: str, owner: str, allow_empty: bool = False,
+                 hashable_is_name: bool = False) -> list:
+    """The column names a parameter lists: a column name (a ``str``; with
+    ``hashable_is_name`` also any hashable but a tuple) or an iterable of names, as a list.
+
+    Examples
+    --------
+    >>> column_names("age", name="qi", owner="f")
+    ['age']
+    >>> column_names(("age", "sex"), name="qi", owner="f")
+    ['age', 'sex']
+    >>> column_names(3, name="qi", owner="f", hashable_is_name=True)
+    [3]
+    """
+    if isinstance(value, str) or (hashable_is_name and isinstance(value, Hashable)
+                                  and not isinstance(value, tuple)):
+        return [value]
+    try:
+        names = list(value)
+    except TypeError:
+        raise param_error(name, owner, "be a column name or a list of column names",
+                          value) from None
+    if not names and not allow_empty:
+        raise param_error(name, owner, "name at least one column", value)
+    return names
 
 
 def as_numbers(column: pd.Series) -> pd.Series | None:

@@ -346,6 +346,16 @@ def _fidelity_of(announced, fidelity):
     return getattr(announced, "fidelity", None) if fidelity is None else fidelity
 
 
+def _two_group_measure(table, announced, protected, groups, fidelity, *, owner: str,
+                       family: str) -> FairnessMeasure:
+    """The one measure of ``family`` between the two groups of ``protected`` (the body of
+    :func:`statistical_parity` and :func:`p_percent_rule`)."""
+    labels, masks = _two_groups(table, protected, groups, owner)
+    dist = announced_matrix(table, announced, exact=False, owner=owner)
+    return _pair_measure(table, dist, labels, masks, owner, family,
+                         _fidelity_of(announced, fidelity))
+
+
 @validate_params({"table": TABLE, "fidelity": _FIDELITY})
 def statistical_parity(table: DecisionTable, announced=None, *, protected: str, groups=None,
                        fidelity=None) -> FairnessMeasure:
@@ -375,10 +385,8 @@ def statistical_parity(table: DecisionTable, announced=None, *, protected: str, 
     >>> round(statistical_parity(t, protected="gender").value, 7)
     0.0866667
     """
-    owner = "statistical_parity"
-    labels, masks = _two_groups(table, protected, groups, owner)
-    dist = announced_matrix(table, announced, exact=False, owner=owner)
-    return _pair_measure(table, dist, labels, masks, owner, "tv", _fidelity_of(announced, fidelity))
+    return _two_group_measure(table, announced, protected, groups, fidelity,
+                              owner="statistical_parity", family="tv")
 
 
 @validate_params({"table": TABLE, "fidelity": _FIDELITY})
@@ -436,10 +444,8 @@ def p_percent_rule(table: DecisionTable, announced=None, *, protected: str, grou
     >>> round(m.ratio, 4), round(m.value, 4)
     (0.4, 0.9163)
     """
-    owner = "p_percent_rule"
-    labels, masks = _two_groups(table, protected, groups, owner)
-    dist = announced_matrix(table, announced, exact=False, owner=owner)
-    return _pair_measure(table, dist, labels, masks, owner, "rm", _fidelity_of(announced, fidelity))
+    return _two_group_measure(table, announced, protected, groups, fidelity,
+                              owner="p_percent_rule", family="rm")
 
 
 @validate_params({"table": TABLE, "metric": Options("tv", "inf"), "fidelity": _FIDELITY})

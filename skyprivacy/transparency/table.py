@@ -16,7 +16,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
-from .._core.encoding import require_columns
+from .._core.encoding import column_names, require_columns
 from .._core.exact import REL_TOL, exact_array, native
 from .._core.validation import InstanceOf, Options, validate_params
 from .._core.warning import warn
@@ -29,16 +29,8 @@ _SHOWN = 5  # how many offending groups or rows a message names
 
 
 def _as_names(value, name: str, owner: str, *, allow_empty: bool = False) -> tuple:
-    if isinstance(value, str) or (isinstance(value, Hashable) and not isinstance(value, tuple)):
-        return (value,)
-    try:
-        names = tuple(value)
-    except TypeError:
-        raise param_error(name, owner, "be a column name or a list of column names",
-                          value) from None
-    if not names and not allow_empty:
-        raise param_error(name, owner, "name at least one column", value)
-    return names
+    return tuple(column_names(value, name=name, owner=owner, allow_empty=allow_empty,
+                              hashable_is_name=True))
 
 
 def _first_label(frame: pd.DataFrame, mask: np.ndarray):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..._core.encoding import sorted_uniques
+from ..._core.encoding import column_names, sorted_uniques
 from ..._core.exact import native
 from ..._core.validation import InstanceOf, Interval, RandomState
 from ...errors import SchemaError, param_error
@@ -42,16 +42,7 @@ def check_table(df: pd.DataFrame, *, owner: str) -> pd.DataFrame:
 
 def column_list(value, *, name: str, owner: str, allow_empty: bool = False) -> list:
     """A column name or an iterable of column names as a list of distinct names."""
-    if isinstance(value, str):
-        names = [value]
-    else:
-        try:
-            names = list(value)
-        except TypeError:
-            raise param_error(name, owner, "be a column name or a list of column names",
-                              value) from None
-    if not allow_empty and not names:
-        raise param_error(name, owner, "name at least one column", value)
+    names = column_names(value, name=name, owner=owner, allow_empty=allow_empty)
     if len(set(names)) != len(names):
         raise param_error(name, owner, "name distinct columns", value)
     return names
