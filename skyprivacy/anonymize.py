@@ -403,6 +403,70 @@ class LevelSweep:
         return True
 
 
+class LevelCandidates:
+    """One BFS level's split candidates, gathered attribute by attribute, in the layout of
+    :meth:`Mondrian.level_candidates` (the in-memory and the Dask engine fill it alike).
+
+    Each :meth:`add` appends one attribute's splittable partitions; children are numbered
+    globally in the order they are added, so the (child, value, count) nonzeros of an
+    attribute are shifted by the children added before it.
+    """
+
+    def __init__(self) -> None:
+        self.part: list = []
+        self.attr: list = []
+        self.n_children: list = []
+        self.width: list = []
+        self.sizes: list = []
+        self.nonzeros: list = []
+        self.n_before = 0  # children added so far
+
+    @staticmethod
+    def offsets(has: np.ndarray, n_children: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+        """The splittable partitions, each one's first child (numbered within the attribute)
+        and the attribute's number of children."""
+        splittable = np.flatnonzero(has)
+        base = np.zeros(len(has), dtype=np.int64)
+        base[splittable] = np.cumsum(n_children[splittable]) - n_children[splittable]
+        return splittable, base, int(n_children[splittable].sum())
+
+    def add(self, a: int, splittable: np.ndarray, n_children: np.ndarray, width: np.ndarray,
+            child_sizes: np.ndarray, counts: tuple | None) -> None:
+        """Append attribute ``a``'s candidates; ``counts`` is its (child, value, count)
+        nonzeros with children numbered within the attribute (None when not needed)."""
+        self.sizes.append(child_sizes)
+        if counts is not None:
+            g, v, c = counts
+            self.nonzeros.append((g + self.n_before, v, c))
+        self.n_before += len(child_sizes)
+        self.part.append(splittable)
+        self.attr.append(np.full(len(splittable), a, dtype=np.int64))
+        self.n_children.append(n_children[splittable])
+        self.width.append(width[splittable])
+
+    def arrays(self, need_counts: bool, **extra) -> dict:
+        """The candidates as arrays (``{"n": 0}`` when no attribute splits), then ``extra``."""
+        if not self.part:
+            return {"n": 0}
+        n_children = np.concatenate(self.n_children)
+        child_sizes = np.concatenate(self.sizes)
+        children = None
+        if need_counts:
+            children = SparseGroups(child_sizes,
+                                    *(np.concatenate(x) for x in zip(*self.nonzeros)))
+        return {
+            "n": len(n_children),
+            "part": np.concatenate(self.part),
+            "attr": np.concatenate(self.attr),
+            "n_children": n_children,
+            "first_child": np.cumsum(n_children) - n_children,
+            "width": np.concatenate(self.width),
+            "sizes": child_sizes,
+            "children": children,
+            **extra,
+        }
+
+
 class Mondrian:
     """Top-down greedy partitioning (Fig. 4). ``min_size`` switches the safety rule to plain
     k-anonymity (every group at least that large), for the k-anonymity baseline."""
@@ -503,8 +567,7 @@ class Mondrian:
             elem_mask = position[self.elem_row] >= 0
             elem_pos = position[self.elem_row[elem_mask]]
             elem_val = self.elem_val[elem_mask]
-        cand_part, cand_attr, cand_n, cand_width, sizes, nonzeros = [], [], [], [], [], []
-        n_before = 0
+        found = LevelCandidates()
         row_child = np.full((len(self.attrs), len(rows)), -1, dtype=np.int64)
         for a, attr in enumerate(self.attrs):
             lo, hi = lows[:, a], highs[:, a]
@@ -513,13 +576,10 @@ class Mondrian:
                 continue
             child, n_children, width = attr.level_split(block[:, a], part_of, starts, lo, hi)
             row_child[a] = np.where(has[part_of], child, -1)
-            splittable = np.flatnonzero(has)
-            base = np.zeros(n_parts, dtype=np.int64)
-            base[splittable] = np.cumsum(n_children[splittable]) - n_children[splittable]
-            total = int(n_children[splittable].sum())
+            splittable, base, total = found.offsets(has, n_children)
             keep = has[part_of]
             global_child = base[part_of[keep]] + child[keep]
-            sizes.append(np.bincount(global_child, minlength=total))
+            counts = None
             if need_counts:  # (child, value, count) nonzeros: O(rows), never O(children x V)
                 if self.semantics == "svpi":
                     ec, ev = global_child, self.elem_val[rows[keep]]
@@ -528,32 +588,10 @@ class Mondrian:
                     child_of_pos[keep] = global_child
                     ec = child_of_pos[elem_pos]
                     ec, ev = ec[ec >= 0], elem_val[ec >= 0]
-                g, v, c = pair_counts(ec, ev, total, self.n_values)
-                nonzeros.append((g + n_before, v, c))
-            n_before += total
-            cand_part.append(splittable)
-            cand_attr.append(np.full(len(splittable), a, dtype=np.int64))
-            cand_n.append(n_children[splittable])
-            cand_width.append(width[splittable])
-        if not cand_part:
-            return {"n": 0}
-        n_children_of = np.concatenate(cand_n)
-        child_sizes = np.concatenate(sizes)
-        children = None
-        if need_counts:
-            children = SparseGroups(child_sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
-        return {
-            "n": len(n_children_of),
-            "part": np.concatenate(cand_part),
-            "attr": np.concatenate(cand_attr),
-            "n_children": n_children_of,
-            "first_child": np.cumsum(n_children_of) - n_children_of,
-            "width": np.concatenate(cand_width),
-            "sizes": child_sizes,
-            "children": children,
-            "row_child": row_child,
-            "part_of": part_of,
-        }
+                counts = pair_counts(ec, ev, total, self.n_values)
+            found.add(a, splittable, n_children, width,
+                      np.bincount(global_child, minlength=total), counts)
+        return found.arrays(need_counts, row_child=row_child, part_of=part_of)
 
     def _priority_keys(self, cands: dict) -> np.ndarray:
         """Smaller is better: minus the information gain w.r.t. the sensitive attribute

@@ -10,9 +10,10 @@ import sys
 
 import pandas as pd
 
-from ..errors import EngineError, UsageError
+from ..errors import EngineError, InvalidParameterError, UsageError
 from ..io import (
     NA_MARKERS,
+    InputError,
     OutputFiles,
     read_table,
     read_table_dask,
@@ -195,3 +196,20 @@ def check_outputs(args, outputs: dict, inputs: dict) -> None:
                                                                               False):
             raise UsageError(f"{flag} {path} already exists; pass --force to replace it")
         OutputFiles.check(path)
+
+
+def run_verification(args, verify, *inputs, **options):
+    """``verify(*inputs, **options)``, a certificate verifier: a certificate it rejects as
+    malformed is an input error naming ``--certificate``."""
+    try:
+        return verify(*inputs, **options)
+    except InvalidParameterError as exc:
+        raise InputError(f"Certificate {args.certificate!r}: {exc}") from None
+
+
+def verification_json(command: str, verification, args, certificate: dict) -> dict:
+    """The opening of ``--format json`` output of a verify command: the command, the verdict,
+    the differences and the table's path and certified hash."""
+    return {"command": command, "verified": verification.ok,
+            "differences": list(verification.differences),
+            "table": {"path": args.table, "sha256": certificate["table"]["sha256"]}}

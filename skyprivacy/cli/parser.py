@@ -134,6 +134,16 @@ def _hierarchy_options(p: argparse.ArgumentParser) -> None:
                         f"set-label file")
 
 
+def _run_options(p: argparse.ArgumentParser, handler, *, report: bool = False) -> None:
+    """The options a command over a release ends with (the HTML report where it writes one,
+    the engine, the output) and the handler it runs."""
+    if report:
+        _report_options(p)
+    _engine_options(p)
+    _common_output(p)
+    p.set_defaults(handler=handler)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one-line usage errors: ``prog: error: message (see prog --help)``."""
 
@@ -155,25 +165,31 @@ def build_parser() -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help_text, description=description, epilog=EXIT_CODES,
                               formatter_class=_Formatter)
 
-    p = command("check", "check a released table against a policy",
-                "Check a released table against a value-centric skyline policy; print the "
-                "verdict, every (value, point) breach probability and the worst cases. Exit 0 "
-                "when safe, 1 when unsafe.")
-    _table_input(p, "the released table (CSV or Parquet)")
-    _release_options(p)
+    def table_command(name, help_text, description, table_help, *, release=True,
+                      allow_group=True):
+        """A subcommand over one table: its input options first, then (``release``) the
+        columns of the release."""
+        p = command(name, help_text, description)
+        _table_input(p, table_help)
+        if release:
+            _release_options(p, allow_group=allow_group)
+        return p
+
+    p = table_command("check", "check a released table against a policy",
+                      "Check a released table against a value-centric skyline policy; print the "
+                      "verdict, every (value, point) breach probability and the worst cases. "
+                      "Exit 0 when safe, 1 when unsafe.",
+                      "the released table (CSV or Parquet)")
     p.add_argument("--policy", required=True, metavar="TOML", help="the policy file")
     p.add_argument("--certificate", metavar="JSON", help="also write the certificate")
-    _report_options(p)
-    _engine_options(p)
-    _common_output(p)
-    p.set_defaults(handler=cmd_check)
+    _run_options(p, cmd_check, report=True)
 
-    p = command("anonymize", "generalize a table until it satisfies a policy",
-                "Generalize (or bucketize) a table with SkylineAnonymize until it satisfies the "
-                "policy; write the released table and its certificate. Exit 1 when no release "
-                "can satisfy the policy.")
-    _table_input(p, "the original table, one row per person (CSV or Parquet)")
-    _release_options(p, allow_group=False)
+    p = table_command("anonymize", "generalize a table until it satisfies a policy",
+                      "Generalize (or bucketize) a table with SkylineAnonymize until it "
+                      "satisfies the policy; write the released table and its certificate. Exit "
+                      "1 when no release can satisfy the policy.",
+                      "the original table, one row per person (CSV or Parquet)",
+                      allow_group=False)
     p.add_argument("--policy", required=True, metavar="TOML", help="the policy file")
     p.add_argument("--output", required=True, metavar="FILE",
                    help="the released table (.csv, or .parquet)")
@@ -191,17 +207,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="name of the bucket column with --bucketized (default 'group')")
     p.add_argument("--random-state", type=int, default=None, metavar="SEED",
                    help="seed of the bucketized shuffle")
-    _report_options(p)
-    _engine_options(p)
-    _common_output(p)
-    p.set_defaults(handler=cmd_anonymize)
+    _run_options(p, cmd_anonymize, report=True)
 
-    p = command("find", "knowledge skylines of a released table",
-                "Compute the knowledge skyline of every sensitive value at confidence c: the "
-                "largest amounts of knowledge (l, k, m) the release withstands, most exposed "
-                "value first.")
-    _table_input(p, "the released table (CSV or Parquet)")
-    _release_options(p)
+    p = table_command("find", "knowledge skylines of a released table",
+                      "Compute the knowledge skyline of every sensitive value at confidence c: "
+                      "the largest amounts of knowledge (l, k, m) the release withstands, most "
+                      "exposed value first.",
+                      "the released table (CSV or Parquet)")
     p.add_argument("-c", "--confidence", type=confidence, required=True, metavar="C",
                    help="confidence threshold in (0, 1], e.g. 0.9 or 2/3")
     p.add_argument("--values", type=value_list, default=None, metavar="V,...",
@@ -210,16 +222,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worst cases in words for the N most exposed values (default 3)")
     p.add_argument("--output", metavar="CSV",
                    help="also write every skyline point (value, rank, exposure, l, k, m, c)")
-    _engine_options(p)
-    _common_output(p)
-    p.set_defaults(handler=cmd_find)
+    _run_options(p, cmd_find)
 
-    p = command("compare", "a k-anonymous or l-diverse release seen through skylines",
-                "Make a k-anonymous or recursive (c, l)-diverse release of a table and show "
-                "which values little knowledge still exposes (knowledge skylines at "
-                "--confidence).")
-    _table_input(p, "the original table, one row per person (CSV or Parquet)")
-    _release_options(p, allow_group=False)
+    p = table_command("compare", "a k-anonymous or l-diverse release seen through skylines",
+                      "Make a k-anonymous or recursive (c, l)-diverse release of a table and "
+                      "show which values little knowledge still exposes (knowledge skylines at "
+                      "--confidence).",
+                      "the original table, one row per person (CSV or Parquet)",
+                      allow_group=False)
     baseline = p.add_mutually_exclusive_group(required=True)
     baseline.add_argument("--k-anonymity", type=int_at_least(2), metavar="K",
                           help="make a K-anonymous release")
@@ -236,22 +246,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --output: the set-label file, written when a set is published "
                         "as a digest (default: the output's name with .labels.json)")
     _hierarchy_options(p)
-    _engine_options(p)
-    _common_output(p)
-    p.set_defaults(handler=cmd_compare)
+    _run_options(p, cmd_compare)
 
-    p = command("verify", "check a released table against its certificate",
-                "Recompute a certificate from the released table and the certificate's own "
-                "parameters; exit 1 on any difference in the table hash, a breach probability "
-                "or the verdict.")
-    _table_input(p, "the released table (CSV or Parquet)")
+    p = table_command("verify", "check a released table against its certificate",
+                      "Recompute a certificate from the released table and the certificate's "
+                      "own parameters; exit 1 on any difference in the table hash, a breach "
+                      "probability or the verdict.",
+                      "the released table (CSV or Parquet)", release=False)
     p.add_argument("--certificate", required=True, metavar="JSON", help="the certificate")
     p.add_argument("--labels", metavar="JSON",
                    help="the set-label file the certificate records (default: its recorded "
                         "name, in the table's folder)")
-    _engine_options(p)
-    _common_output(p)
-    p.set_defaults(handler=cmd_verify)
+    _run_options(p, cmd_verify)
 
     p = command("transparency", "decision tables of transparency reports",
                 "Certify (check) or optimally perturb (optimize) the decision rule of a "

@@ -13,7 +13,7 @@ from ..anonymize import k_anonymize, skyline_anonymize
 from ..certificate import build_certificate, verify_certificate
 from ..check import skyline_check
 from ..compare import compare_l_diversity
-from ..errors import InfeasibleError, InvalidParameterError
+from ..errors import InfeasibleError
 from ..find import skyline_find_all
 from ..io import (
     InputError,
@@ -34,6 +34,8 @@ from .context import (
     distinct_values,
     is_dask,
     read_input,
+    run_verification,
+    verification_json,
 )
 from .release_inputs import (
     built_hierarchies,
@@ -357,10 +359,7 @@ def cmd_verify(ctx: Context) -> int:
                 raise
             raise InputError(f"{exc} The certificate {args.certificate!r} records it; pass "
                              f"--labels FILE if it is elsewhere.") from None
-    try:
-        verification = verify_certificate(raw, certificate, labels=labels)
-    except InvalidParameterError as exc:
-        raise InputError(f"Certificate {args.certificate!r}: {exc}") from None
+    verification = run_verification(args, verify_certificate, raw, certificate, labels=labels)
     made_by = certificate.get("library", {}).get("version")
     if made_by and made_by != __version__:
         ctx.note(f"the certificate was made by skyprivacy {made_by}; recomputed with "
@@ -368,9 +367,7 @@ def cmd_verify(ctx: Context) -> int:
     if not verification.ok:
         print(f"{ctx.name}: FAILED: {verification.differences[0]}", file=ctx.stderr)
     if args.format == "json":
-        ctx.emit_json({"command": "verify", "verified": verification.ok,
-                       "differences": list(verification.differences),
-                       "table": {"path": args.table, "sha256": certificate["table"]["sha256"]},
+        ctx.emit_json({**verification_json("verify", verification, args, certificate),
                        "labels": labels_path,
                        "certificate": {"path": args.certificate,
                                        "created": certificate.get("created"),

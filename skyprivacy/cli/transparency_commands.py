@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..errors import InvalidParameterError, SchemaError, UsageError
+from ..errors import SchemaError, UsageError
 from ..io import (
-    InputError,
     OutputFiles,
     as_numbers,
     json_bytes,
@@ -20,7 +19,13 @@ from ..io import (
     table_bytes,
     table_format,
 )
-from .context import Context, check_outputs, na_values
+from .context import (
+    Context,
+    check_outputs,
+    na_values,
+    run_verification,
+    verification_json,
+)
 from .shared import EXIT_OK, EXIT_UNSAFE, text_table
 
 
@@ -168,16 +173,12 @@ def cmd_transparency_verify(ctx: Context) -> int:
     certificate = read_certificate(args.certificate)
     table = read_table(args.table, format=args.input_format, sep=args.sep)
     rule = None if args.rule is None else read_table(args.rule, sep=args.sep)
-    try:
-        verification = verify_rule_certificate(table, rule, certificate)
-    except InvalidParameterError as exc:
-        raise InputError(f"Certificate {args.certificate!r}: {exc}") from None
+    verification = run_verification(args, verify_rule_certificate, table, rule, certificate)
     if not verification.ok:
         print(f"{ctx.name}: FAILED: {verification.differences[0]}", file=ctx.stderr)
     if args.format == "json":
-        ctx.emit_json({"command": "transparency verify", "verified": verification.ok,
-                       "differences": list(verification.differences),
-                       "table": {"path": args.table, "sha256": certificate["table"]["sha256"]},
+        ctx.emit_json({**verification_json("transparency verify", verification, args,
+                                           certificate),
                        "rule": {"path": args.rule or args.table,
                                 "sha256": certificate["rule"]["sha256"]},
                        "certificate": {"path": args.certificate,

@@ -42,6 +42,7 @@ from ..anonymize import (
     SPLITS,
     AnonymizationResult,
     KAnonymizationResult,
+    LevelCandidates,
     SparseGroups,
     check_columns,
     check_group_column,
@@ -369,9 +370,8 @@ def _candidates(hist: dict, attrs: list, part_rows: np.ndarray, n_values: int,
     """The candidates of :meth:`Mondrian.level_candidates` from the level's histograms (the
     same arrays in the same order), plus per QI the child of every (group, code) entry."""
     n_parts = len(part_rows)
-    cand_part, cand_attr, cand_n, cand_width, sizes, nonzeros = [], [], [], [], [], []
+    found = LevelCandidates()
     entries = {}
-    n_before = 0
     for a, attr in enumerate(attrs):
         (part_e, code_e), count_e = hist["rows"][a]
         starts_e = np.searchsorted(part_e, np.arange(n_parts + 1))
@@ -382,13 +382,9 @@ def _candidates(hist: dict, attrs: list, part_rows: np.ndarray, n_values: int,
             continue
         child_e, n_children, width = _split_entries(attr, code_e, part_e, starts_e, count_e,
                                                     lo, hi, part_rows)
-        splittable = np.flatnonzero(has)
-        base = np.zeros(n_parts, dtype=np.int64)
-        base[splittable] = np.cumsum(n_children[splittable]) - n_children[splittable]
-        total = int(n_children[splittable].sum())
+        splittable, base, total = found.offsets(has, n_children)
         keep = has[part_e]
-        sizes.append(np.bincount(base[part_e[keep]] + child_e[keep], weights=count_e[keep],
-                                 minlength=total).astype(np.int64))
+        counts = None
         if need_counts:
             (vpart, vcode, vvalue), vcount = hist["values"][a]
             n_code = int(code_e.max()) + 1
@@ -396,23 +392,12 @@ def _candidates(hist: dict, attrs: list, part_rows: np.ndarray, n_values: int,
             vkeep = has[vpart]
             child = base[vpart[vkeep]] + child_e[entry[vkeep]]
             (g, v), c = distinct_rows([child, vvalue[vkeep]], [total, n_values], vcount[vkeep])
-            nonzeros.append((g + n_before, v, c))
+            counts = (g, v, c)
         entries[a] = (part_e, code_e, child_e)
-        n_before += total
-        cand_part.append(splittable)
-        cand_attr.append(np.full(len(splittable), a, dtype=np.int64))
-        cand_n.append(n_children[splittable])
-        cand_width.append(width[splittable])
-    if not cand_part:
-        return {"n": 0}
-    n_kids = np.concatenate(cand_n)
-    child_sizes = np.concatenate(sizes)
-    children = (SparseGroups(child_sizes, *(np.concatenate(x) for x in zip(*nonzeros)))
-                if need_counts else None)
-    return {"n": len(n_kids), "part": np.concatenate(cand_part),
-            "attr": np.concatenate(cand_attr), "n_children": n_kids,
-            "first_child": np.cumsum(n_kids) - n_kids, "width": np.concatenate(cand_width),
-            "sizes": child_sizes, "children": children, "part_rows": part_rows, "entries": entries}
+        found.add(a, splittable, n_children, width,
+                  np.bincount(base[part_e[keep]] + child_e[keep], weights=count_e[keep],
+                              minlength=total).astype(np.int64), counts)
+    return found.arrays(need_counts, part_rows=part_rows, entries=entries)
 
 
 def _relabel(chunk: _Chunk, table: dict) -> _Chunk:
