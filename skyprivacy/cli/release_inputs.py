@@ -197,7 +197,7 @@ def report_page(ctx, certificate, release, result, source) -> bytes:
     args = ctx.args
     bar = ctx.progress("drawing knowledge skylines")
     try:
-        skylines = report_skylines(release, result, confidence=args.report_confidence,
+        skylines = report_skylines(release, result, c=args.report_confidence,
                                    n_values=args.report_values, progress=bar)
     finally:
         bar.close()
