@@ -316,6 +316,23 @@ def log_V(n, s, m, k, semantics: str, *, table: np.ndarray | None = None) -> np.
     +inf where k + m individuals do not fit (rule 2); 0 (V = 1) when m = 0 or s = 0.
     With a :func:`falling_table` covering the inputs (integers), svpi and mvpi-set read the
     falling ratio from it."""
+    scalar_amounts = np.ndim(m) == 0 and np.ndim(k) == 0
+    if table is not None and semantics != "mvpi-multiset" and scalar_amounts:
+        # one (m, k) for every entry, the common case: no broadcasting of the amounts
+        m, k = int(m), int(k)
+        n = np.asarray(n, dtype=np.int64)
+        s = np.asarray(s, dtype=np.int64)
+        if m == 0:
+            return np.where(n < k, INF, 0.0)
+        a = n - s - k
+        fits = a >= m
+        top = np.where(fits, a, m)  # a valid column of the table when m fits at all
+        out = np.array(table[s, np.minimum(top, table.shape[1] - 1)] - table[s, top - m],
+                       dtype=float)
+        out[~fits] = -INF
+        out[s == 0] = 0.0
+        out[n < k + m] = INF
+        return out
     if table is not None and semantics != "mvpi-multiset":
         n, s, m, k = np.broadcast_arrays(*(np.asarray(x, dtype=np.int64) for x in (n, s, m, k)))
         a = n - s - k
