@@ -74,3 +74,18 @@ def test_no_document_cites_a_missing_file(document):
                       if not (ROOT / path).exists()
                       and not (document.parent / path).exists()})
     assert missing == [], f"{document.name} cites files the repository lacks: {missing}"
+
+
+# bare names of modules, packages and scripts as documents mention them: `check.py`, `cli/`
+_BARE = re.compile(r"`([A-Za-z_][\w-]*(?:\.py|/))`")
+_SEARCHED = ("", "skyprivacy", "examples", "benchmarks", "tests", "docs",
+             *(f"skyprivacy/{d.name}" for d in (ROOT / "skyprivacy").iterdir() if d.is_dir()))
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
+def test_no_document_names_a_module_the_package_lacks(document):
+    text = document.read_text()
+    missing = sorted({name for name in _BARE.findall(text)
+                      if not any((ROOT / folder / name.rstrip("/")).exists()
+                                 for folder in _SEARCHED)})
+    assert missing == [], f"{document.name} names files the repository lacks: {missing}"
