@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
-from pathlib import Path
-
-GUIDE = Path(__file__).resolve().parents[2] / "docs" / "hierarchies.md"
+from guides import run_guide
 
 
 def test_user_guide_examples_run():
-    assert GUIDE.is_file(), f"missing user guide {GUIDE}"
-    failures, attempted = doctest.testfile(
-        str(GUIDE), module_relative=False, optionflags=doctest.ELLIPSIS, verbose=False,
-        raise_on_error=False,
-    )
+    failures, attempted = run_guide("hierarchies.md", normalize_whitespace=False)
     assert attempted > 40
     assert failures == 0
