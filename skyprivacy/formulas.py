@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import difflib
 import math
-import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from ._core.warning import warn
 from .errors import InvalidParameterError, UnknownValueWarning, param_error
 from .release import ReleaseCandidate
 
@@ -825,10 +825,9 @@ def _warn_unknown(release: ReleaseCandidate, sigma: object, owner: str) -> None:
     by_text = {str(v): v for v in present}
     hint = (f"; closest existing values: {[by_text[c] for c in close]!r}" if close
             else "; it has none close to it")
-    warnings.warn(
-        f"{owner}: {sigma!r} occurs in no group of the release, so its breach probability is "
-        f"0{hint}. Check the spelling: a typo must not read as 'perfectly safe'.",
-        UnknownValueWarning, stacklevel=3)
+    warn(f"{owner}: {sigma!r} occurs in no group of the release, so its breach probability is "
+         f"0{hint}. Check the spelling: a typo must not read as 'perfectly safe'.",
+         UnknownValueWarning)
 
 
 def breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k: int, m: int,

@@ -941,18 +941,27 @@ def row_order(group: np.ndarray, value: np.ndarray, count: np.ndarray,
     """Order of the nonzeros by group, then count descending, then value (the model's CSR
     order).
 
-    Input already in (group, value) order (every aggregation here produces it) needs only a
-    stable sort of one integer key, which is nearly sorted; anything else is lexsorted."""
-    group, value, count = (np.asarray(x).astype(np.int64, copy=False)
-                           for x in (group, value, count))
+    Input already in (group, value) order (every in-memory aggregation produces it) needs only
+    a stable sort of one integer key, which is nearly sorted; anything else is lexsorted.  The
+    arrays keep their integer types: at most one int64 temporary is made at a time."""
+    group, value, count = np.asarray(group), np.asarray(value), np.asarray(count)
     if len(group) > 1:
         c_max = int(count.max())
         g_max = int(group.max())
         if (g_max + 1) * (c_max + 1) < 2 ** 62 and (g_max + 1) * max(n_values, 1) < 2 ** 62:
-            pair = group * max(n_values, 1) + value
-            if (pair[1:] > pair[:-1]).all():
-                return np.argsort(group * (c_max + 1) + (c_max - count), kind="stable")
-    return np.lexsort((value, -count, group))
+            pair = group.astype(np.int64)
+            pair *= max(n_values, 1)
+            pair += value
+            in_pair_order = bool((pair[1:] > pair[:-1]).all())
+            del pair
+            if in_pair_order:
+                key = group.astype(np.int64)
+                key *= c_max + 1
+                key += c_max
+                key -= count
+                return np.argsort(key, kind="stable")
+    return np.lexsort((value, -count.astype(np.int64, copy=False) if count.dtype.kind == "u"
+                       else -count, group))
 
 
 #: Nonzeros per piece when a pass over them must not allocate in proportion to all of them.

@@ -214,9 +214,10 @@ def test_both_kinds_of_prefix_sums_are_used():
 
 
 def test_a_check_allocates_nothing_the_size_of_the_nonzeros(monkeypatch):
-    """skyline_check over a release reads the model's arrays in pieces: its peak allocation
-    stays below one byte per nonzero (no temporary as long as the nonzeros, not even a
-    boolean mask; the kernel before the sparse model copied several int64 arrays)."""
+    """skyline_check reads the model's arrays in pieces: with the groups, the values and the
+    policy fixed, doubling the nonzeros leaves its peak allocation unchanged (a temporary as
+    long as the nonzeros, even a boolean mask, would add a byte per nonzero; the kernel before
+    the sparse model copied several int64 arrays)."""
     import tracemalloc
 
     import skyprivacy.formulas as formulas
@@ -225,24 +226,28 @@ def test_a_check_allocates_nothing_the_size_of_the_nonzeros(monkeypatch):
 
     monkeypatch.setattr(formulas, "_CHUNK", 1024)
     monkeypatch.setattr(release_module, "PIECE", 1024)
-    rng = np.random.default_rng(7)
-    n_groups, per_group, n_values = 5_000, 200, 2_000
-    value = np.concatenate([np.sort(rng.choice(n_values, per_group, replace=False))
-                            for _ in range(n_groups)])
-    count = rng.integers(1, 4, size=len(value))
-    group = np.repeat(np.arange(n_groups), per_group)
-    sizes = np.bincount(group, weights=count).astype(np.int64)
-    release = ReleaseCandidate.from_nonzeros(sizes, group, value, count,
-                                             [f"v{j}" for j in range(n_values)])
-    del value, count, group
     policy = Policy.uniform([(1, 5, 1, 0.9)])
-    n = release.n_nonzeros
-    assert n == 1_000_000
-    _, nz_value, nz_count = release.csr
-    assert nz_value.dtype == np.int32 and nz_count.dtype == np.int32
-    tracemalloc.start()
-    result = skyline_check(release, policy)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    assert result.safe in (True, False)
-    assert peak < n, peak
+
+    def peak_of_a_check(per_group):
+        rng = np.random.default_rng(7)
+        n_groups, n_values = 2_000, 2_000
+        value = np.concatenate([np.sort(rng.choice(n_values, per_group, replace=False))
+                                for _ in range(n_groups)])
+        count = rng.integers(1, 4, size=len(value))
+        group = np.repeat(np.arange(n_groups), per_group)
+        sizes = np.bincount(group, weights=count).astype(np.int64)
+        release = ReleaseCandidate.from_nonzeros(sizes, group, value, count,
+                                                 [f"v{j}" for j in range(n_values)])
+        del value, count, group
+        _, nz_value, nz_count = release.csr
+        assert nz_value.dtype == np.int32 and nz_count.dtype == np.int32
+        tracemalloc.start()
+        assert skyline_check(release, policy).safe
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return release.n_nonzeros, peak
+
+    n_small, small = peak_of_a_check(250)
+    n_large, large = peak_of_a_check(500)
+    assert (n_small, n_large) == (500_000, 1_000_000)
+    assert large - small < 0.1 * (n_large - n_small), (small, large)
