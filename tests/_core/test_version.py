@@ -25,4 +25,3 @@ def test_pyproject_states_the_same_number():
 
 def test_the_installed_distribution_reports_the_same_number():
     assert importlib.metadata.version("skyprivacy") == __version__
-
