@@ -3,64 +3,15 @@ import hashlib
 import json
 import os
 import re
-import shutil
 
 import pandas as pd
 import pytest
 
 from skyprivacy import __version__
-from skyprivacy.cli import SCHEMA_VERSION, main
-from skyprivacy.datasets import load_adult
+from skyprivacy.cli import SCHEMA_VERSION
 from skyprivacy.io import write_table
 
-POLICY = """\
-[default]
-skyline = [[1, 5, 1, 0.9]]            # (l, k, m, c) points for every value not listed
-
-[values."Exec-managerial"]
-skyline = [[4, 10, 4, 0.9], [1, 20, 1, 0.9]]
-"""
-RELEASE = ["--qi", "age,workclass,sex", "--sensitive", "occupation"]
-
-
-@pytest.fixture(scope="module")
-def inputs(tmp_path_factory):
-    """A 2,000-row sample of Adult, the issue's policy, and its anonymization."""
-    folder = tmp_path_factory.mktemp("cli")
-    write_table(load_adult().sample(2000, random_state=0).sort_index(), folder / "adult.csv")
-    (folder / "policy.toml").write_text(POLICY)
-    assert main(["anonymize", str(folder / "adult.csv"), *RELEASE, "--policy",
-                 str(folder / "policy.toml"), "--output", str(folder / "released.csv"),
-                 "--certificate", str(folder / "released.cert.json"), "--quiet"]) == 0
-    return folder
-
-
-@pytest.fixture
-def work(inputs, tmp_path, monkeypatch):
-    """A fresh folder holding copies of the inputs, as the current directory."""
-    for name in ("adult.csv", "policy.toml", "released.csv", "released.cert.json"):
-        shutil.copy(inputs / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def assert_input_error(capsys, argv, message, *absent):
-    code, out, err = run(capsys, *argv)
-    assert code == 3, err
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert re.search(message, lines[0]), lines[0]
-    for name in absent:
-        assert not os.path.exists(name), name
-    leftovers = [f for f in os.listdir(".") if f.endswith(".tmp")]
-    assert leftovers == []
+from .helpers import DECISION, DECISIONS, RELEASE, assert_input_error, run
 
 
 # --------------------------------------------------------------------- the issue's forms
@@ -371,19 +322,6 @@ def test_verify_input_errors(work, capsys):
 
 
 # -------------------------------------------------------------------------- transparency
-DECISIONS = """\
-gender,income,population,d
-F,<100k,12,0
-F,100k-200k,5,0
-F,>200k,3,1
-M,<100k,9,0
-M,100k-200k,7,0.5
-M,>200k,4,1
-"""
-DECISION = ["--public", "gender", "--sensitive", "income", "--weight", "population",
-            "--decision", "d"]
-
-
 def test_transparency_check_and_optimize(work, capsys):
     (work / "dec.csv").write_text(DECISIONS)
     code, out, _ = run(capsys, "transparency", "check", "dec.csv", *DECISION, "--beta", "0.7")
