@@ -44,15 +44,6 @@ def test_the_three_commands_of_the_issue(work, capsys):
                    f"exactly, verdict safe.\n")
 
 
-def test_python_dash_m_parser_is_named_skyprivacy(capsys):
-    assert run(capsys, "--version") == (0, f"skyprivacy {__version__}\n", "")
-    code, out, _ = run(capsys, "--help")
-    assert code == 0 and out.startswith("usage: skyprivacy ")
-    assert "exit codes:\n  0  safe / done" in out and "3  input error" in out
-    for command in ("check", "anonymize", "find", "compare", "verify", "transparency", "data"):
-        assert command in out
-
-
 # -------------------------------------------------------------------------------- check
 def test_check_text_output(work, capsys):
     code, out, err = run(capsys, "check", "released.csv", *RELEASE, "--policy", "policy.toml")
@@ -260,14 +251,6 @@ def test_compare_l_diversity_json(work, capsys):
     assert {s["value"] for s in result["skylines"]} == {"Sales", "Tech-support", "Craft-repair"}
     assert [s["rank"] for s in result["skylines"]] == [1, 2, 3]
     assert result["release"]["smallest_group"] >= 3
-
-
-def test_compare_needs_one_baseline(work, capsys):
-    code, _, err = run(capsys, "compare", "adult.csv", *RELEASE)
-    assert code == 2
-    assert "one of the arguments --k-anonymity --l-diversity is required" in err
-    code, _, err = run(capsys, "compare", "adult.csv", *RELEASE, "--k-anonymity", "1")
-    assert code == 2 and "argument --k-anonymity: must be at least 2, got 1" in err
 
 
 # -------------------------------------------------------------------------------- verify
