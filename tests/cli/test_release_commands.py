@@ -114,19 +114,6 @@ def test_check_writes_a_report(work, capsys):
     assert "at c = 0.8" in page
 
 
-def test_progress_bars_go_to_stderr_only_when_asked(work, capsys):
-    code, out, err = run(capsys, "find", "released.csv", *RELEASE, "-c", "0.9", "--values",
-                         "Sales,Tech-support", "--progress")
-    assert code == 0
-    assert "\rfinding knowledge skylines [" in err and err.endswith("100%\n")
-    assert "[" not in out.splitlines()[0]
-    _, _, err = run(capsys, "find", "released.csv", *RELEASE, "-c", "0.9", "--values", "Sales")
-    assert err == ""  # not a terminal: no bar by default
-    _, _, err = run(capsys, "find", "released.csv", *RELEASE, "-c", "0.9", "--values", "Sales",
-                    "--progress", "--quiet")
-    assert err == ""
-
-
 # ---------------------------------------------------------------------------- anonymize
 def test_anonymize_defaults_the_certificate_name_and_can_write_json(work, capsys):
     code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
