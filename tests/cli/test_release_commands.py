@@ -1,4 +1,6 @@
-"""The command line in-process: every subcommand, output formats, exit codes and error lines."""
+"""skyprivacy/cli/release_commands.py: ``check``, ``anonymize``, ``find``, ``compare`` and
+``verify`` in-process, end to end: output formats, exit codes, the files written (or not) and
+the one error line of every unreadable or inconsistent input."""
 import hashlib
 import json
 import os
@@ -11,7 +13,7 @@ from skyprivacy import __version__
 from skyprivacy.cli import SCHEMA_VERSION
 from skyprivacy.io import write_table
 
-from .helpers import DECISION, DECISIONS, RELEASE, assert_input_error, run
+from .helpers import RELEASE, assert_input_error, run
 
 
 # --------------------------------------------------------------------- the issue's forms
@@ -207,13 +209,6 @@ def test_find_text_json_and_points_file(work, capsys):
                           "least_breaching_knowledge", "worst_case"}
 
 
-def test_find_rejects_an_unknown_value(work, capsys):
-    assert_input_error(capsys, ["find", "released.csv", *RELEASE, "-c", "0.9", "--values",
-                                "Sales,Salse"],
-                       r"^skyprivacy find: error: Table 'released.csv': Value 'Salse' does not occur in column "
-                       r"'occupation'\. Did you mean 'Sales'\?")
-
-
 # ------------------------------------------------------------------------------- compare
 def test_compare_k_anonymity(work, capsys):
     code, out, err = run(capsys, "compare", "adult.csv", *RELEASE, "--k-anonymity", "5",
@@ -300,16 +295,6 @@ def test_a_missing_column(work, capsys):
                        r"are \['age', 'workclass', ", "c.json", "r.html")
 
 
-def test_an_unknown_policy_value(work, capsys):
-    (work / "typo.toml").write_text('[values."Exec-manager"]\nskyline = [[1, 5, 1, 0.9]]\n')
-    for command in (["check", "released.csv"], ["anonymize", "adult.csv", "--output",
-                                                "o.csv"]):
-        assert_input_error(capsys, [*command, *RELEASE, "--policy", "typo.toml"],
-                           r"error: Policy 'typo.toml': Policy value 'Exec-manager' does not occur in column "
-                           r"'occupation'\. Did you mean 'Exec-managerial'\? Values there: "
-                           r"\['Adm-clerical', ", "o.csv", "o.cert.json")
-
-
 def test_a_malformed_hierarchy(work, capsys):
     (work / "age.csv").write_text("17;10-19;*\n18;*\n")
     assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
@@ -386,65 +371,7 @@ def test_an_output_folder_that_does_not_exist(work, capsys):
                        r"folder '.*nowhere' does not exist\.$", "out.csv")
 
 
-# ------------------------------------------------------------------------- usage errors
-@pytest.mark.parametrize("argv, message", [
-    ([], r"skyprivacy: error: choose a command \(see --help\)"),
-    (["transparency"], r"skyprivacy transparency: error: choose a command"),
-    (["check", "released.csv", "--qi", "age", "--sensitive", "occupation"],
-     "the following arguments are required: --policy"),
-    (["check", "released.csv", "--qi", "age", "--group", "g", "--sensitive", "occupation",
-      "--policy", "policy.toml"], "argument --group: not allowed with argument --qi"),
-    (["find", "released.csv", "--qi", "age", "--sensitive", "occupation", "-c", "1.5"],
-     r"argument -c/--confidence: must be in \(0, 1\], got '1.5'"),
-    (["find", "released.csv", "--qi", "age,,sex", "--sensitive", "occupation", "-c", "0.5"],
-     "argument --qi: expected comma-separated column names"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
-      "--hierarchy", "zip=bundled:adult"],
-     r"--hierarchy is given for 'zip', which is not in --qi age,workclass,sex"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
-      "--hierarchy", "age"], "argument --hierarchy: expected COLUMN=SOURCE"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "adult.csv"],
-     "--output adult.csv would overwrite the input table"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
-      "--certificate", "o.csv"], "--output and --certificate name the same file o.csv"),
-    (["check", "released.csv", "--qi", "age", "--sensitive", "age", "--policy",
-      "policy.toml"], "the grouping columns, --sensitive and --individual must be distinct"),
-    (["check", "released.csv", *RELEASE, "--policy", "policy.toml", "--semantics", "mvpi"],
-     "argument --semantics: invalid choice: 'mvpi'"),
-])
-def test_usage_errors_exit_2(work, capsys, argv, message):
-    code, out, err = run(capsys, *argv)
-    assert code == 2 and out == ""
-    assert re.search(message, err), err
-    assert not os.path.exists("o.csv")
-
-
-# ------------------------------------------------------------------ warnings, bugs, mvpi
-def test_library_warnings_become_one_line_each(work, capsys):
-    (work / "dec.csv").write_text(DECISIONS + "X,<100k,1,0\n")
-    code, _, err = run(capsys, "transparency", "check", "dec.csv", *DECISION, "--beta", "1")
-    assert code == 0
-    warning = [line for line in err.splitlines() if "warning:" in line]
-    assert len(warning) == 1
-    assert warning[0].startswith("skyprivacy transparency check: warning: ")
-
-
-def test_an_internal_error_exits_4_with_the_traceback(work, capsys, monkeypatch):
-    import skyprivacy.cli.release_commands as release_commands
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(release_commands, "skyline_check", broken)
-    code, out, err = run(capsys, "check", "released.csv", *RELEASE, "--policy", "policy.toml",
-                         "--certificate", "c.json")
-    assert code == 4 and out == ""
-    assert "Traceback" in err and "RuntimeError: boom" in err
-    assert err.endswith("skyprivacy check: internal error; please report it with the traceback "
-                        "above\n")
-    assert not os.path.exists("c.json")
-
-
+# ------------------------------------------------------------------------------- mvpi
 def test_mvpi_rows_per_individual(work, capsys):
     table = pd.DataFrame({
         "person": ["p1", "p1", "p2", "p3", "p3", "p4", "p5", "p6"],
