@@ -44,3 +44,8 @@ def assert_input_error(capsys, argv, message, *absent):
         assert not os.path.exists(name), name
     leftovers = [f for f in os.listdir(".") if f.endswith(".tmp")]
     assert leftovers == []
+
+
+def exactly(message: str) -> str:
+    """A ``match=`` pattern for the whole message, so any change of wording is seen."""
+    return "^" + re.escape(message) + "$"
