@@ -393,3 +393,55 @@ def test_mvpi_rows_per_individual(work, capsys):
     code, _, err = run(capsys, *argv[:-2], "--semantics", "svpi", "--force")
     assert code == 3 and "Individual 'p1' appears in 2 rows; svpi allows one row per " \
                          "individual." in err
+
+
+# ---------------------------------------------------------- what the commands say themselves
+def test_an_unsafe_check_ends_with_the_next_step(work, capsys):
+    code, out, _ = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml")
+    assert code == 1
+    failing = sorted(set(pd.read_csv(work / "adult.csv")["occupation"]))
+    assert len(failing) > 10  # every value fails (see above): ten are named, then "..."
+    shown = ", ".join(repr(v) for v in failing[:10])
+    assert out.splitlines()[-1].startswith(
+        f"Next step: generalize the table until it is safe, e.g. skyprivacy anonymize "
+        f"adult.csv --qi COL,... --sensitive occupation --policy policy.toml --output "
+        f"released.csv; or relax the failing points of {shown} ...")
+
+
+def test_compare_says_when_l_exceeds_the_distinct_values(work, capsys):
+    distinct = pd.read_csv(work / "adult.csv")["occupation"].nunique()
+    code, out, err = run(capsys, "compare", "adult.csv", *RELEASE, "--l-diversity", "20",
+                         "--output", "l20.csv")
+    assert (code, out) == (1, "")
+    assert err == (f"skyprivacy compare: infeasible: Recursive (3, 20)-diversity needs at least "
+                   f"20 distinct values of 'occupation' in every QI-group, and the table has "
+                   f"only {distinct} distinct values; choose --l-diversity {distinct} or less.\n")
+    assert not (work / "l20.csv").exists()
+
+
+def test_sets_published_as_digests_are_listed_and_verified(work, capsys):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                         "--output", "rel.csv", "--label-length", "0")
+    assert code == 0
+    assert err == "skyprivacy anonymize: wrote rel.csv, rel.labels.json, rel.cert.json\n"
+    certificate = json.loads((work / "rel.cert.json").read_text())
+    labels = (work / "rel.labels.json").read_bytes()
+    assert certificate["labels"] == {"file": "rel.labels.json",
+                                     "sha256": hashlib.sha256(labels).hexdigest()}
+    n_sets = sum(len(sets) for sets in json.loads(labels)["columns"].values())
+    assert n_sets > 0
+    assert f"Set labels: rel.labels.json lists the members of the {n_sets} set(s) published " \
+           f"as a digest." in out.splitlines()
+
+    code, out, _ = run(capsys, "verify", "rel.csv", "--certificate", "rel.cert.json")
+    assert code == 0
+    assert f", set-label file rel.labels.json sha256 {certificate['labels']['sha256']}, " in out
+
+    os.mkdir(work / "sub")
+    os.replace(work / "rel.labels.json", work / "sub" / "sets.json")
+    assert_input_error(capsys, ["verify", "rel.csv", "--certificate", "rel.cert.json"],
+                       r"^skyprivacy verify: error: Cannot read set-label file "
+                       r"'rel\.labels\.json': No such file or directory\. The certificate "
+                       r"'rel\.cert\.json' records it; pass --labels FILE if it is elsewhere\.$")
+    assert run(capsys, "verify", "rel.csv", "--certificate", "rel.cert.json", "--labels",
+               os.path.join("sub", "sets.json"))[0] == 0
