@@ -291,8 +291,8 @@ def test_a_missing_column(work, capsys):
     assert_input_error(capsys, ["check", "released.csv", "--qi", "age,zip", "--sensitive",
                                 "occupation", "--policy", "policy.toml", "--certificate",
                                 "c.json", "--report", "r.html"],
-                       r"^skyprivacy check: error: Table 'released.csv': Column 'zip' is not in the table; columns "
-                       r"are \['age', 'workclass', ", "c.json", "r.html")
+                       r"^skyprivacy check: error: Table 'released.csv': Column 'zip' is not "
+                       r"in the table; columns are \['age', 'workclass', ", "c.json", "r.html")
 
 
 def test_a_malformed_hierarchy(work, capsys):
@@ -308,7 +308,8 @@ def test_a_hierarchy_that_misses_values(work, capsys):
     (work / "sex.csv").write_text("Male;*\n")
     assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
                                 "--output", "o.csv", "--hierarchy", "sex=sex.csv"],
-                       r"^skyprivacy anonymize: error: Hierarchy 'sex.csv' of 'sex': Hierarchy for column 'sex': .*'Female'",
+                       r"^skyprivacy anonymize: error: Hierarchy 'sex.csv' of 'sex': "
+                       r"Hierarchy for column 'sex': .*'Female'",
                        "o.csv", "o.cert.json")
 
 
@@ -322,8 +323,9 @@ def test_a_missing_value(work, capsys, cell):
     for command in (["anonymize", "holes.csv", "--output", "o.csv", "--report", "o.html"],
                     ["check", "holes.csv", "--certificate", "o.json"]):
         assert_input_error(capsys, [*command, *RELEASE, "--policy", "policy.toml"],
-                           rf"error: Table 'holes.csv': Column 'age' has 1 missing cell\(s\), the first on data "
-                           rf"row 3 \('{cell}'\); skyprivacy never drops rows silently",
+                           rf"error: Table 'holes.csv': Column 'age' has 1 missing cell\(s\), "
+                           rf"the first on data row 3 \('{cell}'\); skyprivacy never drops rows "
+                           rf"silently",
                            "o.csv", "o.cert.json", "o.html", "o.json")
 
 

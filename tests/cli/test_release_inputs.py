@@ -34,8 +34,8 @@ from .helpers import RELEASE, assert_input_error, exactly
 def test_find_rejects_an_unknown_value(work, capsys):
     assert_input_error(capsys, ["find", "released.csv", *RELEASE, "-c", "0.9", "--values",
                                 "Sales,Salse"],
-                       r"^skyprivacy find: error: Table 'released.csv': Value 'Salse' does not occur in column "
-                       r"'occupation'\. Did you mean 'Sales'\?")
+                       r"^skyprivacy find: error: Table 'released.csv': Value 'Salse' does "
+                       r"not occur in column 'occupation'\. Did you mean 'Sales'\?")
 
 
 def test_an_unknown_policy_value(work, capsys):
@@ -43,8 +43,9 @@ def test_an_unknown_policy_value(work, capsys):
     for command in (["check", "released.csv"], ["anonymize", "adult.csv", "--output",
                                                 "o.csv"]):
         assert_input_error(capsys, [*command, *RELEASE, "--policy", "typo.toml"],
-                           r"error: Policy 'typo.toml': Policy value 'Exec-manager' does not occur in column "
-                           r"'occupation'\. Did you mean 'Exec-managerial'\? Values there: "
+                           r"error: Policy 'typo.toml': Policy value 'Exec-manager' does not "
+                           r"occur in column 'occupation'\. Did you mean 'Exec-managerial'\? "
+                           r"Values there: "
                            r"\['Adm-clerical', ", "o.csv", "o.cert.json")
 
 

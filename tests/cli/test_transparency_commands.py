@@ -41,8 +41,8 @@ def test_transparency_check_and_optimize(work, capsys):
 def test_transparency_input_errors(work, capsys):
     (work / "dec.csv").write_text(DECISIONS.replace("0.5", "half"))
     assert_input_error(capsys, ["transparency", "check", "dec.csv", *DECISION, "--gamma", "0.1"],
-                       r"^skyprivacy transparency check: error: Table 'dec.csv': Column 'd' must hold numbers; "
-                       r"it holds 'half'\.$")
+                       r"^skyprivacy transparency check: error: Table 'dec.csv': Column 'd' "
+                       r"must hold numbers; it holds 'half'\.$")
     (work / "dec.csv").write_text(DECISIONS.replace("0.5", ""))
     assert_input_error(capsys, ["transparency", "optimize", "dec.csv", *DECISION, "--delta",
                                 "0.9", "--output", "a.csv"],
