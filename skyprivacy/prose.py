@@ -56,7 +56,8 @@ class WorstCase:
     description: str
 
     def to_dict(self) -> dict:
-        """JSON-friendly form (labels as strings, probability as 'p/q' and float)."""
+        """JSON-friendly form (labels as strings, the probability as an exact 'p/q' string; the
+        check row holding it also gives it as a float)."""
         return {
             "case": self.case,
             "target_group": None if self.target_group is None else str(self.target_group),

@@ -257,3 +257,15 @@ def test_to_dict_writes_the_probability_as_an_exact_fraction(table1b):
         "description": "The target is in group [group=0] (4 people, 2 occurrences of 'AIDS'). "
                        "They know the values of 1 other person in the same group, none of them "
                        "'AIDS'. Worst-case confidence 2/3 (66.7%) that the target has 'AIDS'."}
+
+
+def test_to_dict_says_what_it_writes_the_probability_as(table1b):
+    # check's JSON rows (docs/cli.md) embed it next to their own float and 'p/q': the worst
+    # case writes the probability once, as the exact fraction, and its docstring says so
+    wc = told(table1b, "AIDS", 0, 1, 0)
+    assert list(wc.to_dict()) == ["case", "target_group", "known_group", "family_group",
+                                  "ruled_out", "breach_probability", "description"]
+    assert wc.to_dict()["breach_probability"] == "2/3"
+    assert " ".join(WorstCase.to_dict.__doc__.split()) == (
+        "JSON-friendly form (labels as strings, the probability as an exact 'p/q' string; the "
+        "check row holding it also gives it as a float).")
