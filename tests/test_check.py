@@ -95,3 +95,14 @@ def test_errors(table1b):
     with pytest.raises(InvalidParameterError, match=re.escape(
             "The 'policy' parameter of skyline_check must be a Policy. Got list instead.")):
         skyline_check(table1b, [(0, 0, 0, 0.5)])
+
+
+def test_explain_prints_a_breach_equal_to_a_fraction_threshold_as_equal(table1b):
+    # 2/3 has no finite decimal: the percentage of a breach equal to it is rounded, not '>'
+    result = skyline_check(table1b, Policy({"AIDS": [(0, 1, 0, Fraction(2, 3))]}))
+    assert result.explain() == (
+        "UNSAFE: 1 of 1 (value, point) checks fail.\n"
+        "- 'AIDS' at (l=0, k=1, m=0, c=2/3): breach probability 2/3 (66.7%) >= 2/3. The target "
+        "is in group [group=0] (4 people, 2 occurrences of 'AIDS'). They know the values of 1 "
+        "other person in the same group, none of them 'AIDS'. Worst-case confidence 2/3 (66.7%) "
+        "that the target has 'AIDS'.")

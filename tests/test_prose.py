@@ -156,10 +156,45 @@ def test_a_group_without_other_values_says_so():
     wc = told(ReleaseCandidate.from_groups([(2, ["a", "a"])]), "a", 1, 0, 0)
     assert wc.ruled_out == ()
     assert wc.description == (
-        "The target is in group [group=0] (2 people, 2 occurrences of 'a'). The attacker rules "
-        "out 1 value for the target (no other value (the group has none), the most frequent "
-        "others there); then only 'a' is left for the target, no further knowledge needed. "
-        "This leaves no other possibility: confidence 1 (100.0%).")
+        "The target is in group [group=0] (2 people, 2 occurrences of 'a'). The group holds no "
+        "other value for the attacker to rule out; only 'a' is left for the target, no further "
+        "knowledge needed. This leaves no other possibility: confidence 1 (100.0%).")
+
+
+def test_a_group_without_other_values_says_so_in_mvpi():
+    release = ReleaseCandidate.from_groups([(2, ["a", "a"])], semantics="mvpi-set")
+    wc = told(release, "a", 1, 1, 0)
+    assert wc.ruled_out == ()
+    assert wc.description == (
+        "The target is in group [group=0] (2 people, 2 occurrences of 'a'). The group holds no "
+        "other value for the attacker to know co-occurs with 'a'. They know that 1 other person "
+        "in the same group does not have 'a'. This leaves no other possibility: confidence 1 "
+        "(100.0%).")
+
+
+@pytest.mark.parametrize("values, l, told_as", [
+    ("aab", 2, "1 value for the target ('b', the only other value there)"),
+    ("aabbc", 3, "2 values for the target ('b', 'c', the only other values there)"),
+])
+def test_fewer_other_values_than_l_are_counted_as_they_are_listed(values, l, told_as):
+    # l asks for more values than the group holds: the attacker rules out the ones there are
+    release = ReleaseCandidate.from_groups([(len(values), list(values))])
+    wc = told(release, "a", l, 0, 0)
+    assert wc.ruled_out == tuple(sorted(set(values) - {"a"}))
+    assert wc.description == (
+        f"The target is in group [group=0] ({len(values)} people, 2 occurrences of 'a'). The "
+        f"attacker rules out {told_as}; then only 'a' is left for the target, no further "
+        f"knowledge needed. This leaves no other possibility: confidence 1 (100.0%).")
+
+
+def test_fewer_co_occurring_values_than_l_are_counted_as_they_are_listed_in_mvpi():
+    release = ReleaseCandidate.from_groups([(4, list("aabc"))], semantics="mvpi-set")
+    wc = told(release, "a", 3, 0, 0)
+    assert wc.ruled_out == ("b", "c")
+    assert wc.description == (
+        "The target is in group [group=0] (4 people, 2 occurrences of 'a'). The attacker knows "
+        "that 2 values co-occur with 'a' for the target ('b', 'c': if the target has one, it "
+        "has 'a'). Worst-case confidence 16/25 (64.0%) that the target has 'a'.")
 
 
 def test_a_pinned_group_counts_only_the_other_members_there_are():
@@ -222,3 +257,15 @@ def test_to_dict_writes_the_probability_as_an_exact_fraction(table1b):
         "description": "The target is in group [group=0] (4 people, 2 occurrences of 'AIDS'). "
                        "They know the values of 1 other person in the same group, none of them "
                        "'AIDS'. Worst-case confidence 2/3 (66.7%) that the target has 'AIDS'."}
+
+
+def test_to_dict_says_what_it_writes_the_probability_as(table1b):
+    # check's JSON rows (docs/cli.md) embed it next to their own float and 'p/q': the worst
+    # case writes the probability once, as the exact fraction, and its docstring says so
+    wc = told(table1b, "AIDS", 0, 1, 0)
+    assert list(wc.to_dict()) == ["case", "target_group", "known_group", "family_group",
+                                  "ruled_out", "breach_probability", "description"]
+    assert wc.to_dict()["breach_probability"] == "2/3"
+    assert " ".join(WorstCase.to_dict.__doc__.split()) == (
+        "JSON-friendly form (labels as strings, the probability as an exact 'p/q' string; the "
+        "check row holding it also gives it as a float).")

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from skyprivacy import HierarchyError, InvalidParameterError, MixedColumnWarning
+from skyprivacy import (HierarchyError, InvalidParameterError, MixedColumnWarning, Policy,
+                        k_anonymize, skyline_anonymize)
 from skyprivacy.hierarchy import Hierarchy
 from skyprivacy.qi import (NumericQI, SetQI, TreeQI, as_text, category_orders, parsed_numbers,
                            qi_kinds)
@@ -387,3 +388,24 @@ def test_without_a_hierarchy_every_value_hangs_under_the_root():
     child, n_children, width = flat.level_split(flat.codes, np.zeros(3, dtype=np.int64),
                                                 np.array([0, 3]), np.array([0]), np.array([1]))
     assert (child.tolist(), n_children.tolist(), width.tolist()) == ([1, 0, 1], [2], [1.0])
+
+
+MIXED_AGES = pd.DataFrame({"age": [str(a) for a in range(20, 38)] + ["40+", "unknown"],
+                           "disease": ["a", "b"] * 10})
+
+
+@pytest.mark.parametrize("owner, call", [
+    ("k_anonymize", lambda: k_anonymize(MIXED_AGES, qi="age", k=2)),
+    ("skyline_anonymize", lambda: skyline_anonymize(
+        MIXED_AGES, qi="age", sensitive="disease", policy=Policy.uniform([(0, 0, 0, 1)]))),
+    ("skyline_anonymize", lambda: qi_kinds(MIXED_AGES, ["age"], {})),
+])
+def test_the_mixed_column_warning_names_the_callers_line(owner, call):
+    # counted frames, not a hand-counted stacklevel: the caller's line, whichever entry point
+    with pytest.warns(MixedColumnWarning, match=re.escape(
+            f"Column 'age' is mostly numbers but 2 cell(s) are not (e.g. ['40+', 'unknown']): "
+            f"{owner} splits it as categories; clean those cells, or pass "
+            f"categorical=['age'] (--categorical age) to say so.")) as caught:
+        call()
+    assert len(caught) == 1
+    assert (caught[0].filename, caught[0].lineno) == (__file__, call.__code__.co_firstlineno)

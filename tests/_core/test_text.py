@@ -4,7 +4,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from skyprivacy._core.text import confidence_text, percent_text
@@ -12,10 +12,15 @@ from skyprivacy._core.text import confidence_text, percent_text
 
 @given(st.fractions(min_value=0, max_value=1), st.fractions(min_value=Fraction(1, 10**6),
                                                             max_value=1))
+@example(Fraction(2, 3), Fraction(2, 3))  # equal to a threshold no decimal is
+@example(Fraction(9, 10), Fraction(9, 10))
 def test_a_printed_percentage_is_on_the_same_side_of_its_threshold(p, c):
     text = percent_text(p, c)
     if text[0] in "<>":  # closer than 1e-14: an explicit side
-        assert (text[0] == "<") == (p < c)
+        assert p != c and (text[0] == "<") == (p < c)
+        return
+    if p == c:  # equal is never marked: printed as c when a short decimal is c, else rounded
+        assert Fraction(text.rstrip("%")) / 100 == c or text == percent_text(p)
         return
     shown = Fraction(text.rstrip("%")) / 100
     assert (shown > c) - (shown < c) == (p > c) - (p < c)
@@ -93,3 +98,16 @@ def test_closer_than_twelve_decimals_the_side_is_marked_explicitly():
     c = Fraction(9, 10)
     assert percent_text(c + Fraction(1, 10 ** 15), c) == ">90.000000000000%"
     assert percent_text(c - Fraction(1, 10 ** 15), c) == "<90.000000000000%"
+
+
+@pytest.mark.parametrize("p, digits, expected", [
+    (Fraction(2, 3), 1, "66.7%"),  # no decimal is 2/3: printed rounded, as without c
+    (Fraction(2, 3), 3, "66.667%"),
+    (Fraction(1, 7), 1, "14.3%"),
+    (Fraction(1, 10 ** 20), 1, "0.0%"),  # c's decimal is longer than twelve places
+    (Fraction(12345, 100000), 1, "12.345%"),  # a decimal within twelve places: printed as c
+])
+def test_a_probability_equal_to_its_threshold_is_never_marked_as_above_or_below_it(
+        p, digits, expected):
+    # equal is not above: the '>' mark is for a value just above c, never for c itself
+    assert percent_text(p, p, digits=digits) == expected

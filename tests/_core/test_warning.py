@@ -78,3 +78,18 @@ def test_under_python_w_error_the_warning_is_raised_with_its_category_and_messag
         with pytest.raises(PrivacyRiskWarning, match=re.escape(
                 "The release (n = 3) is too small to publish.")):
             warn("The release (n = 3) is too small to publish.", PrivacyRiskWarning)
+
+
+def test_a_sibling_directory_whose_name_starts_like_the_package_is_user_code():
+    # <parent>/skyprivacy_plugins/user.py shares the text '<parent>/skyprivacy' with the
+    # package's path but is not inside it (no file is written: the walk reads co_filename)
+    user_file = os.path.join(os.path.dirname(PACKAGE), "skyprivacy_plugins", "user.py")
+    namespace = {"external_stacklevel": external_stacklevel,
+                 "helper": library_function("def helper():\n"
+                                            "    warn('careful', PrivacyRiskWarning)\n")}
+    exec(compile("def level():\n    return external_stacklevel()\n\n"
+                 "def user():\n    helper()\n", user_file, "exec"), namespace)
+    assert namespace["level"]() == 1  # the user's own function is the first frame outside
+    with pytest.warns(PrivacyRiskWarning, match="^careful$") as caught:
+        namespace["user"]()
+    assert (caught[0].filename, caught[0].lineno) == (user_file, 5)  # the line calling helper

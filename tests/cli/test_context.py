@@ -141,6 +141,44 @@ def test_emit_json_opens_with_the_schema_version(capsys):
     assert json.loads(out)["schema_version"] == SCHEMA_VERSION
 
 
+class PipeFile(io.RawIOBase):
+    """An unbuffered file whose writes take at most ``chunk`` bytes, as a pipe's write does
+    when the reader goes mid-write; once ``limit`` bytes are in, the reader has gone."""
+
+    def __init__(self, chunk: int, limit: int | None = None):
+        self.chunk, self.limit, self.data = chunk, limit, bytearray()
+
+    def writable(self):
+        return True
+
+    def write(self, b):
+        if self.limit is not None and len(self.data) >= self.limit:
+            raise BrokenPipeError(32, "Broken pipe")
+        taken = bytes(b[:self.chunk])
+        self.data += taken
+        return len(taken)
+
+
+def unbuffered_context(raw):
+    ctx = Context(Namespace(command="data"))
+    # what PYTHONUNBUFFERED=1 makes of stdout: the text layer straight over the raw file
+    ctx.stdout = io.TextIOWrapper(raw, encoding="utf-8", write_through=True)
+    return ctx
+
+
+def test_unbuffered_stdout_gets_all_the_text_though_each_write_takes_a_little():
+    raw = PipeFile(chunk=5)
+    unbuffered_context(raw).emit("age,workclass\n39,State-gov\nZürich")
+    assert raw.data.decode("utf-8") == "age,workclass\n39,State-gov\nZürich\n"
+
+
+def test_unbuffered_stdout_closed_mid_write_raises_broken_pipe():
+    raw = PipeFile(chunk=8, limit=8)  # the first write is cut short, then the reader is gone
+    with pytest.raises(BrokenPipeError):
+        unbuffered_context(raw).write("age,workclass\n39,State-gov\n")
+    assert raw.data == b"age,work"
+
+
 # ------------------------------------------------------------------ reading the table
 def test_na_values_are_pandas_markers_unless_given():
     assert na_values(Namespace(na_values=None)) == NA_MARKERS

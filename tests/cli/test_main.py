@@ -48,10 +48,14 @@ def test_the_exit_code_is_mains(tmp_path, argv, code, last_line):
     assert done.stderr.splitlines()[-1] == last_line
 
 
-def test_a_reader_that_stops_early_ends_it_with_141_and_no_traceback():
-    # stdout buffered, as by default: under PYTHONUNBUFFERED=1 the text layer writes straight
-    # to the file, drops what a write cut short by the closed pipe left, and the run ends 0
+@pytest.mark.parametrize("unbuffered", [None, "1"])
+def test_a_reader_that_stops_early_ends_it_with_141_and_no_traceback(unbuffered):
+    # buffered stdout, as by default, and unbuffered (PYTHONUNBUFFERED=1): there the text
+    # layer writes straight to the file and ignores a write cut short by the closed pipe, so
+    # the command writes all of its output itself and sees the pipe close either way
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered is not None:
+        env["PYTHONUNBUFFERED"] = unbuffered
     with subprocess.Popen([sys.executable, "-m", "skyprivacy.cli", "data", "adult"], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
         assert process.stdout.readline().startswith(b"age,workclass,")

@@ -5,12 +5,14 @@ import hashlib
 import json
 import os
 import re
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
 from skyprivacy import __version__
 from skyprivacy.cli import SCHEMA_VERSION
+from skyprivacy.cli.release_commands import _next_step
 from skyprivacy.io import write_table
 
 from .helpers import RELEASE, assert_input_error, run
@@ -402,12 +404,26 @@ def test_an_unsafe_check_ends_with_the_next_step(work, capsys):
     code, out, _ = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml")
     assert code == 1
     failing = sorted(set(pd.read_csv(work / "adult.csv")["occupation"]))
-    assert len(failing) > 10  # every value fails (see above): ten are named, then "..."
+    assert len(failing) == 13  # every value fails (see above): ten are named, then a count
     shown = ", ".join(repr(v) for v in failing[:10])
-    assert out.splitlines()[-1].startswith(
+    assert out.splitlines()[-1] == (
         f"Next step: generalize the table until it is safe, e.g. skyprivacy anonymize "
         f"adult.csv --qi COL,... --sensitive occupation --policy policy.toml --output "
-        f"released.csv; or relax the failing points of {shown} ...")
+        f"released.csv; or relax the failing points of {shown} and 3 more values.")
+
+
+@pytest.mark.parametrize("n, named", [
+    (10, "'v00', 'v01', 'v02', 'v03', 'v04', 'v05', 'v06', 'v07', 'v08', 'v09'"),
+    (11, "'v00', 'v01', 'v02', 'v03', 'v04', 'v05', 'v06', 'v07', 'v08', 'v09' and 1 more "
+         "value"),
+])
+def test_the_next_step_names_ten_failing_values_then_counts_the_rest(n, named):
+    result = SimpleNamespace(violations=[SimpleNamespace(value=f"v{i:02d}") for i in range(n)])
+    args = SimpleNamespace(table="t.csv", sensitive="s", policy="p.toml")
+    assert _next_step(result, args) == (
+        f"Next step: generalize the table until it is safe, e.g. skyprivacy anonymize t.csv "
+        f"--qi COL,... --sensitive s --policy p.toml --output released.csv; or relax the "
+        f"failing points of {named}.")
 
 
 def test_compare_says_when_l_exceeds_the_distinct_values(work, capsys):

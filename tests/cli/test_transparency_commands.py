@@ -128,6 +128,31 @@ def test_a_checked_rule_verifies_without_a_rule_file(work, capsys):
                         out)
 
 
+def test_a_checked_rule_that_does_not_verify_names_the_decision_table_once(work, capsys):
+    # without --rule the decision table holds the rule: one file, named once
+    (work / "dec.csv").write_text(DECISIONS)
+    assert run(capsys, "transparency", "check", "dec.csv", *DECISION, "--beta", "1",
+               "--certificate", "chk.json", "-q")[0] == 0
+    (work / "dec.csv").write_text(DECISIONS.replace("0.5", "0.6"))
+    code, out, err = run(capsys, "transparency", "verify", "dec.csv", "--certificate",
+                         "chk.json")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "NOT VERIFIED: dec.csv does not match chk.json:"
+    assert lines[1] == "- " + err.split("FAILED: ", 1)[1].rstrip("\n")
+
+
+def test_an_announced_rule_that_does_not_verify_names_the_rule_then_the_table(work, capsys):
+    (work / "dec.csv").write_text(DECISIONS)
+    assert run(capsys, "transparency", "optimize", "dec.csv", *DECISION, "--delta", "0.9",
+               "--output", "ann.csv", "--certificate", "c.json", "-q")[0] == 0
+    (work / "dec.csv").write_text(DECISIONS.replace("0.5", "0.6"))
+    code, out, _ = run(capsys, "transparency", "verify", "dec.csv", "--rule", "ann.csv",
+                       "--certificate", "c.json")
+    assert code == 1
+    assert out.splitlines()[0] == "NOT VERIFIED: ann.csv and dec.csv do not match c.json:"
+
+
 def test_check_an_unsafe_rule_still_writes_its_report(work, capsys):
     (work / "dec.csv").write_text(DECISIONS)
     code, out, err = run(capsys, "transparency", "check", "dec.csv", *DECISION, "--beta", "0.7",
