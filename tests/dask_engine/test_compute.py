@@ -47,6 +47,14 @@ def test_call_makes_a_fresh_task_for_every_call(client):
     assert compute(doubled, again) == ([1, 2, 1, 2], [1, 2, 1, 2])
 
 
+def test_a_call_is_named_by_its_prefix_or_its_function():
+    """Task keys say what runs (the dashboard and the fault tests read them)."""
+    assert KEY.fullmatch(call(_twice, 1, prefix="read-parquet").key)["prefix"] == "read-parquet"
+    assert KEY.fullmatch(call(_twice, 1).key)["prefix"] == "twice"
+    combined = tree_reduce([literal(1, "p"), literal(2, "p")], _as_tuple)
+    assert KEY.fullmatch(combined.key)["prefix"] == "combine"
+
+
 def test_persist_keeps_the_results_on_the_cluster(client):
     (persisted,) = persist(call(_twice, 21))
     assert persisted.compute() == 42
