@@ -93,3 +93,37 @@ def test_a_sibling_directory_whose_name_starts_like_the_package_is_user_code():
     with pytest.warns(PrivacyRiskWarning, match="^careful$") as caught:
         namespace["user"]()
     assert (caught[0].filename, caught[0].lineno) == (user_file, 5)  # the line calling helper
+
+
+def _every_library_warning():
+    """One call per place the library warns through a shim: (call, category, message)."""
+    import skyprivacy
+    from skyprivacy import Hierarchy, Policy, ReleaseCandidate, skyline_check
+    from skyprivacy.baselines import k_anonymity
+    from skyprivacy.report import report_skylines
+
+    release = ReleaseCandidate.from_groups([(2, ["a", "b"]), (2, ["a", "a"])])
+    checked = skyline_check(release, Policy.uniform([(0, 0, 0, 0.9)]))
+    return [
+        (lambda: skyline_check(release, Policy({"zz": [(0, 0, 0, 0.9)]})),
+         skyprivacy.UnusedPolicyValueWarning, "never contains"),
+        (lambda: k_anonymity(release, 2), FutureWarning, "by position is deprecated"),
+        (lambda: k_anonymity(release, k=2).satisfied, FutureWarning, "'satisfied' is deprecated"),
+        (lambda: report_skylines(release, checked, confidence=0.9), FutureWarning,
+         "'confidence' of report_skylines is deprecated"),
+        (lambda: Hierarchy.masking(["130", "131"], name="zip"), FutureWarning,
+         "Hierarchy.masking is deprecated"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_every_shim_warning_names_the_callers_line(index):
+    """Positional options, renamed attributes and keywords, moved classmethods and unused
+    policy values all warn at the user's line, however many library frames stand between."""
+    call, category, message = _every_library_warning()[index]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    mine = [w for w in caught if issubclass(w.category, category) and message in str(w.message)]
+    assert mine, [str(w.message) for w in caught]
+    assert mine[0].filename == __file__, mine[0].filename
