@@ -10,7 +10,6 @@ attacker rules out, and the resulting confidence.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -19,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ._core.text import percent_text
+from ._core.warning import warn
 from .errors import InvalidParameterError, UnusedPolicyValueWarning
 from .formulas import point_verdicts, sufficient_statistics
 from .knowledge import Policy, SkylinePoint
@@ -270,10 +270,10 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
     totals = release.value_totals
     unused = tuple(v for v in policy.values if not release.contains(v))
     if unused:
-        warnings.warn(
+        warn(
             f"The policy names {len(unused)} value(s) the release never contains: "
             f"{list(unused)!r}; check for typos (they are reported as safe with breach "
-            f"probability 0).", UnusedPolicyValueWarning, stacklevel=2)
+            f"probability 0).", UnusedPolicyValueWarning)
     explicit = set()
     for v in policy.values:
         try:

@@ -16,13 +16,13 @@ release, is attached to the class here, so that computation never imports drawin
 
 from __future__ import annotations
 
-import warnings
 
 from ._core.deprecation import NEXT_RELEASE
 from ._core.optional import optional_import
 from ._core.validation import InstanceOf, validate_params
 from .find import KnowledgeSkyline
 from .transparency.tradeoff import TradeoffCurve
+from ._core.warning import warn
 
 __all__ = ["plot_skyline", "plot_skyline_slices", "plot_tradeoff_curve", "pyplot"]
 
@@ -154,9 +154,9 @@ def plot_tradeoff_curve(curve: TradeoffCurve, ax=None):
 def _deprecated_tradeoff_plot(self, ax=None):
     """Deprecated: use :func:`skyprivacy.plotting.plot_tradeoff_curve`; kept for one
     release."""
-    warnings.warn("TradeoffCurve.plot is deprecated and stops working in "
-                  f"{NEXT_RELEASE}; call skyprivacy.plotting.plot_tradeoff_curve(curve).",
-                  FutureWarning, stacklevel=2)
+    warn("TradeoffCurve.plot is deprecated and stops working in "
+         f"{NEXT_RELEASE}; call skyprivacy.plotting.plot_tradeoff_curve(curve).",
+         FutureWarning)
     return plot_tradeoff_curve(self, ax=ax)
 
 

@@ -38,7 +38,8 @@ class WorstCase:
     known_group, family_group : object or None
         Labels of the groups where the k known individuals and the m family members sit.
     ruled_out : tuple
-        The l values the attacker uses (the most frequent other values of the target group).
+        The values the attacker uses: the l most frequent other values of the target group,
+        or all of them when the group holds fewer than l.
     breach_probability : Fraction
         The resulting confidence that the target has the value.
     description : str
@@ -55,7 +56,8 @@ class WorstCase:
     description: str
 
     def to_dict(self) -> dict:
-        """JSON-friendly form (labels as strings, probability as 'p/q' and float)."""
+        """JSON-friendly form (labels as strings, the probability as an exact 'p/q' string; the
+        check row holding it also gives it as a float)."""
         return {
             "case": self.case,
             "target_group": None if self.target_group is None else str(self.target_group),
@@ -132,15 +134,26 @@ def worst_case(release: ReleaseCandidate, value, stats: SufficientStatistics,
     # svpi: people of the target group holding neither sigma nor a ruled-out value
     others_left = n_g - s_g - sum(c for _, c in ruled)
     settled = not mvpi and l > 0 and others_left <= 0
-    if l:
-        names = ", ".join(repr(v) for v in ruled_out) or "no other value (the group has none)"
+    # a group with fewer other values than l: the attacker uses the ones there are, and the
+    # text counts what it lists
+    used_l = len(ruled_out)
+    names = ", ".join(repr(v) for v in ruled_out)
+    if l and not used_l:
+        parts.append(f"The group holds no other value for the attacker to know co-occurs with "
+                     f"{value!r}." if mvpi
+                     else "The group holds no other value for the attacker to rule out"
+                     + (f"; only {value!r} is left for the target, no further knowledge needed."
+                        if settled else "."))
+    elif l:
         if mvpi:
-            parts.append(f"The attacker knows that {plural(l, 'value')} "
-                         f"{'co-occurs' if l == 1 else 'co-occur'} with {value!r} for the target "
-                         f"({names}: if the target has one, it has {value!r}).")
+            parts.append(f"The attacker knows that {plural(used_l, 'value')} "
+                         f"{'co-occurs' if used_l == 1 else 'co-occur'} with {value!r} for the "
+                         f"target ({names}: if the target has one, it has {value!r}).")
         else:
-            parts.append(f"The attacker rules out {plural(l, 'value')} for the target "
-                         f"({names}, the most frequent others there)"
+            which = ("the most frequent others there" if used_l == l
+                     else f"the only other value{'s' if used_l != 1 else ''} there")
+            parts.append(f"The attacker rules out {plural(used_l, 'value')} for the target "
+                         f"({names}, {which})"
                          + (f"; then only {value!r} is left for the target, no further "
                             f"knowledge needed." if settled else "."))
     if k and not settled:

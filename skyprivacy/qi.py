@@ -11,13 +11,13 @@ both are shared by Python and the command line.  Set labels are made by
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
 from ._core.encoding import factorize
+from ._core.warning import warn
 from .errors import HierarchyError, InvalidParameterError, MixedColumnWarning, param_error
 from .labels import DEFAULT_LABEL_LENGTH, SUPPRESSED, set_label
 
@@ -112,11 +112,10 @@ def _infer(column: pd.Series, name: str, owner: str) -> str:
     share = 1 - odd.mean()
     if share >= MOSTLY_NUMERIC:
         examples = list(dict.fromkeys(text.to_numpy()[codes[odd]]))[:3]  # in row order
-        warnings.warn(
-            f"Column {name!r} is mostly numbers but {int(odd.sum())} cell(s) are not (e.g. "
-            f"{examples!r}): {owner} splits it as categories; clean those cells, or pass "
-            f"categorical=[{name!r}] (--categorical {name}) to say so.",
-            MixedColumnWarning, stacklevel=4)
+        warn(f"Column {name!r} is mostly numbers but {int(odd.sum())} cell(s) are not (e.g. "
+             f"{examples!r}): {owner} splits it as categories; clean those cells, or pass "
+             f"categorical=[{name!r}] (--categorical {name}) to say so.",
+             MixedColumnWarning)
     return "set"
 
 

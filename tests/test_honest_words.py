@@ -2,15 +2,10 @@
 never round onto a threshold, an unsafe table's report titled as a risk report with the next
 step, the interrupted message that says what is on disk, l-diversity infeasibility in
 l-diversity terms, and the next step after an unsafe check."""
-from fractions import Fraction
-
 import pandas as pd
-from hypothesis import given
-from hypothesis import strategies as st
 
 import skyprivacy.cli.context as cli_context
 import skyprivacy.cli.release_commands as release_commands
-from skyprivacy._core.text import percent_text
 from skyprivacy.cli import main
 
 POLICY = "[default]\nskyline = [[0, 0, 0, 0.9]]\n"
@@ -20,17 +15,6 @@ def run(capsys, *argv):
     code = main(list(argv))
     captured = capsys.readouterr()
     return code, captured.out, captured.err
-
-
-@given(st.fractions(min_value=0, max_value=1), st.fractions(min_value=Fraction(1, 10**6),
-                                                            max_value=1))
-def test_a_printed_percentage_is_on_the_same_side_of_its_threshold(p, c):
-    text = percent_text(p, c)
-    if text[0] in "<>":  # closer than 1e-14: an explicit side
-        assert (text[0] == "<") == (p < c)
-        return
-    shown = Fraction(text.rstrip("%")) / 100
-    assert (shown > c) - (shown < c) == (p > c) - (p < c)
 
 
 def test_a_closest_call_just_below_c_is_not_printed_as_c(tmp_path, capsys, monkeypatch):

@@ -21,7 +21,6 @@ from skyprivacy.labels import (
     parse_labels,
     set_label,
 )
-from skyprivacy.qi import category_orders
 
 SEVERITY = ["low", "mid", "high", "critical", "very_crit"]
 
@@ -191,13 +190,6 @@ def test_bad_label_lengths(bad):
             f"The 'label_length' parameter of k_anonymize must be a non-negative integer or "
             f"None. Got {bad!r} instead.")):
         k_anonymize(TRIAGE, qi="severity", k=10, label_length=bad)
-
-
-def test_category_orders_is_the_one_place_orders_are_decided():
-    kinds = {"severity": "set", "age": "numeric"}
-    table = TRIAGE.assign(age=range(40))
-    assert category_orders(table, ["severity", "age"], kinds) == {"severity": "sorted"}
-    assert category_orders(table, ["severity", "age"], kinds, "first") == {"severity": "first"}
 
 
 # --------------------------------------------------------------------- the set-label file

@@ -5,15 +5,13 @@ import os
 import re
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skyprivacy import InvalidParameterError, MixedColumnWarning, Policy
+from skyprivacy import Policy
 from skyprivacy.anonymize import k_anonymize, skyline_anonymize
 from skyprivacy.io import read_table
 from skyprivacy.qi import qi_kinds
@@ -40,35 +38,6 @@ def test_numbers_keep_the_text_they_were_written_with():
     assert set(coarse.table["dose"]) == {"[1.50, 2.25]", "1e3"} or \
         set(coarse.table["dose"]) == {"[1.50, 1e3]"}
     assert all(cell in ("[1.50, 2.25]", "[1.50, 1e3]", "1e3") for cell in coarse.table["dose"])
-
-
-def test_a_mostly_numeric_column_warns_and_is_split_as_categories():
-    ages = [str(a) for a in range(20, 38)] + ["40+", "unknown"]
-    table = pd.DataFrame({"age": ages, "disease": ["a", "b"] * 10})
-    with pytest.warns(MixedColumnWarning, match=re.escape(
-            "Column 'age' is mostly numbers but 2 cell(s) are not (e.g. ['40+', 'unknown']): "
-            "skyline_anonymize splits it as categories; clean those cells, or pass "
-            "categorical=['age'] (--categorical age) to say so.")):
-        assert qi_kinds(table, ["age"], {}) == {"age": "set"}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert qi_kinds(table, ["age"], {}, categorical=["age"]) == {"age": "set"}
-
-
-def test_explicit_choices_and_their_errors():
-    table = pd.DataFrame({"zip": ["02139", "02140"], "age": ["30", "x"], "d": ["a", "b"]})
-    assert qi_kinds(table, ["zip"], {}, numeric=["zip"]) == {"zip": "numeric"}
-    with pytest.raises(InvalidParameterError, match=re.escape(
-            "Column 'age' is declared numeric in skyline_anonymize but 1 cell(s) are not "
-            "numbers, e.g. ['x'].")):
-        qi_kinds(table, ["age"], {}, numeric="age")
-    with pytest.raises(InvalidParameterError, match=re.escape(
-            "The 'numeric' parameter of skyline_anonymize names 'd', which is not a "
-            "quasi-identifier; quasi-identifiers are ['zip'].")):
-        qi_kinds(table, ["zip"], {}, numeric="d")
-    with pytest.raises(InvalidParameterError, match=re.escape(
-            "Column(s) ['zip'] are named both numeric and categorical in skyline_anonymize.")):
-        qi_kinds(table, ["zip"], {}, numeric="zip", categorical=["zip"])
 
 
 def test_k_anonymize_takes_the_same_explicit_choice():

@@ -11,9 +11,9 @@ from __future__ import annotations
 import functools
 import inspect
 import reprlib
-import warnings
 
 from .validation import owner_of
+from .warning import warn
 
 __all__ = ["positional_options", "renamed_attribute", "NEXT_RELEASE"]
 
@@ -77,10 +77,9 @@ def positional_options(*old_order: str):
             options = [name for name in moved if name not in data]
             call = ", ".join([*(name for name in data if name in moved),
                               *(f"{name}={_SHORT.repr(moved[name])}" for name in options)])
-            warnings.warn(
+            warn(
                 f"Passing {', '.join(options)} to {owner} by position is deprecated and stops "
-                f"working in {NEXT_RELEASE}; call {owner}({call}).", FutureWarning,
-                stacklevel=2)
+                f"working in {NEXT_RELEASE}; call {owner}({call}).", FutureWarning)
             new_args = [*head, *(moved[name] for name in data if name in moved)]
             return function(*new_args, **{k: v for k, v in moved.items() if k not in data},
                             **kwargs)
@@ -108,8 +107,8 @@ def renamed_attribute(old: str, new: str) -> property:
         instead.
     """
     def getter(self):
-        warnings.warn(f"The attribute {old!r} is deprecated and stops working in "
-                      f"{NEXT_RELEASE}; read {new!r} instead.", FutureWarning, stacklevel=2)
+        warn(f"The attribute {old!r} is deprecated and stops working in "
+             f"{NEXT_RELEASE}; read {new!r} instead.", FutureWarning)
         return getattr(self, new)
 
     getter.__doc__ = f"Deprecated alias of ``{new}``."
@@ -143,9 +142,8 @@ def renamed_keyword(old: str, new: str):
                 value = kwargs.pop(old)
                 if new in kwargs:
                     raise TypeError(f"{owner} got both {old!r} and {new!r}; pass {new!r} only.")
-                warnings.warn(f"The keyword {old!r} of {owner} is deprecated and stops working "
-                              f"in {NEXT_RELEASE}; pass {new}={value!r} instead.", FutureWarning,
-                              stacklevel=2)
+                warn(f"The keyword {old!r} of {owner} is deprecated and stops working "
+                     f"in {NEXT_RELEASE}; pass {new}={value!r} instead.", FutureWarning)
                 kwargs[new] = value
             return function(*args, **kwargs)
         return wrapper

@@ -27,8 +27,11 @@ def percent_text(p, threshold=None, *, digits: int = 1) -> str:
     """``p`` as a percentage that never rounds onto ``threshold`` or across it.
 
     With one decimal, 0.89955 would print as 90.0% next to c = 0.9 although it is below it;
-    decimals are added until the printed value sits on the same side of the printed
-    threshold as the exact value (up to 12; beyond that, an exact ``<`` or ``>`` mark).
+    decimals are added until the printed value sits on the same side of the threshold as the
+    exact value (up to 12; beyond that, an exact ``<`` or ``>`` mark).  A value equal to the
+    threshold is printed as the threshold when a decimal of at most 12 places is it, else
+    rounded to ``digits`` as without a threshold (2/3 has no decimal): it is on no side, so
+    it never carries a mark, which would say it is above or below.
 
     Examples
     --------
@@ -38,6 +41,8 @@ def percent_text(p, threshold=None, *, digits: int = 1) -> str:
     '89.95%'
     >>> percent_text(Fraction(9, 10), Fraction(9, 10))
     '90.0%'
+    >>> percent_text(Fraction(2, 3), Fraction(2, 3))
+    '66.7%'
     """
     value = Fraction(p) if not isinstance(p, float) else Fraction(repr(p))
     if threshold is None:
@@ -48,4 +53,6 @@ def percent_text(p, threshold=None, *, digits: int = 1) -> str:
         shown = Fraction(f"{float(value) * 100:.{places}f}") / 100
         if (shown > limit) - (shown < limit) == side:
             return f"{float(value):.{places}%}"
+    if side == 0:  # equal to a threshold no short decimal is: equal is not above
+        return f"{float(value):.{digits}%}"
     return ("<" if side < 0 else ">") + f"{float(limit):.12%}"

@@ -16,7 +16,15 @@ from types import FrameType
 
 __all__ = ["warn", "external_stacklevel"]
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PACKAGE = os.path.normcase(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _in_package(filename: str) -> bool:
+    """Whether ``filename`` lies inside the skyprivacy package directory, compared by path
+    components: ``<parent>/skyprivacy_plugins/user.py`` shares the text of the package's
+    path, not its directory."""
+    path = os.path.normcase(os.path.abspath(filename))
+    return path == _PACKAGE or path.startswith(os.path.join(_PACKAGE, ""))
 
 
 def external_stacklevel() -> int:
@@ -24,7 +32,7 @@ def external_stacklevel() -> int:
     :func:`warnings.warn`, names the first frame outside skyprivacy."""
     frame: FrameType | None = sys._getframe(1)  # the function that will call warnings.warn
     level = 1
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE):
+    while frame is not None and _in_package(frame.f_code.co_filename):
         frame = frame.f_back
         level += 1
     return level

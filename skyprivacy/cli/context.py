@@ -4,6 +4,8 @@ work is done."""
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import sys
@@ -73,12 +75,42 @@ class Context:
         if not self.quiet:
             print(f"{self.name}: {text}", file=self.stderr)
 
+    def write(self, text: str) -> None:
+        """Write ``text`` to stdout, all of it, or raise :class:`BrokenPipeError`."""
+        write_all(self.stdout, text)
+
     def emit(self, text: str) -> None:
-        self.stdout.write(text if text.endswith("\n") else text + "\n")
+        self.write(text if text.endswith("\n") else text + "\n")
 
     def emit_json(self, data: dict) -> None:
-        self.stdout.write(json.dumps({"schema_version": SCHEMA_VERSION, **data}, indent=2,
-                                     ensure_ascii=False, default=json_default) + "\n")
+        self.write(json.dumps({"schema_version": SCHEMA_VERSION, **data}, indent=2,
+                              ensure_ascii=False, default=json_default) + "\n")
+
+
+def write_all(stream, text: str) -> None:
+    """Write ``text`` to ``stream``, all of it, or raise (:class:`BrokenPipeError` when the
+    reader of a pipe has gone).
+
+    A buffered stream (the default stdout, a test's capture) does this itself.  Unbuffered
+    (``PYTHONUNBUFFERED=1``, ``python -u``), the text layer hands the bytes straight to the
+    file and ignores how many it took: a write cut short because the reader closed the pipe
+    (``| head``) loses the rest silently, the next write never comes, and the command would end
+    0 with its output truncated.  There the bytes are written here, in a loop until all are
+    taken, so the closed pipe surfaces as a BrokenPipeError (exit 141) as it does buffered.
+    """
+    raw = getattr(stream, "buffer", None)
+    if not isinstance(raw, io.RawIOBase):
+        stream.write(text)
+        return
+    stream.flush()  # anything the text layer still holds goes first
+    if os.linesep != "\n":  # what the standard streams' text layer does on Windows
+        text = text.replace("\n", os.linesep)
+    data = memoryview(text.encode(stream.encoding, stream.errors or "strict"))
+    while data:
+        written = raw.write(data)
+        if written is None:  # a non-blocking file that takes nothing now
+            raise BlockingIOError(errno.EAGAIN, "stdout cannot take the output now")
+        data = data[written:]
 
 
 def _command_name(args) -> str:

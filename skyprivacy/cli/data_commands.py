@@ -33,5 +33,5 @@ def cmd_data(ctx: Context) -> int:
             out.add(args.output, data)
             ctx.note(f"wrote {', '.join(out.commit())}")
     else:
-        ctx.stdout.write(data.decode("utf-8"))
+        ctx.write(data.decode("utf-8"))
     return EXIT_OK

@@ -96,7 +96,10 @@ def cmd_check(ctx: Context) -> int:
 def _next_step(result, args) -> str:
     """What to do about an unsafe table: anonymize it, or relax the failing points."""
     values = sorted({str(row.value) for row in result.violations})
-    shown = ", ".join(repr(v) for v in values[:10]) + (" ..." if len(values) > 10 else "")
+    shown = ", ".join(repr(v) for v in values[:10])
+    if len(values) > 10:  # a count, not '...': the sentence's full stop follows
+        more = len(values) - 10
+        shown += f" and {more} more value{'s' if more != 1 else ''}"
     return (f"Next step: generalize the table until it is safe, e.g. skyprivacy anonymize "
             f"{args.table} --qi COL,... --sensitive {args.sensitive} --policy {args.policy} "
             f"--output released.csv; or relax the failing points of {shown}.")

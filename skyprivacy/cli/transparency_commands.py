@@ -190,7 +190,9 @@ def cmd_transparency_verify(ctx: Context) -> int:
                  f"{certificate['rule']['sha256']}, beta {beta.get('exact') or beta['value']} "
                  f"recomputed, verdict {certificate['verdict']}.")
     else:
-        ctx.emit("\n".join([f"NOT VERIFIED: {args.rule or args.table} and {args.table} do not "
-                            f"match {args.certificate}:"]
+        # without --rule the decision table holds the rule: one file, named once
+        files = (f"{args.table} does not" if args.rule is None
+                 else f"{args.rule} and {args.table} do not")
+        ctx.emit("\n".join([f"NOT VERIFIED: {files} match {args.certificate}:"]
                            + [f"- {d}" for d in verification.differences]))
     return EXIT_OK if verification.ok else EXIT_UNSAFE

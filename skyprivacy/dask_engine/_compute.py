@@ -35,8 +35,9 @@ def literal(value, prefix: str):
 
 def call(function, *args, prefix: str | None = None):
     """``function(*args)`` as a delayed task with a fresh key."""
-    return dask.delayed(function, name=key(prefix or function.__name__.strip("_")),
-                        pure=False)(*args)
+    # the key names the task itself (``name=`` of dask.delayed would name only the function)
+    return dask.delayed(function, pure=False)(
+        *args, dask_key_name=key(prefix or function.__name__.strip("_")))
 
 
 def tree_reduce(parts: list, combine, *, prefix: str = "combine",

@@ -25,11 +25,11 @@ goes, with the mixin, in the release after next.
 
 from __future__ import annotations
 
-import warnings
 
 from .._core.deprecation import NEXT_RELEASE
 from . import builders, shipped
 from .model import Hierarchy
+from .._core.warning import warn
 
 __all__ = ["DeprecatedConstructors", "FILE_FUNCTIONS", "moved"]
 
@@ -39,8 +39,8 @@ FILE_FUNCTIONS = "skyprivacy.hierarchy_io"
 
 def moved(old: str, new: str) -> None:
     """Warn that ``Hierarchy.<old>`` is deprecated, naming its successor."""
-    warnings.warn(f"Hierarchy.{old} is deprecated and stops working in {NEXT_RELEASE}; "
-                  f"{new} instead.", FutureWarning, stacklevel=3)
+    warn(f"Hierarchy.{old} is deprecated and stops working in {NEXT_RELEASE}; "
+         f"{new} instead.", FutureWarning)
 
 
 class DeprecatedConstructors:

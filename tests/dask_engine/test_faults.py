@@ -47,7 +47,7 @@ def test_a_worker_killed_during_anonymize(client, tmp_path, capsys):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=":0", silence_logs=50) as cluster, \
             Client(cluster, set_as_default=False) as control:
-        control.register_plugin(KillOnce(str(marker), "_evaluate"))
+        control.register_plugin(KillOnce(str(marker), "skyprivacy-evaluate-"))
         code = main(["anonymize", str(tmp_path / "adult"), *common, "--output",
                      str(tmp_path / "released"), "--engine", "dask", "--scheduler",
                      cluster.scheduler_address])

@@ -12,7 +12,7 @@ where the paper is vague and lists what is wrong in it.  What each part is:
 * **honest linkage diagnostics**: :func:`row_return_probability`,
   :func:`empirical_relinkage_rate`;
 * **a fair classifier**: :class:`RelationImpactClassifier` (equalized-odds post-processing
-  solved as a linear program, needs ``skyprivacy[lp]``; its default base estimator needs
+  solved exactly as a linear program, without scipy; its default base estimator needs
   ``skyprivacy[ml]``) and :func:`group_error_rates`;
 * **the only differentially private component**: :func:`count_report`;
 * **reproduction only**, each warning on every call: :func:`paper_fis_epsilon` (the paper's

@@ -16,19 +16,21 @@ from __future__ import annotations
 import copy
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
-from ..._core.exact import native
+from ..._core.exact import decimal_fraction, native
 from ..._core.optional import optional_import
 from ..._core.validation import (Boolean, Interval, Nullable, Options, Predicate, as_generator,
                                  check, validate_params)
 from ..._core.warning import warn
-from ...errors import (DegenerateGroupError, InfeasibleError, InvalidParameterError,
-                       NotFittedError, SchemaError, UndefinedMetricWarning, param_error)
+from ...errors import (DegenerateGroupError, InvalidParameterError, NotFittedError,
+                       SchemaError, UndefinedMetricWarning, param_error)
 from ...fairness_queries._validation import check_binary_vector
 from ._common import RANDOM_STATE, sorted_labels
+from ._lp import lexicographic_minimum
 
 __all__ = ["GroupErrorRates", "group_error_rates", "RelationImpactClassifier"]
 
@@ -258,7 +260,23 @@ class RelationImpactClassifier:
     a mixture of the thresholds at the vertices of each group's ROC convex hull (the
     achievable (FPR, TPR) region), summing to 1 per group; the objective is
     ``sum_g N_g FPR_g + P_g (1 - TPR_g)``.  Both are always feasible (a constant predictor
-    satisfies the constraints).  Needs scipy (``skyprivacy[lp]``).
+    satisfies the constraints).
+
+    Both programs are solved exactly, over the rationals (no scipy needed), because they
+    often have many optimal solutions: with scores, every mixture of hull thresholds that
+    reaches the optimal (FPR, TPR) point is optimal, and optimal points can tie.  Those
+    solutions make the same expected training error but different predictions, and the one a
+    floating-point solver returns depends on its version and tolerances.  The solution taken
+    is fixed by an exact rule instead, each step choosing among the optima of the one before:
+
+    1. the fewest expected errors (the program above);
+    2. the fewest expected changes of the base estimator's own labels (``predict``);
+    3. the most acceptance, groups in sorted order and within a group from the highest score
+       down: ``p_g1`` as large as possible, then ``p_g0``; with scores, the least weight on
+       each threshold in turn from the highest (+inf, which accepts no one) down.
+
+    That solution is unique: the post-processing depends on the base estimator's outputs
+    alone, never on a solver.
 
     References
     ----------
@@ -306,7 +324,7 @@ class RelationImpactClassifier:
     # -- fitting --------------------------------------------------------------------------
 
     def fit(self, X, y, groups) -> "RelationImpactClassifier":
-        """Fit the base estimator(s) and solve the post-processing LP.
+        """Fit the base estimator(s) and solve the post-processing LP exactly.
 
         Parameters
         ----------
@@ -326,7 +344,7 @@ class RelationImpactClassifier:
             y has a single class, or a group lacks positives or negatives (its FPR or FNR
             would be undefined).
         ImportError
-            scipy (or, for the default estimator, scikit-learn) is missing.
+            scikit-learn is missing and no base estimator was given.
         """
         owner = "RelationImpactClassifier.fit"
         labels = check_binary_vector(y, name="y", owner=owner)
@@ -347,7 +365,6 @@ class RelationImpactClassifier:
                     f"Group {group!r} has no {missing}, so its "
                     f"{'FPR' if yg.min() == 1 else 'FNR'} is undefined and error rates cannot "
                     "be equalized.")
-        linprog = optional_import("scipy.optimize", owner="RelationImpactClassifier").linprog
         if self.base_estimator is not None:
             template = copy.deepcopy(self.base_estimator)
         else:
@@ -366,85 +383,89 @@ class RelationImpactClassifier:
         base = self._base_output(X, tags, owner=owner, scores=False)
         if self.scores:
             score = self._base_output(X, tags, owner=owner, scores=True)
-            self.thresholds_ = self._solve_scores(linprog, labels, score, tags)
+            self.thresholds_ = self._solve_scores(labels, score, base, tags)
             proba = self._threshold_probability(score, tags)
         else:
-            self.mixing_ = self._solve_labels(linprog, labels, base, tags)
+            self.mixing_ = self._solve_labels(labels, base, tags)
             proba = self._label_probability(base, tags)
         self.base_rates_ = group_error_rates(labels, base, tags)
         self.group_rates_ = group_error_rates(labels, proba, tags)
         return self
 
     def _constraints(self, tpr_rows: list, fpr_rows: list) -> dict:
-        """Equal (or within-tolerance) TPR and, for equalized odds, FPR across groups."""
+        """Equal (or within-tolerance) TPR and, for equalized odds, FPR across groups, as
+        exact rows for :func:`lexicographic_minimum`."""
         kinds = [tpr_rows] + ([fpr_rows] if self.constraint == "equalized_odds" else [])
+        tolerance = decimal_fraction(self.tolerance)
         differences = []
         for block in kinds:
             k = len(block)
-            if self.tolerance == 0.0:
-                differences += [block[i] - block[0] for i in range(1, k)]
-            else:
-                differences += [block[i] - block[j] for i in range(k) for j in range(k)
-                                if i != j]
-        if not differences:
-            return {}
-        matrix = np.array(differences)
-        if self.tolerance == 0.0:
-            return {"A_eq": matrix, "b_eq": np.zeros(len(matrix))}
-        return {"A_ub": matrix, "b_ub": np.full(len(matrix), self.tolerance)}
+            pairs = ([(i, 0) for i in range(1, k)] if tolerance == 0 else
+                     [(i, j) for i in range(k) for j in range(k) if i != j])
+            differences += [[a - b for a, b in zip(block[i], block[j])] for i, j in pairs]
+        if tolerance == 0:
+            return {"a_eq": differences, "b_eq": [Fraction(0)] * len(differences)}
+        return {"a_ub": differences, "b_ub": [tolerance] * len(differences)}
 
-    @staticmethod
-    def _run(linprog, cost, bounds, constraints) -> np.ndarray:
-        result = linprog(cost, bounds=bounds, method="highs", **constraints)
-        if result.status != 0:  # pragma: no cover - a constant predictor is always feasible
-            raise InfeasibleError(f"The equalized-odds linear program failed: {result.message}")
-        return np.clip(result.x, 0.0, 1.0)
-
-    def _solve_labels(self, linprog, labels, base, tags) -> pd.DataFrame:
+    def _solve_labels(self, labels, base, tags) -> pd.DataFrame:
+        """The labels LP over ``p = (p_g0, p_g1)`` per group, solved exactly; among its
+        optimal solutions the canonical one (see the class Notes)."""
         k = len(self.groups_)
-        cost = np.zeros(2 * k)
+        errors: list = []
+        changes: list = []
         tpr_rows, fpr_rows = [], []
         for i, group in enumerate(self.groups_):
             mask = tags == group
             yg, hg = labels[mask], base[mask]
-            tp, fn = np.sum((yg == 1) & (hg == 1)), np.sum((yg == 1) & (hg == 0))
-            fp, tn = np.sum((yg == 0) & (hg == 1)), np.sum((yg == 0) & (hg == 0))
-            cost[2 * i] = tn - fn          # p_g0: a TN becomes an error, an FN is fixed
-            cost[2 * i + 1] = fp - tp      # p_g1: an FP stays an error, a TP stays right
-            tpr, fpr = np.zeros(2 * k), np.zeros(2 * k)
-            tpr[2 * i], tpr[2 * i + 1] = fn / (tp + fn), tp / (tp + fn)
-            fpr[2 * i], fpr[2 * i + 1] = tn / (fp + tn), fp / (fp + tn)
+            tp, fn = int(np.sum((yg == 1) & (hg == 1))), int(np.sum((yg == 1) & (hg == 0)))
+            fp, tn = int(np.sum((yg == 0) & (hg == 1))), int(np.sum((yg == 0) & (hg == 0)))
+            errors += [tn - fn, fp - tp]       # p_g0: a TN becomes an error, an FN is fixed
+            changes += [tn + fn, -(tp + fp)]   # p_g0 changes a base 0, 1 - p_g1 a base 1
+            tpr, fpr = [Fraction(0)] * (2 * k), [Fraction(0)] * (2 * k)
+            tpr[2 * i], tpr[2 * i + 1] = Fraction(fn, tp + fn), Fraction(tp, tp + fn)
+            fpr[2 * i], fpr[2 * i + 1] = Fraction(tn, fp + tn), Fraction(fp, fp + tn)
             tpr_rows.append(tpr)
             fpr_rows.append(fpr)
-        p = self._run(linprog, cost / labels.size, [(0.0, 1.0)] * (2 * k),
-                      self._constraints(tpr_rows, fpr_rows))
+        # accept as much as possible, groups in order, base positives (p_g1) before negatives
+        order = [j for i in range(k) for j in (2 * i + 1, 2 * i)]
+        solution = lexicographic_minimum(
+            [errors, changes] + [_unit(2 * k, j, -1) for j in order], upper=[1] * (2 * k),
+            **self._constraints(tpr_rows, fpr_rows))
+        p = [float(v) for v in solution.x]
         return pd.DataFrame({"p0": p[0::2], "p1": p[1::2]},
                             index=pd.Index(self.groups_, name="group"))
 
-    def _solve_scores(self, linprog, labels, score, tags) -> pd.DataFrame:
+    def _solve_scores(self, labels, score, base, tags) -> pd.DataFrame:
+        """The ROC-hull LP over the threshold weights, solved exactly; among its optimal
+        solutions the canonical one (see the class Notes)."""
         hulls = [_roc_hull(score[tags == g], labels[tags == g]) for g in self.groups_]
         sizes = [len(h[0]) for h in hulls]
-        offsets = np.concatenate([[0], np.cumsum(sizes)])
-        total = int(offsets[-1])
-        cost = np.zeros(total)
-        tpr_rows, fpr_rows = [], []
-        simplex = np.zeros((len(hulls), total))
-        for i, (_thresholds, fpr, tpr, n_pos, n_neg) in enumerate(hulls):
-            block = slice(offsets[i], offsets[i + 1])
-            cost[block] = n_neg * fpr - n_pos * tpr
-            row_t, row_f = np.zeros(total), np.zeros(total)
-            row_t[block], row_f[block] = tpr, fpr
+        offsets = np.concatenate([[0], np.cumsum(sizes)]).tolist()
+        total = offsets[-1]
+        errors: list = [0] * total
+        changes: list = [0] * total
+        tpr_rows, fpr_rows, simplex = [], [], []
+        for i, (thresholds, fp, tp, n_pos, n_neg) in enumerate(hulls):
+            block = range(offsets[i], offsets[i + 1])
+            sg, hg = score[tags == self.groups_[i]], base[tags == self.groups_[i]]
+            row_t, row_f, row_s = ([Fraction(0)] * total for _ in range(3))
+            for j, t, f_count, t_count in zip(block, thresholds, fp, tp):
+                errors[j] = f_count - t_count  # + n_pos: errors of "score >= t"
+                accepted = sg >= t
+                changes[j] = int(np.sum(accepted & (hg == 0)) - np.sum(accepted & (hg == 1)))
+                row_t[j], row_f[j], row_s[j] = (Fraction(t_count, n_pos),
+                                                Fraction(f_count, n_neg), Fraction(1))
             tpr_rows.append(row_t)
             fpr_rows.append(row_f)
-            simplex[i, block] = 1.0
+            simplex.append(row_s)
         constraints = self._constraints(tpr_rows, fpr_rows)
-        a_eq = [simplex] + ([constraints.pop("A_eq")] if "A_eq" in constraints else [])
-        b_eq = [np.ones(len(hulls))] + ([constraints.pop("b_eq")] if "b_eq" in constraints
-                                        else [])
-        constraints.update(A_eq=np.vstack(a_eq), b_eq=np.concatenate(b_eq))
-        weights = self._run(linprog, cost / labels.size, [(0.0, 1.0)] * total, constraints)
+        constraints["a_eq"] = simplex + constraints.get("a_eq", [])
+        constraints["b_eq"] = [Fraction(1)] * len(simplex) + constraints.get("b_eq", [])
+        # thresholds from the highest down: the least weight high = the most acceptance
+        solution = lexicographic_minimum(
+            [errors, changes] + [_unit(total, j, 1) for j in range(total)], **constraints)
         rows = [(group, float(t), float(w)) for i, group in enumerate(self.groups_)
-                for t, w in zip(hulls[i][0], weights[offsets[i]:offsets[i + 1]]) if w > 1e-12]
+                for t, w in zip(hulls[i][0], solution.x[offsets[i]:offsets[i + 1]]) if w > 0]
         return pd.DataFrame(rows, columns=["group", "threshold", "weight"])
 
     # -- prediction -----------------------------------------------------------------------
@@ -521,11 +542,13 @@ def _scores(estimator, X, n: int, *, owner: str) -> np.ndarray:
 
 def _roc_hull(score: np.ndarray, y: np.ndarray):
     """Thresholds at the vertices of the convex hull of a group's ROC points, with their
-    (FPR, TPR), and the group's positives and negatives.
+    false- and true-positive counts (ints), and the group's positives and negatives.
 
     The predictor ``score >= t`` for t from +inf down to the smallest score traces the ROC
     points from (0, 0) to (1, 1), both coordinates non-decreasing, so the points are already
-    sorted and Andrew's monotone chain finds the hull (both chains) in one pass each.
+    sorted and Andrew's monotone chain finds the hull (both chains) in one pass each.  The
+    turns are decided on the integer counts (scaling an axis by ``1/N`` or ``1/P`` keeps the
+    sign of a cross product), so collinear points are recognised exactly.
     """
     order = np.argsort(-score, kind="stable")
     s, yy = score[order], y[order]
@@ -533,7 +556,7 @@ def _roc_hull(score: np.ndarray, y: np.ndarray):
     last = np.r_[np.flatnonzero(np.diff(s) != 0), s.size - 1]  # last row of each score level
     tp, fp = np.cumsum(yy)[last], np.cumsum(1 - yy)[last]
     thresholds = np.r_[np.inf, s[last]]
-    points = list(zip(np.r_[0, fp] / n_neg, np.r_[0, tp] / n_pos, range(len(thresholds))))
+    points = list(zip([0] + fp.tolist(), [0] + tp.tolist(), range(len(thresholds))))
 
     def chain(sequence) -> list:
         kept: list = []
@@ -545,13 +568,19 @@ def _roc_hull(score: np.ndarray, y: np.ndarray):
 
     lower, upper = chain(points), chain(points[::-1])
     vertices = sorted({p[2] for p in lower + upper})
-    fpr = np.array([points[i][0] for i in vertices])
-    tpr = np.array([points[i][1] for i in vertices])
-    return thresholds[vertices], fpr, tpr, n_pos, n_neg
+    return (thresholds[vertices], [points[i][0] for i in vertices],
+            [points[i][1] for i in vertices], n_pos, n_neg)
 
 
-def _cross(o, a, b) -> float:
+def _cross(o, a, b) -> int:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def _unit(n: int, j: int, sign: int) -> list:
+    """The objective ``sign * x[j]`` over n variables."""
+    row = [0] * n
+    row[j] = sign
+    return row
 
 
 def _rows(X, mask: np.ndarray):

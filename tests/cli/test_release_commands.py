@@ -1,66 +1,21 @@
-"""The command line in-process: every subcommand, output formats, exit codes and error lines."""
+"""skyprivacy/cli/release_commands.py: ``check``, ``anonymize``, ``find``, ``compare`` and
+``verify`` in-process, end to end: output formats, exit codes, the files written (or not) and
+the one error line of every unreadable or inconsistent input."""
 import hashlib
 import json
 import os
 import re
-import shutil
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
 
 from skyprivacy import __version__
-from skyprivacy.cli import SCHEMA_VERSION, main
-from skyprivacy.datasets import load_adult
+from skyprivacy.cli import SCHEMA_VERSION
+from skyprivacy.cli.release_commands import _next_step
 from skyprivacy.io import write_table
 
-POLICY = """\
-[default]
-skyline = [[1, 5, 1, 0.9]]            # (l, k, m, c) points for every value not listed
-
-[values."Exec-managerial"]
-skyline = [[4, 10, 4, 0.9], [1, 20, 1, 0.9]]
-"""
-RELEASE = ["--qi", "age,workclass,sex", "--sensitive", "occupation"]
-
-
-@pytest.fixture(scope="module")
-def inputs(tmp_path_factory):
-    """A 2,000-row sample of Adult, the issue's policy, and its anonymization."""
-    folder = tmp_path_factory.mktemp("cli")
-    write_table(load_adult().sample(2000, random_state=0).sort_index(), folder / "adult.csv")
-    (folder / "policy.toml").write_text(POLICY)
-    assert main(["anonymize", str(folder / "adult.csv"), *RELEASE, "--policy",
-                 str(folder / "policy.toml"), "--output", str(folder / "released.csv"),
-                 "--certificate", str(folder / "released.cert.json"), "--quiet"]) == 0
-    return folder
-
-
-@pytest.fixture
-def work(inputs, tmp_path, monkeypatch):
-    """A fresh folder holding copies of the inputs, as the current directory."""
-    for name in ("adult.csv", "policy.toml", "released.csv", "released.cert.json"):
-        shutil.copy(inputs / name, tmp_path / name)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
-def assert_input_error(capsys, argv, message, *absent):
-    code, out, err = run(capsys, *argv)
-    assert code == 3, err
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert re.search(message, lines[0]), lines[0]
-    for name in absent:
-        assert not os.path.exists(name), name
-    leftovers = [f for f in os.listdir(".") if f.endswith(".tmp")]
-    assert leftovers == []
+from .helpers import RELEASE, assert_input_error, run
 
 
 # --------------------------------------------------------------------- the issue's forms
@@ -91,15 +46,6 @@ def test_the_three_commands_of_the_issue(work, capsys):
     assert out == (f"VERIFIED: out.csv matches cert.json: table sha256 "
                    f"{certificate['table']['sha256']}, 14 breach probabilities recomputed "
                    f"exactly, verdict safe.\n")
-
-
-def test_python_dash_m_parser_is_named_skyprivacy(capsys):
-    assert run(capsys, "--version") == (0, f"skyprivacy {__version__}\n", "")
-    code, out, _ = run(capsys, "--help")
-    assert code == 0 and out.startswith("usage: skyprivacy ")
-    assert "exit codes:\n  0  safe / done" in out and "3  input error" in out
-    for command in ("check", "anonymize", "find", "compare", "verify", "transparency", "data"):
-        assert command in out
 
 
 # -------------------------------------------------------------------------------- check
@@ -170,19 +116,6 @@ def test_check_writes_a_report(work, capsys):
     page = (work / "r.html").read_text()
     assert "Verdict: SAFE" in page and page.count("<figcaption>Knowledge skyline of ") == 2
     assert "at c = 0.8" in page
-
-
-def test_progress_bars_go_to_stderr_only_when_asked(work, capsys):
-    code, out, err = run(capsys, "find", "released.csv", *RELEASE, "-c", "0.9", "--values",
-                         "Sales,Tech-support", "--progress")
-    assert code == 0
-    assert "\rfinding knowledge skylines [" in err and err.endswith("100%\n")
-    assert "[" not in out.splitlines()[0]
-    _, _, err = run(capsys, "find", "released.csv", *RELEASE, "-c", "0.9", "--values", "Sales")
-    assert err == ""  # not a terminal: no bar by default
-    _, _, err = run(capsys, "find", "released.csv", *RELEASE, "-c", "0.9", "--values", "Sales",
-                    "--progress", "--quiet")
-    assert err == ""
 
 
 # ---------------------------------------------------------------------------- anonymize
@@ -278,13 +211,6 @@ def test_find_text_json_and_points_file(work, capsys):
                           "least_breaching_knowledge", "worst_case"}
 
 
-def test_find_rejects_an_unknown_value(work, capsys):
-    assert_input_error(capsys, ["find", "released.csv", *RELEASE, "-c", "0.9", "--values",
-                                "Sales,Salse"],
-                       r"^skyprivacy find: error: Table 'released.csv': Value 'Salse' does not occur in column "
-                       r"'occupation'\. Did you mean 'Sales'\?")
-
-
 # ------------------------------------------------------------------------------- compare
 def test_compare_k_anonymity(work, capsys):
     code, out, err = run(capsys, "compare", "adult.csv", *RELEASE, "--k-anonymity", "5",
@@ -309,14 +235,6 @@ def test_compare_l_diversity_json(work, capsys):
     assert {s["value"] for s in result["skylines"]} == {"Sales", "Tech-support", "Craft-repair"}
     assert [s["rank"] for s in result["skylines"]] == [1, 2, 3]
     assert result["release"]["smallest_group"] >= 3
-
-
-def test_compare_needs_one_baseline(work, capsys):
-    code, _, err = run(capsys, "compare", "adult.csv", *RELEASE)
-    assert code == 2
-    assert "one of the arguments --k-anonymity --l-diversity is required" in err
-    code, _, err = run(capsys, "compare", "adult.csv", *RELEASE, "--k-anonymity", "1")
-    assert code == 2 and "argument --k-anonymity: must be at least 2, got 1" in err
 
 
 # -------------------------------------------------------------------------------- verify
@@ -370,92 +288,13 @@ def test_verify_input_errors(work, capsys):
                        r"^skyprivacy verify: error: Cannot read table 'gone.csv': No such file")
 
 
-# -------------------------------------------------------------------------- transparency
-DECISIONS = """\
-gender,income,population,d
-F,<100k,12,0
-F,100k-200k,5,0
-F,>200k,3,1
-M,<100k,9,0
-M,100k-200k,7,0.5
-M,>200k,4,1
-"""
-DECISION = ["--public", "gender", "--sensitive", "income", "--weight", "population",
-            "--decision", "d"]
-
-
-def test_transparency_check_and_optimize(work, capsys):
-    (work / "dec.csv").write_text(DECISIONS)
-    code, out, _ = run(capsys, "transparency", "check", "dec.csv", *DECISION, "--beta", "0.7")
-    assert code == 1
-    assert out.startswith("UNSAFE: the true rule is not beta-private at beta = 0.7.\n"
-                          "Maximum confidence 1 (group ('F',), outcome 1, inferring >200k).")
-    assert "3 violating channel(s):" in out
-
-    code, out, err = run(capsys, "transparency", "optimize", "dec.csv", *DECISION, "--delta",
-                         "0.9", "--output", "announced.csv")
-    assert code == 0 and err == "skyprivacy transparency optimize: wrote announced.csv\n"
-    assert out.startswith("Optimal beta* = 0.675 under Delta(delta=0.9), attained by the "
-                          "group ('F',)")
-    announced = pd.read_csv(work / "announced.csv", dtype=str)
-    assert list(announced.columns) == ["gender", "income", "population", "d", "d_tilde"]
-    assert announced["population"].tolist() == ["12", "5", "3", "9", "7", "4"]
-
-    code, out, _ = run(capsys, "transparency", "check", "announced.csv", *DECISION,
-                       "--announced", "d_tilde", "--beta", "0.675", "--format", "json")
-    result = json.loads(out)
-    assert code == 0 and result["schema_version"] == 1 and result["satisfied"] is True
-    assert result["command"] == "transparency check"
-
-    code, out, _ = run(capsys, "transparency", "optimize", "dec.csv", *DECISION, "--alpha",
-                       "0.9", "--format", "json", "--exact")
-    result = json.loads(out)
-    assert code == 0 and result["command"] == "transparency optimize"
-    assert result["beta_star"] == 1.0 and result["exact"] is True
-
-
-def test_transparency_input_errors(work, capsys):
-    (work / "dec.csv").write_text(DECISIONS.replace("0.5", "half"))
-    assert_input_error(capsys, ["transparency", "check", "dec.csv", *DECISION, "--gamma", "0.1"],
-                       r"^skyprivacy transparency check: error: Table 'dec.csv': Column 'd' must hold numbers; "
-                       r"it holds 'half'\.$")
-    (work / "dec.csv").write_text(DECISIONS.replace("0.5", ""))
-    assert_input_error(capsys, ["transparency", "optimize", "dec.csv", *DECISION, "--delta",
-                                "0.9", "--output", "a.csv"],
-                       r"Column 'd' has 1 missing cell\(s\), the first on data row 5", "a.csv")
-    code, _, err = run(capsys, "transparency", "check", "dec.csv", *DECISION)
-    assert code == 2 and "one of the arguments --beta --gamma is required" in err
-
-
-# ---------------------------------------------------------------------------------- data
-def test_data_exports(work, capsys):
-    code, _, err = run(capsys, "data", "adult", "--sample", "10", "--output", "a10.csv")
-    assert code == 0 and err == "skyprivacy data: wrote a10.csv\n"
-    sample = pd.read_csv(work / "a10.csv")
-    assert len(sample) == 10 and list(sample.columns)[:2] == ["age", "workclass"]
-    code, out, _ = run(capsys, "data", "adult-hierarchy", "sex")
-    assert code == 0 and out.splitlines()[0] == "Male;*"
-    code, _, err = run(capsys, "data", "adult-hierarchy", "zip")
-    assert code == 2 and "'data adult-hierarchy' needs one of age, " in err
-
-
 # ------------------------------------------------------------------------- input errors
 def test_a_missing_column(work, capsys):
     assert_input_error(capsys, ["check", "released.csv", "--qi", "age,zip", "--sensitive",
                                 "occupation", "--policy", "policy.toml", "--certificate",
                                 "c.json", "--report", "r.html"],
-                       r"^skyprivacy check: error: Table 'released.csv': Column 'zip' is not in the table; columns "
-                       r"are \['age', 'workclass', ", "c.json", "r.html")
-
-
-def test_an_unknown_policy_value(work, capsys):
-    (work / "typo.toml").write_text('[values."Exec-manager"]\nskyline = [[1, 5, 1, 0.9]]\n')
-    for command in (["check", "released.csv"], ["anonymize", "adult.csv", "--output",
-                                                "o.csv"]):
-        assert_input_error(capsys, [*command, *RELEASE, "--policy", "typo.toml"],
-                           r"error: Policy 'typo.toml': Policy value 'Exec-manager' does not occur in column "
-                           r"'occupation'\. Did you mean 'Exec-managerial'\? Values there: "
-                           r"\['Adm-clerical', ", "o.csv", "o.cert.json")
+                       r"^skyprivacy check: error: Table 'released.csv': Column 'zip' is not "
+                       r"in the table; columns are \['age', 'workclass', ", "c.json", "r.html")
 
 
 def test_a_malformed_hierarchy(work, capsys):
@@ -471,7 +310,8 @@ def test_a_hierarchy_that_misses_values(work, capsys):
     (work / "sex.csv").write_text("Male;*\n")
     assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
                                 "--output", "o.csv", "--hierarchy", "sex=sex.csv"],
-                       r"^skyprivacy anonymize: error: Hierarchy 'sex.csv' of 'sex': Hierarchy for column 'sex': .*'Female'",
+                       r"^skyprivacy anonymize: error: Hierarchy 'sex.csv' of 'sex': "
+                       r"Hierarchy for column 'sex': .*'Female'",
                        "o.csv", "o.cert.json")
 
 
@@ -485,8 +325,9 @@ def test_a_missing_value(work, capsys, cell):
     for command in (["anonymize", "holes.csv", "--output", "o.csv", "--report", "o.html"],
                     ["check", "holes.csv", "--certificate", "o.json"]):
         assert_input_error(capsys, [*command, *RELEASE, "--policy", "policy.toml"],
-                           rf"error: Table 'holes.csv': Column 'age' has 1 missing cell\(s\), the first on data "
-                           rf"row 3 \('{cell}'\); skyprivacy never drops rows silently",
+                           rf"error: Table 'holes.csv': Column 'age' has 1 missing cell\(s\), "
+                           rf"the first on data row 3 \('{cell}'\); skyprivacy never drops rows "
+                           rf"silently",
                            "o.csv", "o.cert.json", "o.html", "o.json")
 
 
@@ -534,65 +375,7 @@ def test_an_output_folder_that_does_not_exist(work, capsys):
                        r"folder '.*nowhere' does not exist\.$", "out.csv")
 
 
-# ------------------------------------------------------------------------- usage errors
-@pytest.mark.parametrize("argv, message", [
-    ([], r"skyprivacy: error: choose a command \(see --help\)"),
-    (["transparency"], r"skyprivacy transparency: error: choose a command"),
-    (["check", "released.csv", "--qi", "age", "--sensitive", "occupation"],
-     "the following arguments are required: --policy"),
-    (["check", "released.csv", "--qi", "age", "--group", "g", "--sensitive", "occupation",
-      "--policy", "policy.toml"], "argument --group: not allowed with argument --qi"),
-    (["find", "released.csv", "--qi", "age", "--sensitive", "occupation", "-c", "1.5"],
-     r"argument -c/--confidence: must be in \(0, 1\], got '1.5'"),
-    (["find", "released.csv", "--qi", "age,,sex", "--sensitive", "occupation", "-c", "0.5"],
-     "argument --qi: expected comma-separated column names"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
-      "--hierarchy", "zip=bundled:adult"],
-     r"--hierarchy is given for 'zip', which is not in --qi age,workclass,sex"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
-      "--hierarchy", "age"], "argument --hierarchy: expected COLUMN=SOURCE"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "adult.csv"],
-     "--output adult.csv would overwrite the input table"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
-      "--certificate", "o.csv"], "--output and --certificate name the same file o.csv"),
-    (["check", "released.csv", "--qi", "age", "--sensitive", "age", "--policy",
-      "policy.toml"], "the grouping columns, --sensitive and --individual must be distinct"),
-    (["check", "released.csv", *RELEASE, "--policy", "policy.toml", "--semantics", "mvpi"],
-     "argument --semantics: invalid choice: 'mvpi'"),
-])
-def test_usage_errors_exit_2(work, capsys, argv, message):
-    code, out, err = run(capsys, *argv)
-    assert code == 2 and out == ""
-    assert re.search(message, err), err
-    assert not os.path.exists("o.csv")
-
-
-# ------------------------------------------------------------------ warnings, bugs, mvpi
-def test_library_warnings_become_one_line_each(work, capsys):
-    (work / "dec.csv").write_text(DECISIONS + "X,<100k,1,0\n")
-    code, _, err = run(capsys, "transparency", "check", "dec.csv", *DECISION, "--beta", "1")
-    assert code == 0
-    warning = [line for line in err.splitlines() if "warning:" in line]
-    assert len(warning) == 1
-    assert warning[0].startswith("skyprivacy transparency check: warning: ")
-
-
-def test_an_internal_error_exits_4_with_the_traceback(work, capsys, monkeypatch):
-    import skyprivacy.cli.release_commands as release_commands
-
-    def broken(*args, **kwargs):
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(release_commands, "skyline_check", broken)
-    code, out, err = run(capsys, "check", "released.csv", *RELEASE, "--policy", "policy.toml",
-                         "--certificate", "c.json")
-    assert code == 4 and out == ""
-    assert "Traceback" in err and "RuntimeError: boom" in err
-    assert err.endswith("skyprivacy check: internal error; please report it with the traceback "
-                        "above\n")
-    assert not os.path.exists("c.json")
-
-
+# ------------------------------------------------------------------------------- mvpi
 def test_mvpi_rows_per_individual(work, capsys):
     table = pd.DataFrame({
         "person": ["p1", "p1", "p2", "p3", "p3", "p4", "p5", "p6"],
@@ -614,3 +397,69 @@ def test_mvpi_rows_per_individual(work, capsys):
     code, _, err = run(capsys, *argv[:-2], "--semantics", "svpi", "--force")
     assert code == 3 and "Individual 'p1' appears in 2 rows; svpi allows one row per " \
                          "individual." in err
+
+
+# ---------------------------------------------------------- what the commands say themselves
+def test_an_unsafe_check_ends_with_the_next_step(work, capsys):
+    code, out, _ = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml")
+    assert code == 1
+    failing = sorted(set(pd.read_csv(work / "adult.csv")["occupation"]))
+    assert len(failing) == 13  # every value fails (see above): ten are named, then a count
+    shown = ", ".join(repr(v) for v in failing[:10])
+    assert out.splitlines()[-1] == (
+        f"Next step: generalize the table until it is safe, e.g. skyprivacy anonymize "
+        f"adult.csv --qi COL,... --sensitive occupation --policy policy.toml --output "
+        f"released.csv; or relax the failing points of {shown} and 3 more values.")
+
+
+@pytest.mark.parametrize("n, named", [
+    (10, "'v00', 'v01', 'v02', 'v03', 'v04', 'v05', 'v06', 'v07', 'v08', 'v09'"),
+    (11, "'v00', 'v01', 'v02', 'v03', 'v04', 'v05', 'v06', 'v07', 'v08', 'v09' and 1 more "
+         "value"),
+])
+def test_the_next_step_names_ten_failing_values_then_counts_the_rest(n, named):
+    result = SimpleNamespace(violations=[SimpleNamespace(value=f"v{i:02d}") for i in range(n)])
+    args = SimpleNamespace(table="t.csv", sensitive="s", policy="p.toml")
+    assert _next_step(result, args) == (
+        f"Next step: generalize the table until it is safe, e.g. skyprivacy anonymize t.csv "
+        f"--qi COL,... --sensitive s --policy p.toml --output released.csv; or relax the "
+        f"failing points of {named}.")
+
+
+def test_compare_says_when_l_exceeds_the_distinct_values(work, capsys):
+    distinct = pd.read_csv(work / "adult.csv")["occupation"].nunique()
+    code, out, err = run(capsys, "compare", "adult.csv", *RELEASE, "--l-diversity", "20",
+                         "--output", "l20.csv")
+    assert (code, out) == (1, "")
+    assert err == (f"skyprivacy compare: infeasible: Recursive (3, 20)-diversity needs at least "
+                   f"20 distinct values of 'occupation' in every QI-group, and the table has "
+                   f"only {distinct} distinct values; choose --l-diversity {distinct} or less.\n")
+    assert not (work / "l20.csv").exists()
+
+
+def test_sets_published_as_digests_are_listed_and_verified(work, capsys):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+                         "--output", "rel.csv", "--label-length", "0")
+    assert code == 0
+    assert err == "skyprivacy anonymize: wrote rel.csv, rel.labels.json, rel.cert.json\n"
+    certificate = json.loads((work / "rel.cert.json").read_text())
+    labels = (work / "rel.labels.json").read_bytes()
+    assert certificate["labels"] == {"file": "rel.labels.json",
+                                     "sha256": hashlib.sha256(labels).hexdigest()}
+    n_sets = sum(len(sets) for sets in json.loads(labels)["columns"].values())
+    assert n_sets > 0
+    assert f"Set labels: rel.labels.json lists the members of the {n_sets} set(s) published " \
+           f"as a digest." in out.splitlines()
+
+    code, out, _ = run(capsys, "verify", "rel.csv", "--certificate", "rel.cert.json")
+    assert code == 0
+    assert f", set-label file rel.labels.json sha256 {certificate['labels']['sha256']}, " in out
+
+    os.mkdir(work / "sub")
+    os.replace(work / "rel.labels.json", work / "sub" / "sets.json")
+    assert_input_error(capsys, ["verify", "rel.csv", "--certificate", "rel.cert.json"],
+                       r"^skyprivacy verify: error: Cannot read set-label file "
+                       r"'rel\.labels\.json': No such file or directory\. The certificate "
+                       r"'rel\.cert\.json' records it; pass --labels FILE if it is elsewhere\.$")
+    assert run(capsys, "verify", "rel.csv", "--certificate", "rel.cert.json", "--labels",
+               os.path.join("sub", "sets.json"))[0] == 0

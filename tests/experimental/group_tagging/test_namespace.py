@@ -85,7 +85,7 @@ def test_the_transforms_and_the_dp_component_do_not_warn():
 
 
 def test_every_public_name_is_documented():
-    guide = (Path(__file__).resolve().parents[2] / "docs" / "group_tagging.md").read_text()
+    guide = (Path(__file__).resolve().parents[3] / "docs" / "group_tagging.md").read_text()
     for name in ("one_hot_encode", "QuerySpec", "select_related_attributes", "tag_groups",
                  "plan_fis", "fis_shuffle", "paper_fis_epsilon", "row_return_probability",
                  "empirical_relinkage_rate", "RelationImpactClassifier", "group_error_rates",

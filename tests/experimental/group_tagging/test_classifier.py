@@ -15,6 +15,9 @@ from skyprivacy.errors import (DegenerateGroupError, InvalidParameterError, NotF
 from skyprivacy.experimental.group_tagging import (RelationImpactClassifier, fis_shuffle,
                                                    group_error_rates)
 
+from .lp_oracle import affine, vertices
+from .lp_oracle import lexicographic_minimum as brute_force
+
 
 class Rule:
     """spec §3.7 base rule: eligible iff maths >= 55 and electricity = 1."""
@@ -258,12 +261,15 @@ def test_a_base_estimator_must_predict_labels(students):
             students[["maths", "electricity"]], students["eligible"], students["sex"])
 
 
-def test_missing_scipy_and_sklearn_name_their_extras(students, monkeypatch):
+def test_the_lp_needs_no_scipy_and_a_missing_sklearn_names_its_extra(students, monkeypatch):
+    """The post-processing LP is solved exactly in pure Python: without scipy the fit is the
+    same; only the default base estimator needs an extra."""
     X, y, g = students[["maths", "electricity"]], students["eligible"], students["sex"]
+    with_scipy = RelationImpactClassifier(base_estimator=Rule()).fit(X, y, g).mixing_
+    monkeypatch.setitem(sys.modules, "scipy", None)
     monkeypatch.setitem(sys.modules, "scipy.optimize", None)
-    with pytest.raises(ImportError) as caught:
-        RelationImpactClassifier(base_estimator=Rule()).fit(X, y, g)
-    assert str(caught.value) == "RelationImpactClassifier needs scipy: pip install 'skyprivacy[lp]'"
+    without = RelationImpactClassifier(base_estimator=Rule()).fit(X, y, g).mixing_
+    pd.testing.assert_frame_equal(with_scipy, without)
     monkeypatch.undo()
     monkeypatch.setitem(sys.modules, "sklearn.linear_model", None)
     with pytest.raises(ImportError) as caught:
@@ -293,11 +299,21 @@ def test_scores_on_the_fixture_give_the_label_optimum(students):
 
 def test_roc_hull_vertices():
     from skyprivacy.experimental.group_tagging.classifier import _roc_hull
-    thresholds, fpr, tpr, n_pos, n_neg = _roc_hull(np.array([0.9, 0.8, 0.7, 0.6]),
-                                                   np.array([1, 0, 1, 0]))
+    thresholds, fp, tp, n_pos, n_neg = _roc_hull(np.array([0.9, 0.8, 0.7, 0.6]),
+                                                 np.array([1, 0, 1, 0]))
     assert thresholds.tolist() == [np.inf, 0.9, 0.7, 0.6]
-    assert fpr.tolist() == [0.0, 0.0, 0.5, 1.0] and tpr.tolist() == [0.0, 0.5, 1.0, 1.0]
+    assert fp == [0, 0, 1, 2] and tp == [0, 1, 2, 2]  # counts: FPR = fp / 2, TPR = tp / 2
     assert (n_pos, n_neg) == (2, 2)
+
+
+def test_roc_hull_drops_collinear_points_exactly():
+    """Turns are decided on integer counts: points on one line are never hull vertices."""
+    from skyprivacy.experimental.group_tagging.classifier import _roc_hull
+    score = np.repeat([0.9, 0.7, 0.5, 0.3, 0.1], [3, 3, 3, 3, 3])
+    y = np.tile([1, 0, 0], 5)  # each level adds 1 positive and 2 negatives: one line
+    thresholds, fp, tp, n_pos, n_neg = _roc_hull(score, y)
+    assert thresholds.tolist() == [np.inf, 0.1] and fp == [0, 10] and tp == [0, 5]
+    assert (n_pos, n_neg) == (5, 10)
 
 
 class Score:
@@ -375,3 +391,214 @@ def test_scores_need_a_scoring_estimator():
     assert str(caught.value).startswith("The 'base_estimator' parameter of "
                                         "RelationImpactClassifier must have predict_proba or "
                                         "decision_function when scores=True. Got <")
+
+
+# --- the exact LP and its canonical optimum (spec §3.7; the class Notes) -----------------------
+
+class Table:
+    """Fixed outputs: X[:, 0] are the 0/1 labels, X[:, 1] the scores."""
+
+    def fit(self, X, y):
+        return self
+
+    def predict(self, X):
+        return np.asarray(X)[:, 0].astype(int)
+
+    def decision_function(self, X):
+        return np.asarray(X, dtype=float)[:, 1]
+
+
+def post_processing_lp(y, base, groups, proba, n, *, blocks=(), constraint="equalized_odds",
+                       tolerance=Fraction(0)):
+    """The post-processing LP written from its definitions, row by row, independently of the
+    classifier: ``proba(x)`` is each row's probability of a positive prediction for the
+    variables x.  Returns the expected errors and the expected changes of the base labels as
+    functions of x, and the constraints as (row, bound) pairs."""
+    names = sorted(set(groups))
+    rows = list(zip(y, base, groups))
+
+    def rate(x, group, label):
+        q = [p for p, (yy, _, g) in zip(proba(x), rows) if g == group and yy == label]
+        return sum(q, Fraction(0)) / len(q)
+
+    eq, ub = [], []
+    for block in blocks:  # scores: the weights of a group sum to 1
+        eq.append(([Fraction(int(j in block)) for j in range(n)], 1))
+    for label in ([1, 0] if constraint == "equalized_odds" else [1]):  # TPR, FPR
+        pairs = ([(a, names[0]) for a in names[1:]] if tolerance == 0 else
+                 [(a, b) for a in names for b in names if a != b])
+        for a, b in pairs:
+            row, constant = affine(lambda x, a=a, b=b, label=label:
+                                   rate(x, a, label) - rate(x, b, label), n)
+            if tolerance == 0:
+                eq.append((row, -constant))
+            else:
+                ub.append((row, tolerance - constant))
+
+    def errors(x):
+        return sum((p if yy == 0 else 1 - p for p, (yy, _, _) in zip(proba(x), rows)),
+                   Fraction(0))
+
+    def changes(x):
+        return sum((p if h == 0 else 1 - p for p, (_, h, _) in zip(proba(x), rows)),
+                   Fraction(0))
+
+    return errors, changes, eq, ub
+
+
+def scipy_optimum(errors, n, eq, ub, upper):
+    """scipy's (HiGHS) least expected error count for the same program."""
+    from scipy.optimize import linprog
+    cost, constant = affine(errors, n)
+    result = linprog([float(c) for c in cost],
+                     A_eq=[[float(v) for v in r] for r, _ in eq] or None,
+                     b_eq=[float(b) for _, b in eq] or None,
+                     A_ub=[[float(v) for v in r] for r, _ in ub] or None,
+                     b_ub=[float(b) for _, b in ub] or None,
+                     bounds=[(0, u) for u in upper], method="highs")
+    assert result.status == 0
+    return result.fun + float(constant)
+
+
+def random_rows(rng, n_groups, levels):
+    n_rows = int(rng.integers(8, 25))
+    groups = np.array([f"g{i}" for i in rng.integers(0, n_groups, n_rows)], dtype=object)
+    groups[: 2 * n_groups] = [f"g{i // 2}" for i in range(2 * n_groups)]
+    y = (rng.random(n_rows) < 0.5).astype(int)
+    y[: 2 * n_groups] = [0, 1] * n_groups  # both classes in every group
+    base = (rng.random(n_rows) < 0.5).astype(int)
+    score = rng.integers(0, levels, n_rows) / 10
+    return y, base, groups, score
+
+
+def test_the_labels_fit_is_the_canonical_exact_optimum_on_random_inputs():
+    """On random small inputs the mixing is the brute-force lexicographic minimum over every
+    vertex: the fewest errors (scipy's optimum), then the fewest changes of the base labels,
+    then p_g1 and p_g0 as large as possible, groups in order."""
+    decided_by = {"errors": 0, "changes": 0, "acceptance": 0}
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        n_groups = 2 + seed % 2
+        constraint = "equal_opportunity" if seed % 5 == 4 else "equalized_odds"
+        tolerance = Fraction(1, 10) if seed % 6 == 2 else Fraction(0)
+        y, base, groups, _ = random_rows(rng, n_groups, 3)
+        names = sorted(set(groups))
+        index = [names.index(g) for g in groups]
+        n = 2 * len(names)
+
+        def proba(x, index=index, base=base):
+            return [x[2 * g + h] for g, h in zip(index, base)]
+
+        errors, changes, eq, ub = post_processing_lp(y, base, groups, proba, n,
+                                                     constraint=constraint,
+                                                     tolerance=tolerance)
+        acceptance = [lambda x, j=j: -x[j] for i in range(len(names)) for j in (2 * i + 1,
+                                                                                2 * i)]
+        best, optimal = brute_force(vertices(n, eq, ub, [1] * n),
+                                    [errors, changes] + acceptance)
+        clf = RelationImpactClassifier(base_estimator=Table(), constraint=constraint,
+                                       tolerance=float(tolerance), random_state=0)
+        clf.fit(np.column_stack([base, base]), y, groups)
+        assert clf.mixing_.to_numpy().ravel().tolist() == [float(v) for v in best], seed
+        assert float(errors(best)) == pytest.approx(scipy_optimum(errors, n, eq, ub, [1] * n),
+                                                    abs=1e-9)
+        assert clf.group_rates_.overall_error == pytest.approx(float(errors(best)) / len(y),
+                                                               abs=1e-12)
+        least_changes = [x for x in optimal if changes(x) == changes(best)]
+        decided_by["errors" if len(optimal) == 1 else
+                   "changes" if len(least_changes) == 1 else "acceptance"] += 1
+    assert decided_by["changes"] >= 2 and decided_by["acceptance"] >= 2, decided_by
+
+
+def test_the_scores_fit_is_the_canonical_exact_optimum_on_random_inputs():
+    """The same with scores: the weights of the hull thresholds are the lexicographic minimum
+    over every vertex (fewest errors, fewest changes of the base labels, then the least
+    weight on each threshold from the highest down)."""
+    from skyprivacy.experimental.group_tagging.classifier import _roc_hull
+    decided_by = {"errors": 0, "changes": 0, "acceptance": 0}
+    for seed in range(30):
+        rng = np.random.default_rng(100 + seed)
+        constraint = "equal_opportunity" if seed % 5 == 4 else "equalized_odds"
+        tolerance = Fraction(1, 20) if seed % 7 == 3 else Fraction(0)
+        y, base, groups, score = random_rows(rng, 2, 5)
+        if seed % 2:  # changes = N FPR - P TPR + const: equal for every mixture reaching one
+            base = y.copy()  # (FPR, TPR) point, so the third step decides among them
+        names = sorted(set(groups))
+        hulls = [_roc_hull(score[groups == g], y[groups == g])[0].tolist() for g in names]
+        columns = [(g, t) for g, hull in zip(names, hulls) for t in hull]
+        n = len(columns)
+
+        def proba(x, columns=columns, groups=groups, score=score):
+            return [sum((w for (g, t), w in zip(columns, x) if g == row_g and t <= s),
+                        Fraction(0)) for row_g, s in zip(groups, score)]
+
+        blocks = [[j for j, (g, _) in enumerate(columns) if g == name] for name in names]
+        errors, changes, eq, ub = post_processing_lp(y, base, groups, proba, n, blocks=blocks,
+                                                     constraint=constraint,
+                                                     tolerance=tolerance)
+        acceptance = [lambda x, j=j: x[j] for j in range(n)]
+        best, optimal = brute_force(vertices(n, eq, ub), [errors, changes] + acceptance)
+        clf = RelationImpactClassifier(base_estimator=Table(), scores=True,
+                                       constraint=constraint, tolerance=float(tolerance),
+                                       random_state=0)
+        clf.fit(np.column_stack([base, score]), y, groups)
+        expected = [(g, t, float(w)) for (g, t), w in zip(columns, best) if w > 0]
+        assert list(clf.thresholds_.itertuples(index=False, name=None)) == expected, seed
+        assert float(errors(best)) == pytest.approx(scipy_optimum(errors, n, eq, ub, [None] * n),
+                                                    abs=1e-9)
+        least_changes = [x for x in optimal if changes(x) == changes(best)]
+        decided_by["errors" if len(optimal) == 1 else
+                   "changes" if len(least_changes) == 1 else "acceptance"] += 1
+    assert decided_by["changes"] >= 1 and decided_by["acceptance"] >= 1, decided_by
+
+
+def test_among_equal_optima_the_rule_accepts_the_highest_scores_first():
+    """Group b's best point (FPR 1/4, TPR 3/4) is a vertex of its ROC hull and lies inside
+    group a's, where two mixtures of a's thresholds reach it with the same errors and, the
+    base labels being y, the same changes.  They predict differently: the rule takes the one
+    that accepts a's highest scores with probability 1, not 3/4."""
+    from skyprivacy.experimental.group_tagging.classifier import _roc_hull
+    score = np.array([0.9, 0.9, 0.7, 0.7, 0.7, 0.3, 0.3, 0.3,       # group a
+                      0.8, 0.8, 0.8, 0.8, 0.2, 0.2, 0.2, 0.2])      # group b
+    y = np.array([1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0])
+    groups = np.array(["a"] * 8 + ["b"] * 8, dtype=object)
+    clf = RelationImpactClassifier(base_estimator=Table(), scores=True, random_state=0)
+    clf.fit(np.column_stack([y, score]), y, groups)
+    assert list(clf.thresholds_.itertuples(index=False, name=None)) == [
+        ("a", 0.9, 0.5), ("a", 0.7, 1 / 3), ("a", 0.3, 1 / 6), ("b", 0.8, 1.0)]
+    # the brute-force view: exactly two optimal vertices, equal on errors and changes
+    names, hulls = ["a", "b"], [_roc_hull(score[groups == g], y[groups == g])[0].tolist()
+                                for g in ["a", "b"]]
+    columns = [(g, t) for g, hull in zip(names, hulls) for t in hull]
+    assert columns == [("a", np.inf), ("a", 0.9), ("a", 0.7), ("a", 0.3),
+                       ("b", np.inf), ("b", 0.8), ("b", 0.2)]
+
+    def proba(x):
+        return [sum((w for (g, t), w in zip(columns, x) if g == row_g and t <= s),
+                    Fraction(0)) for row_g, s in zip(groups, score)]
+
+    errors, changes, eq, ub = post_processing_lp(y, y, groups, proba, 7,
+                                                 blocks=[[0, 1, 2, 3], [4, 5, 6]])
+    _, optimal = brute_force(vertices(7, eq, ub), [errors])
+    F = Fraction
+    assert sorted(optimal) == [(0, F(1, 2), F(1, 3), F(1, 6), 0, 1, 0),
+                               (F(1, 4), 0, F(2, 3), F(1, 12), 0, 1, 0)]
+    assert len({errors(x) for x in optimal}) == 1 and len({changes(x) for x in optimal}) == 1
+    assert float(errors(optimal[0])) == pytest.approx(scipy_optimum(errors, 7, eq, ub,
+                                                                    [None] * 7), abs=1e-9)
+    new = np.array([[1, 0.9], [1, 0.7], [0, 0.3]])
+    assert clf.predict_proba(new, ["a"] * 3).tolist() == pytest.approx([1, 1 / 2, 1 / 6])
+    # the other optimum would accept them with 3/4, 3/4 and 1/12
+
+
+def test_the_fit_does_not_depend_on_the_order_of_the_rows():
+    rng = np.random.default_rng(5)
+    y, base, groups, score = random_rows(rng, 3, 6)
+    X = np.column_stack([base, score])
+    order = rng.permutation(len(y))
+    for scores in (False, True):
+        one, two = (RelationImpactClassifier(base_estimator=Table(), scores=scores)
+                    .fit(X[rows], y[rows], groups[rows])
+                    for rows in (np.arange(len(y)), order))
+        fitted = "thresholds_" if scores else "mixing_"
+        pd.testing.assert_frame_equal(getattr(one, fitted), getattr(two, fitted))

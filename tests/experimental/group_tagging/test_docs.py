@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from guides import run_guide
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GUIDE = ROOT / "docs" / "group_tagging.md"
 EXAMPLE = ROOT / "examples" / "group_tagging_adult.py"
 
