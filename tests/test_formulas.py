@@ -215,9 +215,9 @@ def test_both_kinds_of_prefix_sums_are_used():
 
 def test_a_check_allocates_nothing_the_size_of_the_nonzeros(monkeypatch):
     """skyline_check reads the model's arrays in pieces: with the groups, the values and the
-    policy fixed, doubling the nonzeros leaves its peak allocation unchanged (a temporary as
-    long as the nonzeros, even a boolean mask, would add a byte per nonzero; the kernel before
-    the sparse model copied several int64 arrays)."""
+    policy fixed, doubling the nonzeros adds next to nothing to its peak allocation (a
+    temporary as long as the nonzeros, even a boolean mask, would add a byte per nonzero; the
+    kernel before the sparse model copied several int64 arrays)."""
     import tracemalloc
 
     import skyprivacy.formulas as formulas
@@ -250,4 +250,6 @@ def test_a_check_allocates_nothing_the_size_of_the_nonzeros(monkeypatch):
     n_small, small = peak_of_a_check(250)
     n_large, large = peak_of_a_check(500)
     assert (n_small, n_large) == (500_000, 1_000_000)
-    assert large - small < 0.1 * (n_large - n_small), (small, large)
+    # under half a byte per extra nonzero (a full-length mask would be one): what grows is
+    # bounded by the group sizes (the falling-ratio table), not by the nonzeros
+    assert large - small < 0.5 * (n_large - n_small), (small, large)
