@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import difflib
 import math
-import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
+from ._core.warning import warn
 from .errors import InvalidParameterError, UnknownValueWarning, param_error
 from .release import ReleaseCandidate
 
@@ -102,10 +102,14 @@ def within_tolerance(a, b) -> np.ndarray:
 
 # --------------------------------------------------------------------------- sorted rows
 class SortedRows:
-    """Groups as CSR rows of counts sorted in descending order, with prefix sums.
+    """Groups as CSR rows of counts sorted in descending order, with top-l sums in O(1).
 
     The release's own rows (:attr:`ReleaseCandidate.csr`) and the candidate children of
-    SkylineAnonymize are both held this way, so the top-l other counts of any nonzero cost O(1).
+    SkylineAnonymize are both held this way.  The sum of the top-l other counts of an entry is
+    read from prefix sums: of the first few entries of every row (a groups x width table, when
+    that is no larger than the nonzeros), else of every row.  Nothing of the size of the
+    nonzeros is copied: the counts are read in their own integer type, and an entry's row is
+    found by binary search over ``indptr`` unless a row array is given.
 
     Parameters
     ----------
@@ -113,18 +117,19 @@ class SortedRows:
     indptr : ndarray of int, shape (B + 1,)
     count : ndarray of int, shape (N,)
         Counts of each row, sorted descending within the row.
+    row : ndarray of int, shape (N,), optional
+        The row of every entry, when the caller holds it already.
     """
 
     def __init__(self, sizes: np.ndarray, indptr: np.ndarray, count: np.ndarray, row=None):
         self.sizes = np.asarray(sizes, dtype=np.int64)
         self.indptr = np.asarray(indptr, dtype=np.int64)
-        self.count = np.asarray(count, dtype=np.int64)
-        self.row = (np.repeat(np.arange(len(self.sizes), dtype=np.int64), np.diff(self.indptr))
-                    if row is None else row)
-        # row g's prefix sums occupy [indptr[g] + g, indptr[g + 1] + g], starting with 0
-        self.base = self.indptr[:-1] + np.arange(len(self.sizes), dtype=np.int64)
-        self.prefix = self._prefix(self.count)
-        self._set = None
+        count = np.asarray(count)
+        self.count = count if count.dtype.kind in "iu" else count.astype(np.int64)
+        self._row = row
+        self._sums: dict = {}  # kind -> (width or None for every entry, table)
+        self._falling: np.ndarray | None = None
+        self._falling_built = False
 
     @classmethod
     def of(cls, release: ReleaseCandidate) -> SortedRows:
@@ -132,79 +137,144 @@ class SortedRows:
         cached = release.__dict__.get("_sorted_rows")
         if cached is None:
             indptr, _, count = release.csr
-            cached = cls(release.sizes_array, indptr, count, row=release.nz_group)
+            cached = cls(release.sizes_array, indptr, count)
             release.__dict__["_sorted_rows"] = cached
         return cached
 
-    def _prefix(self, x: np.ndarray) -> np.ndarray:
-        if x.dtype.kind in "iu":  # integers: one global cumsum, exact, few temporaries
-            out = np.zeros(len(x) + len(self.sizes), dtype=np.int64)
-            pos = np.arange(len(x), dtype=np.int64)
-            pos += self.row
-            pos += 1
+    @property
+    def row(self) -> np.ndarray:
+        """The row of every entry (built on first use; :meth:`row_of` does without it)."""
+        if self._row is None:
+            n_rows = len(self.sizes)
+            self._row = np.repeat(np.arange(n_rows, dtype=np.int64), np.diff(self.indptr))
+        return self._row
+
+    def row_of(self, idx) -> np.ndarray:
+        """The rows of entries ``idx``."""
+        if self._row is not None:
+            return self._row[idx]
+        return np.searchsorted(self.indptr, idx, side="right") - 1
+
+    def row_range(self, lo: int, hi: int) -> np.ndarray:
+        """The rows of the consecutive entries ``lo..hi-1``, in O(hi - lo)."""
+        if self._row is not None:
+            return self._row[lo:hi]
+        first, last = np.searchsorted(self.indptr, [lo, hi - 1], side="right") - 1
+        starts = np.clip(self.indptr[first:last + 2], lo, hi)
+        return np.repeat(np.arange(first, last + 1, dtype=np.int64), np.diff(starts))
+
+    # -- prefix sums
+    def _entry_terms(self, kind: str, at, row) -> np.ndarray:
+        """The per-entry quantity summed for ``kind``: the count, or (mvpi-set) log(1 - c/n)
+        and whether c = n, at entries ``at`` of rows ``row``."""
+        c = self.count[at]
+        if kind == "count":
+            return c.astype(np.int64)
+        n = self.sizes[row]
+        full = c >= n
+        if kind == "full":
+            return full.astype(np.int64)
+        with np.errstate(divide="ignore"):
+            return np.where(full, 0.0, np.log1p(-c / n.astype(float)))
+
+    def _table(self, kind: str, width: int):
+        """Prefix sums of ``kind`` over at least the first ``width`` entries of every row:
+        ``(None, prefix)`` over every entry (row g's sums at ``indptr[g] + g`` onwards, from
+        0), or ``(w, heads)`` with heads[g, j] the sum of row g's first min(j, len) entries."""
+        have = self._sums.get(kind)
+        if have is not None and (have[0] is None or have[0] >= width):
+            return have
+        n_rows, n_entries = len(self.sizes), len(self.count)
+
+        def small(w):  # heads no larger than the prefix over every entry
+            return (w + 1) * n_rows <= n_entries + n_rows
+
+        grown = max(width, 2 * have[0]) if have is not None else width  # amortized growth
+        if small(grown) or small(width):
+            width = grown if small(grown) else width
+            self._sums[kind] = (width, self._heads(kind, width))
+        else:
+            self._sums[kind] = (None, self._full(kind))
+        return self._sums[kind]
+
+    def _heads(self, kind: str, width: int) -> np.ndarray:
+        start = self.indptr[:-1]
+        length = np.diff(self.indptr)
+        rows = np.arange(len(start))
+        out = np.zeros((len(start), width + 1), dtype=float if kind == "log" else np.int64)
+        for j in range(width):
+            has = np.flatnonzero(length > j)
+            out[:, j + 1] = out[:, j]
+            out[has, j + 1] += self._entry_terms(kind, start[has] + j, rows[has])
+        return out
+
+    def _full(self, kind: str) -> np.ndarray:
+        row = self.row
+        x = self._entry_terms(kind, slice(None), row)
+        out = np.zeros(len(x) + len(self.sizes), dtype=x.dtype)
+        pos = np.arange(len(x), dtype=np.int64)
+        pos += row
+        pos += 1
+        if x.dtype.kind in "iu":  # integers: one global cumsum, exact
             out[pos] = x
             del pos
             np.cumsum(out, out=out)
-            out -= np.repeat(out[self.base], np.diff(self.indptr) + 1)
+            base = self.indptr[:-1] + np.arange(len(self.sizes), dtype=np.int64)
+            out -= np.repeat(out[base], np.diff(self.indptr) + 1)
             return out
         # floats: per-row sums, so no row inherits the rounding of the rows before it
-        out = np.zeros(len(x) + len(self.sizes), dtype=x.dtype)
         if len(x):
             csum = np.cumsum(x)
-            # within-row cumulative sums, shifted one slot right per row
-            start = self.indptr[self.row]
+            start = self.indptr[row]
             before = np.where(start > 0, csum[np.maximum(start - 1, 0)], 0)
-            out[np.arange(len(x)) + self.row + 1] = csum - before
+            out[pos] = csum - before
         return out
+
+    def _sum_top(self, kind: str, idx: np.ndarray, l, row) -> tuple:
+        """Sum of ``kind`` over the l largest counts of the entry's row, and whether the
+        entry itself is among them (then its own term is to be taken out)."""
+        row = self.row_of(idx) if row is None else row
+        start = self.indptr[row]
+        length = self.indptr[row + 1] - start
+        inside = l > idx - start
+        end = np.where(inside, np.minimum(l + 1, length), np.minimum(l, length))
+        width, table = self._table(kind, int(end.max()) if len(end) else 0)
+        if width is None:
+            return table[start + row + end], inside, row
+        return table[row, end], inside, row
+
+    def top_sum(self, idx: np.ndarray, l, row=None) -> np.ndarray:
+        """h: the sum of the l largest counts of values other than the entry's own, per entry
+        (``row``: the entries' rows, if the caller has them).
+
+        Removing one copy of the entry's count from its sorted row leaves the other values'
+        counts; ties do not matter since equal counts are interchangeable."""
+        total, inside, _ = self._sum_top("count", idx, l, row)
+        return total - np.where(inside, self.count[idx], 0)
+
+    def set_top(self, idx: np.ndarray, l, row=None) -> tuple[np.ndarray, np.ndarray]:
+        """mvpi-set: (sum of log(1 - c/n), number of c = n) over the top-l other counts."""
+        logs, inside, row = self._sum_top("log", idx, l, row)
+        full, _, _ = self._sum_top("full", idx, l, row)
+        c, n = self.count[idx], self.sizes[row]
+        own_full = inside & (c >= n)
+        with np.errstate(divide="ignore"):
+            own_log = np.where(inside & ~own_full, np.log1p(-c / n.astype(float)), 0.0)
+        return logs - own_log, full - own_full
 
     def falling(self, semantics: str) -> np.ndarray | None:
         """The :func:`falling_table` of these rows (built once; None if too large)."""
         if semantics == "mvpi-multiset" or not len(self.count):
             return None
-        if not hasattr(self, "_falling"):
+        if not self._falling_built:
             self._falling = falling_table(int(self.sizes.max()), int(self.count.max()))
+            self._falling_built = True
         return self._falling
-
-    def _set_prefix(self):
-        if self._set is None:
-            n = self.sizes[self.row].astype(float)
-            full = self.count >= self.sizes[self.row]
-            with np.errstate(divide="ignore"):
-                logs = np.where(full, 0.0, np.log1p(-self.count / n))
-            self._set = (self._prefix(logs), self._prefix(full.astype(np.int64)))
-        return self._set
-
-    def _ends(self, idx: np.ndarray, l):
-        """Prefix positions covering the top-l others of entries ``idx`` (and whether the
-        entry itself is inside them)."""
-        row = self.row[idx]
-        rank = idx - self.indptr[row]
-        length = self.indptr[row + 1] - self.indptr[row]
-        inside = l > rank
-        end = np.where(inside, np.minimum(l + 1, length), np.minimum(l, length))
-        return self.base[row] + end, inside
-
-    def top_sum(self, idx: np.ndarray, l) -> np.ndarray:
-        """h: the sum of the l largest counts of values other than the entry's own, per entry.
-
-        Removing one copy of the entry's count from its sorted row leaves the other values'
-        counts; ties do not matter since equal counts are interchangeable."""
-        pos, inside = self._ends(idx, l)
-        return self.prefix[pos] - np.where(inside, self.count[idx], 0)
-
-    def set_top(self, idx: np.ndarray, l) -> tuple[np.ndarray, np.ndarray]:
-        """mvpi-set: (sum of log(1 - c/n), number of c = n) over the top-l other counts."""
-        logs, full = self._set_prefix()
-        pos, inside = self._ends(idx, l)
-        c, n = self.count[idx], self.sizes[self.row[idx]]
-        own_full = inside & (c >= n)
-        with np.errstate(divide="ignore"):
-            own_log = np.where(inside & ~own_full, np.log1p(-c / n.astype(float)), 0.0)
-        return logs[pos] - own_log, full[pos] - own_full
 
     def top_tuple(self, e: int, l: int) -> tuple:
         """The l largest other counts of entry ``e`` (fewer if the group has fewer values)."""
-        lo, hi = self.indptr[self.row[e]], self.indptr[self.row[e] + 1]
+        g = int(self.row_of(e))
+        lo, hi = self.indptr[g], self.indptr[g + 1]
         others = np.delete(self.count[lo:hi], e - lo)
         return tuple(int(x) for x in others[:l])
 
@@ -372,22 +442,26 @@ class HolderTerms:
         return (self.log_minNR, self.log_T0, self.log_Tk, self.log_V0, self.log_Vk)
 
 
-def holder_terms(rows: SortedRows, idx: np.ndarray, *, l, k, m, semantics: str) -> HolderTerms:
+def holder_terms(rows: SortedRows, idx: np.ndarray, *, l, k, m, semantics: str,
+                 row: np.ndarray | None = None) -> HolderTerms:
     """The five terms for the nonzero entries ``idx`` of ``rows`` (each a group holding its
-    value with count s > 0); l, k, m are ints or arrays aligned with ``idx``.
+    value with count s > 0); l, k, m are ints or arrays aligned with ``idx``; ``row`` holds
+    the entries' rows when the caller has them.
 
     References
     ----------
     Chen, LeFevre and Ramakrishnan (2009), Sect. 7.1 and Appendix A.2 (closed forms); the
     boundary rules of specs/privacy-skyline.md.
     """
-    n = rows.sizes[rows.row[idx]]
-    s = rows.count[idx]
+    if row is None:
+        row = rows.row_of(idx)
+    n = rows.sizes[row]
+    s = rows.count[idx].astype(np.int64)
     extra = {}
     if semantics == "mvpi-set":
-        extra["set_log"], extra["set_full"] = rows.set_top(idx, l)
+        extra["set_log"], extra["set_full"] = rows.set_top(idx, l, row)
     else:
-        extra["h"] = rows.top_sum(idx, l)
+        extra["h"] = rows.top_sum(idx, l, row)
     k = np.asarray(k)
     m = np.asarray(m)
     no_k = not np.any(k)
@@ -691,8 +765,8 @@ def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k
     lc, kc, mc = cap_amounts(len(release.values), release.n_individuals, l, k, m)
     rows = SortedRows.of(release)
     idx = _holders(release, j)
-    groups = rows.row[idx]
-    n, s = rows.sizes[groups], rows.count[idx]
+    groups = rows.row_of(idx)
+    n, s = rows.sizes[groups], rows.count[idx].astype(np.int64)
     terms = holder_terms(rows, idx, l=lc, k=kc, m=mc, semantics=semantics)
     pinned = np.flatnonzero(n <= kc + mc)
     pinned_group = int(groups[pinned[0]]) if len(pinned) else None
@@ -751,10 +825,9 @@ def _warn_unknown(release: ReleaseCandidate, sigma: object, owner: str) -> None:
     by_text = {str(v): v for v in present}
     hint = (f"; closest existing values: {[by_text[c] for c in close]!r}" if close
             else "; it has none close to it")
-    warnings.warn(
-        f"{owner}: {sigma!r} occurs in no group of the release, so its breach probability is "
-        f"0{hint}. Check the spelling: a typo must not read as 'perfectly safe'.",
-        UnknownValueWarning, stacklevel=3)
+    warn(f"{owner}: {sigma!r} occurs in no group of the release, so its breach probability is "
+         f"0{hint}. Check the spelling: a typo must not read as 'perfectly safe'.",
+         UnknownValueWarning)
 
 
 def breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k: int, m: int,
@@ -852,9 +925,11 @@ def _row_sweep(rows: SortedRows, nz_value: np.ndarray, which: np.ndarray, amount
     amount_of[which] = amount
     acc = np.full((5, n_values), INF)
     for lo in range(0, len(nz_value), _CHUNK):
-        own = amount_of[nz_value[lo:lo + _CHUNK]]
+        hi = min(lo + _CHUNK, len(nz_value))
+        own = amount_of[nz_value[lo:hi]]
         sel = np.flatnonzero(own >= 0)
         terms = holder_terms(rows, sel + lo, semantics=semantics,
+                             row=rows.row_range(lo, hi)[sel],
                              **_amount_args(amounts, own[sel]))
         at = nz_value[sel + lo]
         for row, term in zip(acc, terms.as_tuple()):
@@ -886,8 +961,8 @@ def _smallest_holder(release: ReleaseCandidate, rows: SortedRows) -> np.ndarray:
         _, nz_value, _ = release.csr
         cached = np.full(len(release.values), np.iinfo(np.int64).max)
         for lo in range(0, len(nz_value), _CHUNK):  # in small pieces
-            hi = lo + _CHUNK
-            np.minimum.at(cached, nz_value[lo:hi], rows.sizes[rows.row[lo:hi]])
+            hi = min(lo + _CHUNK, len(nz_value))
+            np.minimum.at(cached, nz_value[lo:hi], rows.sizes[rows.row_range(lo, hi)])
         cached.setflags(write=False)
         release.__dict__["_smallest_holder"] = cached
     return cached
@@ -935,7 +1010,7 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarr
     _, nz_value, _ = release.csr
     # groups holding each value; the by-value order itself is built only if a layer of few
     # values needs it (a sweep in row order does not)
-    held = np.bincount(nz_value, minlength=n_values)
+    held = release.holders_per_value
     min_size = _smallest_holder(release, rows)
     distinct = sorted(set(capped))
     amounts = np.array(distinct, dtype=np.int64).reshape(-1, 3)
@@ -984,8 +1059,9 @@ class _ShapeTable:
         self.rows = SortedRows.of(release)
         self.semantics = release.semantics
         self.idx = idx
-        n = self.rows.sizes[self.rows.row[idx]]
-        s = self.rows.count[idx]
+        row = self.rows.row_of(idx)
+        n = self.rows.sizes[row]
+        s = self.rows.count[idx].astype(np.int64)
         order = np.lexsort((s, n))
         self.order = order
         n, s = n[order], s[order]
@@ -995,7 +1071,6 @@ class _ShapeTable:
         self.s_rank = np.unique(self.s, return_inverse=True)[1].reshape(-1)
         self.min_n = int(self.n.min())
         # top-l sums stop changing once l reaches the longest holder row less one
-        row = self.rows.row[idx]
         self.saturation = int((self.rows.indptr[row + 1] - self.rows.indptr[row]).max()) - 1
         # V(f, m, k) does not depend on l: its front is fixed
         self.v_front = _v_front(self.n, self.s)

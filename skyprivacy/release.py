@@ -120,12 +120,19 @@ class ReleaseCandidate:
         keep = count > 0
         if not keep.all():
             group, value, count = group[keep], value[keep], count[keep]
-        order = _row_order(group, value, count, len(values))
-        self._nz_value = value[order]
-        self._nz_count = count[order]
-        self._indptr = np.concatenate(
-            [[0], np.cumsum(np.bincount(group, minlength=len(sizes)))]).astype(np.int64)
-        self._sizes = sizes
+        order = row_order(group, value, count, len(values))
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(group, minlength=len(sizes)))])
+        del group
+        self._store(sizes, indptr, _narrow(value, len(values))[order], _narrow(count)[order],
+                    values, labels, semantics)
+
+    def _store(self, sizes, indptr, value, count, values, labels, semantics) -> None:
+        """Keep CSR rows already in the model's order: values and counts as int32 where they
+        fit (half the memory of the largest arrays), adopted without a copy when they are."""
+        self._sizes = np.asarray(sizes, dtype=np.int64)
+        self._indptr = np.asarray(indptr, dtype=np.int64)
+        self._nz_value = _narrow(np.asarray(value), len(values))
+        self._nz_count = _narrow(np.asarray(count))
         for array in (self._sizes, self._indptr, self._nz_value, self._nz_count):
             array.setflags(write=False)
         self._values = tuple(native(v) for v in values)
@@ -326,6 +333,87 @@ class ReleaseCandidate:
         return cls._validated(owner, sizes, g, v, c, values, labels, semantics)
 
     @classmethod
+    def from_csr(cls, sizes, indptr, value, count, values, *, labels=None,
+                 semantics: str = "svpi") -> ReleaseCandidate:
+        """Build a release candidate from CSR rows: group g holds the values
+        ``value[indptr[g]:indptr[g+1]]`` with their counts.
+
+        The constructor for engines that aggregate elsewhere and can send their nonzeros
+        grouped (a Dask cluster, a database, ``scipy.sparse.csr_array``).  Rows already in the
+        model's order (counts descending, ties by value position) are adopted as they are,
+        without a copy when the arrays are int32 (or int64 beyond int32), so memory stays at
+        the nonzeros; other rows are sorted.  Every check runs over the nonzeros in pieces.
+
+        Parameters
+        ----------
+        sizes : array-like of int, shape (B,)
+            Individuals per group.
+        indptr : array-like of int, shape (B + 1,)
+            Row boundaries: non-decreasing, from 0 to N.
+        value, count : array-like of int, shape (N,)
+            Value position in 0..V-1 (distinct within a row) and a positive count.
+        values : sequence, length V
+        labels : sequence or pandas.Index, optional
+        semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+
+        Examples
+        --------
+        >>> r = ReleaseCandidate.from_csr([2, 1], [0, 2, 3], [0, 1, 1], [1, 1, 1], ["x", "y"])
+        >>> r == ReleaseCandidate.from_counts([2, 1], [[1, 1], [0, 1]], ["x", "y"])
+        True
+        """
+        owner = "ReleaseCandidate.from_csr"
+        semantics = check_semantics(semantics, owner)
+        sizes = np.asarray(sizes)
+        values = list(values)
+        if sizes.ndim != 1 or len(sizes) == 0:
+            raise param_error("sizes", owner, "be a non-empty one-dimensional array", sizes)
+        if not np.issubdtype(sizes.dtype, np.integer):
+            raise param_error("sizes", owner, "hold integers", sizes.dtype)
+        arrays = {}
+        for name, arr in (("indptr", indptr), ("value", value), ("count", count)):
+            arr = np.asarray(arr)
+            if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
+                raise param_error(name, owner, "be a one-dimensional integer array", arr.dtype)
+            arrays[name] = arr
+        indptr, value, count = arrays["indptr"], arrays["value"], arrays["count"]
+        if len(value) != len(count):
+            raise param_error("count", owner, f"have as many entries as 'value' ({len(value)})",
+                              len(count))
+        if (len(indptr) != len(sizes) + 1 or int(indptr[0]) != 0
+                or int(indptr[-1]) != len(value) or (np.diff(indptr) < 0).any()):
+            raise param_error("indptr", owner, f"rise from 0 to {len(value)} in "
+                              f"{len(sizes) + 1} entries", _short(indptr))
+        low, high = _extremes(value)
+        if len(value) and (low < 0 or high >= len(values)):
+            raise param_error("value", owner, f"hold positions in 0..{len(values) - 1}",
+                              low if low < 0 else high)
+        if len(count) and _extremes(count)[0] < 1:
+            raise param_error("count", owner, "be positive", _extremes(count)[0])
+        if (sizes < 1).any():
+            bad = int(np.flatnonzero(sizes < 1)[0])
+            raise InvalidParameterError(
+                f"Group {bad} must have a positive integer number of individuals. "
+                f"Got {int(sizes[bad])} instead.")
+        if len(set(map(_value_key, values))) != len(values):
+            raise param_error("values", owner, "be distinct", values)
+        indptr = indptr.astype(np.int64)
+        sizes = sizes.astype(np.int64)
+        ordered, repeated = _row_state(indptr, value, count)
+        if repeated is not None:
+            raise param_error("value", owner, "be distinct within a row",
+                              f"row {repeated} repeats a value")
+        if not ordered:
+            group = np.repeat(np.arange(len(sizes), dtype=np.int64), np.diff(indptr))
+            order = np.lexsort((value, -count.astype(np.int64), group))
+            value, count = value[order], count[order]
+        labels = _checked_labels(labels, sizes, owner)
+        release = cls.__new__(cls)
+        release._store(sizes, indptr, value, count, values, labels, semantics)
+        release._check_totals()
+        return release
+
+    @classmethod
     def _validated(cls, owner, sizes, group, value, count, values, labels, semantics):
         """Shared checks of the aggregate constructors, vectorized over the nonzeros."""
         if (sizes < 1).any():
@@ -335,30 +423,35 @@ class ReleaseCandidate:
                 f"Got {int(sizes[bad])} instead.")
         if len(set(map(_value_key, values))) != len(values):
             raise param_error("values", owner, "be distinct", values)
-        group = np.asarray(group, dtype=np.int64)
-        value = np.asarray(value, dtype=np.int64)
-        count = np.asarray(count, dtype=np.int64)
-        sizes = sizes.astype(np.int64)
-        if semantics == "svpi":
-            totals = np.bincount(group, weights=count, minlength=len(sizes)).astype(np.int64)
-            if (totals != sizes).any():
-                i = int(np.flatnonzero(totals != sizes)[0])
-                _check_group(i, int(sizes[i]), {}, int(totals[i]), semantics)
-        elif semantics == "mvpi-set":
-            over = count > sizes[group]
-            if over.any():
-                e = int(np.flatnonzero(over)[0])
-                i = int(group[e])
-                _check_group(i, int(sizes[i]), {values[int(value[e])]: int(count[e])},
-                             int(count[e]), semantics)
-        if labels is None:
-            labels = pd.RangeIndex(len(sizes), name="group")
-        else:
-            if not isinstance(labels, pd.Index):  # keep a MultiIndex and its level names
-                labels = pd.Index(labels)
-            if len(labels) != len(sizes):
-                raise param_error("labels", owner, f"have {len(sizes)} entries", len(labels))
-        return cls(sizes, group, value, count, values, labels, semantics)
+        labels = _checked_labels(labels, sizes, owner)
+        release = cls(sizes.astype(np.int64), group, value, count, values, labels, semantics)
+        release._check_totals()
+        return release
+
+    def _check_totals(self) -> None:
+        """The semantics' constraint on every group, over the nonzeros in pieces: svpi counts
+        add up to the group size; mvpi-set counts are at most the group size.  The first
+        group in violation (its smallest value position, in mvpi-set) is named."""
+        if self._semantics == "mvpi-multiset":
+            return
+        sizes, indptr, value, count = self._sizes, self._indptr, self._nz_value, self._nz_count
+        for g0, g1, lo, hi in row_chunks(indptr):
+            if self._semantics == "svpi":
+                running = np.concatenate([[0], np.cumsum(count[lo:hi], dtype=np.int64)])
+                totals = running[indptr[g0 + 1:g1 + 1] - lo] - running[indptr[g0:g1] - lo]
+                wrong = np.flatnonzero(totals != sizes[g0:g1])
+                if len(wrong):
+                    i = g0 + int(wrong[0])
+                    _check_group(i, int(sizes[i]), {}, int(totals[wrong[0]]), self._semantics)
+                continue
+            row = np.repeat(np.arange(g0, g1), np.diff(indptr[g0:g1 + 1]))
+            over = np.flatnonzero(count[lo:hi] > sizes[row])
+            if len(over):
+                i = int(row[over[0]])
+                first = over[row[over] == i]
+                e = lo + int(first[np.argmin(value[lo + first])])
+                _check_group(i, int(sizes[i]), {self._values[int(value[e])]: int(count[e])},
+                             int(count[e]), self._semantics)
 
     @classmethod
     def from_table(cls, df: pd.DataFrame, *, sensitive: str, qi=None, group=None,
@@ -544,8 +637,14 @@ class ReleaseCandidate:
     @cached_property
     def value_totals(self) -> np.ndarray:
         """Total occurrences of every value, aligned with :attr:`values` (read-only array)."""
-        out = np.bincount(self._nz_value, weights=self._nz_count,
-                          minlength=len(self._values)).astype(np.int64)
+        out = count_by(self._nz_value, len(self._values), weights=self._nz_count)
+        out.setflags(write=False)
+        return out
+
+    @cached_property
+    def holders_per_value(self) -> np.ndarray:
+        """Number of groups holding every value, aligned with :attr:`values` (read-only)."""
+        out = count_by(self._nz_value, len(self._values))
         out.setflags(write=False)
         return out
 
@@ -567,6 +666,8 @@ class ReleaseCandidate:
 
         Row g is ``value[indptr[g]:indptr[g+1]]`` with its counts, sorted by count
         (descending, ties by value position), so every row is also that group's sorted counts.
+        ``indptr`` is int64; values and counts are int32 where they fit (else int64), which
+        halves the memory of the two arrays that grow with the nonzeros.
         """
         return self._indptr, self._nz_value, self._nz_count
 
@@ -589,12 +690,21 @@ class ReleaseCandidate:
     def by_value(self) -> tuple[np.ndarray, np.ndarray]:
         """CSC view: ``(value_ptr, order)``; the nonzeros of value j (the groups holding it) are
         ``order[value_ptr[j]:value_ptr[j+1]]``, in group order."""
-        order = np.argsort(self._nz_value, kind="stable")  # CSR is group-major: stays sorted
-        order = order.astype(_index_dtype(len(order)), copy=False)
-        ptr = np.concatenate([[0], np.cumsum(np.bincount(self._nz_value,
-                                                         minlength=len(self._values)))])
+        ptr = np.concatenate([[0], np.cumsum(self.holders_per_value)]).astype(np.int64)
+        # a counting sort, a piece at a time: stable, so every value's entries stay in group
+        # order (the CSR is group-major), with no temporary the size of all the nonzeros
+        order = np.empty(len(self._nz_value), dtype=_index_dtype(len(self._nz_value)))
+        free = ptr[:-1].copy()
+        for lo in range(0, len(self._nz_value), PIECE):
+            piece = self._nz_value[lo:lo + PIECE]
+            by = np.argsort(piece, kind="stable")
+            ordered = piece[by]
+            starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+            runs = np.diff(np.append(starts, len(ordered)))
+            rank = np.arange(len(ordered)) - np.repeat(starts, runs)
+            order[free[ordered] + rank] = by + lo
+            free[ordered[starts]] += runs
         order.setflags(write=False)
-        ptr = ptr.astype(np.int64)
         ptr.setflags(write=False)
         return ptr, order
 
@@ -610,7 +720,8 @@ class ReleaseCandidate:
         """
         labels = self._labels[self.nz_group]
         values = pd.Index(self._values, dtype=object)[self._nz_value]
-        return pd.DataFrame({"group": labels, "value": values, "count": self._nz_count.copy()})
+        return pd.DataFrame({"group": labels, "value": values,
+                             "count": self._nz_count.astype(np.int64)})
 
     def to_sparse(self):
         """The groups x values counts as a ``scipy.sparse.csr_array`` (needs scipy).
@@ -625,7 +736,7 @@ class ReleaseCandidate:
         except ImportError:  # pragma: no cover - scipy is installed with the test extra
             raise ImportError("ReleaseCandidate.to_sparse needs scipy; install it with "
                               "'pip install scipy', or use release.nonzeros().") from None
-        return sparse.csr_array((self._nz_count.copy(), self._nz_value.copy(),
+        return sparse.csr_array((self._nz_count.astype(np.int64), self._nz_value.copy(),
                                  self._indptr.copy()), shape=(self.n_groups, len(self._values)))
 
     def _dense(self, what: str) -> np.ndarray:
@@ -744,22 +855,6 @@ def _index_dtype(n: int):
     return np.int32 if n < 2 ** 31 - 1 else np.int64
 
 
-def _row_order(group: np.ndarray, value: np.ndarray, count: np.ndarray,
-               n_values: int) -> np.ndarray:
-    """Order of the nonzeros by group, then count descending, then value.
-
-    Input already in (group, value) order (every aggregation here produces it) needs only a
-    stable sort of one integer key, which is nearly sorted; anything else is lexsorted."""
-    if len(group) > 1:
-        c_max = int(count.max())
-        g_max = int(group.max())
-        if (g_max + 1) * (c_max + 1) < 2 ** 62 and (g_max + 1) * max(n_values, 1) < 2 ** 62:
-            pair = group * max(n_values, 1) + value
-            if (pair[1:] > pair[:-1]).all():
-                return np.argsort(group * (c_max + 1) + (c_max - count), kind="stable")
-    return np.lexsort((value, -count, group))
-
-
 def pair_counts(group_codes: np.ndarray, value_codes: np.ndarray, n_groups: int,
                  n_values: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(group, value, count) nonzeros of code pairs: a bincount when groups x values is small
@@ -839,3 +934,119 @@ def _group_codes(df: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, pd.
         arrays = [[uniques[c] for c in codes[first_row]] for codes, uniques in per_column]
         labels = pd.MultiIndex.from_arrays(arrays, names=list(keys))
     return inverse, labels
+
+
+def row_order(group: np.ndarray, value: np.ndarray, count: np.ndarray,
+              n_values: int) -> np.ndarray:
+    """Order of the nonzeros by group, then count descending, then value (the model's CSR
+    order).
+
+    Input already in (group, value) order (every in-memory aggregation produces it) needs only
+    a stable sort of one integer key, which is nearly sorted; anything else is lexsorted.  The
+    arrays keep their integer types: at most one int64 temporary is made at a time."""
+    group, value, count = np.asarray(group), np.asarray(value), np.asarray(count)
+    if len(group) > 1:
+        c_max = int(count.max())
+        g_max = int(group.max())
+        if (g_max + 1) * (c_max + 1) < 2 ** 62 and (g_max + 1) * max(n_values, 1) < 2 ** 62:
+            pair = group.astype(np.int64)
+            pair *= max(n_values, 1)
+            pair += value
+            in_pair_order = bool((pair[1:] > pair[:-1]).all())
+            del pair
+            if in_pair_order:
+                key = group.astype(np.int64)
+                key *= c_max + 1
+                key += c_max
+                key -= count
+                return np.argsort(key, kind="stable")
+    return np.lexsort((value, -count.astype(np.int64, copy=False) if count.dtype.kind == "u"
+                       else -count, group))
+
+
+#: Nonzeros per piece when a pass over them must not allocate in proportion to all of them.
+PIECE = 1 << 20
+
+
+def row_chunks(indptr: np.ndarray, piece: int = PIECE):
+    """``(g0, g1, lo, hi)``: runs of whole rows g0..g1-1 holding the entries lo..hi-1, about
+    ``piece`` entries each (a longer row is a run of its own)."""
+    n_rows = len(indptr) - 1
+    g0 = 0
+    while g0 < n_rows:
+        lo = int(indptr[g0])
+        g1 = int(np.searchsorted(indptr, lo + piece, side="right")) - 1
+        g1 = min(max(g1, g0 + 1), n_rows)
+        yield g0, g1, lo, int(indptr[g1])
+        g0 = g1
+
+
+def count_by(keys: np.ndarray, n: int, weights: np.ndarray | None = None) -> np.ndarray:
+    """``np.bincount(keys, weights, minlength=n)`` in pieces, as int64 (keys of any integer
+    type are not widened all at once)."""
+    out = np.zeros(n, dtype=np.int64)
+    for lo in range(0, len(keys), PIECE):
+        hi = lo + PIECE
+        w = None if weights is None else weights[lo:hi]
+        out += np.bincount(keys[lo:hi], weights=w, minlength=n).astype(np.int64)
+    return out
+
+
+def _narrow(array: np.ndarray, bound: int | None = None) -> np.ndarray:
+    """An integer array as int32 when its values fit (``bound``: a known exclusive upper
+    bound on them, with no negatives), else int64; no copy when it is one already."""
+    if array.dtype == np.int32 or (array.dtype == np.int64 and bound is not None
+                                   and bound > 2 ** 31 - 1):
+        return array
+    if bound is not None:
+        fits = bound <= 2 ** 31 - 1
+    else:
+        low, high = _extremes(array)
+        fits = -(2 ** 31) <= low and high < 2 ** 31
+    return array.astype(np.int32 if fits else np.int64, copy=False)
+
+
+def _extremes(array: np.ndarray) -> tuple[int, int]:
+    """(min, max) of an integer array as Python ints ((0, 0) when empty)."""
+    if not len(array):
+        return 0, 0
+    return int(array.min()), int(array.max())
+
+
+def _short(array: np.ndarray) -> object:
+    """An integer array for a one-line message: its values when short, else its length and
+    first entries."""
+    head = [int(x) for x in np.asarray(array)[:8]]
+    if len(array) <= 8:
+        return head
+    return f"{len(array)} entries starting {head[:4]}"
+
+
+def _row_state(indptr: np.ndarray, value: np.ndarray, count: np.ndarray):
+    """(whether every row is in the model's order, the first row that repeats a value or
+    None), over the rows in pieces."""
+    ordered = True
+    for g0, g1, lo, hi in row_chunks(indptr):
+        row = np.repeat(np.arange(g1 - g0, dtype=np.int64), np.diff(indptr[g0:g1 + 1]))
+        v = value[lo:hi].astype(np.int64)
+        if ordered:
+            c = count[lo:hi]
+            ordered = bool(((row[1:] != row[:-1]) | (c[:-1] > c[1:])
+                            | ((c[:-1] == c[1:]) & (v[:-1] < v[1:]))).all())
+        width = int(v.max(initial=0)) + 1
+        key = np.sort(row * width + v, kind="stable")  # row-major runs: a merge sort's case
+        dup = np.flatnonzero(key[1:] == key[:-1])
+        if len(dup):
+            return ordered, g0 + int(key[dup[0]] // width)
+    return ordered, None
+
+
+def _checked_labels(labels, sizes: np.ndarray, owner: str) -> pd.Index:
+    """Group labels as an Index of one entry per group (0..B-1 when None)."""
+    if labels is None:
+        return pd.RangeIndex(len(sizes), name="group")
+    if not isinstance(labels, pd.Index):  # keep a MultiIndex and its level names
+        labels = pd.Index(labels)
+    if len(labels) != len(sizes):
+        raise param_error("labels", owner, f"have {len(sizes)} entries", len(labels))
+    return labels

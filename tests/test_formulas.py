@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from skyprivacy import InvalidParameterError, ReleaseCandidate, breach_probability
 from skyprivacy.formulas import (
+    SortedRows,
     exact_T,
     exact_V,
     group_terms,
@@ -146,3 +147,109 @@ def test_the_scalar_float_verdict_is_the_array_rule(ss, theta, pinned):
     unsafe, unsure = float_verdicts(combine(*(np.array([x]) for x in ss)), theta,
                                     np.array([pinned]))
     assert float_verdict_one(*ss, theta, pinned) == (bool(unsafe[0]), bool(unsure[0]))
+
+
+# --------------------------------------------------------------------------- sorted rows
+@st.composite
+def sorted_rows(draw):
+    """Rows of descending counts (some empty), mvpi-set sized: counts at most the row size."""
+    lengths = draw(st.lists(st.integers(0, 6), min_size=1, max_size=8))
+    rows, sizes = [], []
+    for length in lengths:
+        size = draw(st.integers(1, 9))
+        counts = draw(st.lists(st.integers(1, size), min_size=length, max_size=length))
+        rows.append(sorted(counts, reverse=True))
+        sizes.append(size)
+    return sizes, rows
+
+
+def _flat(sizes, rows):
+    indptr = np.concatenate([[0], np.cumsum([len(r) for r in rows])])
+    count = np.array([c for r in rows for c in r], dtype=np.int32)
+    return SortedRows(np.array(sizes), indptr, count), indptr
+
+
+@settings(max_examples=200)
+@given(sorted_rows(), st.integers(0, 12), st.booleans())
+def test_top_l_sums_of_sorted_rows_follow_their_definition(data, l, given_rows):
+    """h and the mvpi-set sums equal the definition (the l largest *other* counts of the
+    entry's row), whether they come from row heads (small l) or from every entry (large l),
+    and whether the rows are given or found by binary search."""
+    sizes, rows_list = data
+    rows, indptr = _flat(sizes, rows_list)
+    if given_rows:
+        rows = SortedRows(np.array(sizes), indptr, rows.count,
+                          row=np.repeat(np.arange(len(sizes)), np.diff(indptr)))
+    idx = np.arange(len(rows.count))
+    h = rows.top_sum(idx, l)
+    set_log, set_full = rows.set_top(idx, l)
+    for e in idx.tolist():
+        g = int(np.searchsorted(indptr, e, side="right")) - 1
+        others = rows_list[g][:e - indptr[g]] + rows_list[g][e - indptr[g] + 1:]
+        top = others[:l]
+        assert h[e] == sum(top)
+        assert rows.top_tuple(e, l) == tuple(top)
+        assert set_full[e] == sum(c >= sizes[g] for c in top)
+        expected = sum(math.log1p(-c / sizes[g]) for c in top if c < sizes[g])
+        assert set_log[e] == pytest.approx(expected, abs=1e-12)
+    assert rows.row_of(idx).tolist() == np.repeat(np.arange(len(sizes)), np.diff(indptr)).tolist()
+    for lo in range(len(idx) + 1):
+        for hi in range(lo + 1, len(idx) + 1):
+            assert rows.row_range(lo, hi).tolist() == rows.row_of(idx[lo:hi]).tolist()
+
+
+def test_both_kinds_of_prefix_sums_are_used():
+    """Small l reads a groups x width table; l as long as the rows reads sums over every
+    entry; both give the same h."""
+    sizes = [6, 6, 6]
+    rows_list = [[3, 2, 1], [4, 1, 1], [5, 1]]
+    rows, _ = _flat(sizes, rows_list)
+    idx = np.arange(8)
+    small = rows.top_sum(idx, 1)
+    assert rows._sums["count"][0] is not None  # heads of the rows
+    assert small.tolist() == [2, 3, 3, 1, 4, 4, 1, 5]
+    big = rows.top_sum(idx, 3)
+    assert rows._sums["count"][0] is None  # 3 x 4 heads exceed 8 entries + 3 rows
+    assert big.tolist() == [3, 4, 5, 2, 5, 5, 1, 5]
+
+
+def test_a_check_allocates_nothing_the_size_of_the_nonzeros(monkeypatch):
+    """skyline_check reads the model's arrays in pieces: with the groups, the values and the
+    policy fixed, doubling the nonzeros adds next to nothing to its peak allocation (a
+    temporary as long as the nonzeros, even a boolean mask, would add a byte per nonzero; the
+    kernel before the sparse model copied several int64 arrays)."""
+    import tracemalloc
+
+    import skyprivacy.formulas as formulas
+    import skyprivacy.release as release_module
+    from skyprivacy import Policy, skyline_check
+
+    monkeypatch.setattr(formulas, "_CHUNK", 1024)
+    monkeypatch.setattr(release_module, "PIECE", 1024)
+    policy = Policy.uniform([(1, 5, 1, 0.9)])
+
+    def peak_of_a_check(per_group):
+        rng = np.random.default_rng(7)
+        n_groups, n_values = 2_000, 2_000
+        value = np.concatenate([np.sort(rng.choice(n_values, per_group, replace=False))
+                                for _ in range(n_groups)])
+        count = rng.integers(1, 4, size=len(value))
+        group = np.repeat(np.arange(n_groups), per_group)
+        sizes = np.bincount(group, weights=count).astype(np.int64)
+        release = ReleaseCandidate.from_nonzeros(sizes, group, value, count,
+                                                 [f"v{j}" for j in range(n_values)])
+        del value, count, group
+        _, nz_value, nz_count = release.csr
+        assert nz_value.dtype == np.int32 and nz_count.dtype == np.int32
+        tracemalloc.start()
+        assert skyline_check(release, policy).safe
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return release.n_nonzeros, peak
+
+    n_small, small = peak_of_a_check(250)
+    n_large, large = peak_of_a_check(500)
+    assert (n_small, n_large) == (500_000, 1_000_000)
+    # under half a byte per extra nonzero (a full-length mask would be one): what grows is
+    # bounded by the group sizes (the falling-ratio table), not by the nonzeros
+    assert large - small < 0.5 * (n_large - n_small), (small, large)

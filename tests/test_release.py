@@ -239,3 +239,113 @@ def test_a_large_table_gives_exactly_the_groupby_counts():
         [(a, b, s) for (a, b), s in zip(nonzeros["group"], nonzeros["value"])],
         names=["a", "b", "s"]))
     assert got.sort_index().equals(expected.sort_index())
+
+# ------------------------------------------------------------------ CSR input and storage
+def test_from_csr_adopts_rows_in_model_order_without_a_copy():
+    r = ReleaseCandidate.from_groups([(4, ["AIDS", "AIDS", "Flu", "Flu"]),
+                                      (4, ["AIDS", "Cancer", "Flu", "Flu"])])
+    indptr, value, count = r.csr
+    assert value.dtype == np.int32 and count.dtype == np.int32 and indptr.dtype == np.int64
+    # rows: counts descending, ties by value position
+    assert value.tolist() == [0, 2, 2, 0, 1] and count.tolist() == [2, 2, 2, 1, 1]
+    again = ReleaseCandidate.from_csr(r.sizes_array, indptr, value, count, r.values)
+    assert again == r
+    assert np.shares_memory(again.csr[1], value) and np.shares_memory(again.csr[2], count)
+
+
+def test_from_csr_sorts_rows_given_in_another_order():
+    r = ReleaseCandidate.from_csr([3, 2], [0, 2, 4], [0, 1, 2, 0], [1, 2, 1, 1],
+                                  ["a", "b", "c"], labels=["x", "y"])
+    assert r == ReleaseCandidate.from_counts([3, 2], [[1, 2, 0], [1, 0, 1]], ["a", "b", "c"],
+                                             labels=["x", "y"])
+    assert r.csr[1].tolist() == [1, 0, 0, 2]
+
+
+@pytest.mark.parametrize("args,kwargs,message", [
+    (([2], [0, 1], [0], [2], ["a"]), dict(semantics="x"),
+     "The 'semantics' parameter of ReleaseCandidate.from_csr must be one of "
+     "['svpi', 'mvpi-set', 'mvpi-multiset']. Got 'x' instead."),
+    (([], [0], [], [], ["a"]), {},
+     "The 'sizes' parameter of ReleaseCandidate.from_csr must be a non-empty "
+     "one-dimensional array. Got array([], dtype=float64) instead."),
+    (([2.0], [0, 1], [0], [2], ["a"]), {},
+     "The 'sizes' parameter of ReleaseCandidate.from_csr must hold integers. "
+     "Got dtype('float64') instead."),
+    (([2], [0, 1], [0.0], [2], ["a"]), {},
+     "The 'value' parameter of ReleaseCandidate.from_csr must be a one-dimensional integer "
+     "array. Got dtype('float64') instead."),
+    (([2], [0, 1], [0], [1, 1], ["a"]), {},
+     "The 'count' parameter of ReleaseCandidate.from_csr must have as many entries as "
+     "'value' (1). Got 2 instead."),
+    (([2], [0, 2], [0], [2], ["a"]), {},
+     "The 'indptr' parameter of ReleaseCandidate.from_csr must rise from 0 to 1 in 2 "
+     "entries. Got [0, 2] instead."),
+    (([1, 1], [0, 2, 1], [0, 1], [1, 1], ["a", "b"]), {},
+     "The 'indptr' parameter of ReleaseCandidate.from_csr must rise from 0 to 2 in 3 "
+     "entries. Got [0, 2, 1] instead."),
+    (([2], [0, 1], [3], [2], ["a"]), {},
+     "The 'value' parameter of ReleaseCandidate.from_csr must hold positions in 0..0. "
+     "Got 3 instead."),
+    (([2], [0, 1], [0], [0], ["a"]), {},
+     "The 'count' parameter of ReleaseCandidate.from_csr must be positive. Got 0 instead."),
+    (([2], [0, 2], [0, 0], [1, 1], ["a"]), {},
+     "The 'value' parameter of ReleaseCandidate.from_csr must be distinct within a row. "
+     "Got 'row 0 repeats a value' instead."),
+    (([0], [0, 1], [0], [1], ["a"]), {},
+     "Group 0 must have a positive integer number of individuals. Got 0 instead."),
+    (([2], [0, 1], [0], [2], ["a", "a"]), {},
+     "The 'values' parameter of ReleaseCandidate.from_csr must be distinct. "
+     "Got ['a', 'a'] instead."),
+    (([2], [0, 1], [0], [2], ["a"]), dict(labels=["x", "y"]),
+     "The 'labels' parameter of ReleaseCandidate.from_csr must have 1 entries. "
+     "Got 2 instead."),
+    (([2, 3], [0, 1, 2], [0, 0], [2, 2], ["a"]), {},
+     "Group 1 has 3 individuals but 2 sensitive values; svpi needs exactly one value per "
+     "individual."),
+    (([1, 2], [0, 1, 3], [0, 1, 0], [1, 3, 1], ["a", "b"]), dict(semantics="mvpi-set"),
+     "Group 1 holds value 'b' 3 times but has only 2 individuals; mvpi-set allows each "
+     "value at most once per person."),
+])
+def test_from_csr_errors(args, kwargs, message):
+    with pytest.raises(InvalidParameterError, match=re.escape(message)):
+        ReleaseCandidate.from_csr(*args, **kwargs)
+
+
+def test_checks_over_pieces_agree_with_whole_arrays(monkeypatch):
+    """Validation, totals and the by-value index run over pieces of the nonzeros; with pieces
+    of a few entries they give what one pass gives."""
+    import skyprivacy.release as release_module
+
+    rng = np.random.default_rng(3)
+    counts = rng.integers(0, 3, size=(40, 9)) * (rng.random((40, 9)) < 0.5)
+    counts[:, 0] += 1
+    sizes = counts.sum(axis=1)
+    values = [f"v{j}" for j in range(9)]
+    whole = ReleaseCandidate.from_counts(sizes, counts, values)
+    monkeypatch.setattr(release_module, "PIECE", 5)
+    pieces = ReleaseCandidate.from_csr(sizes, *whole.csr, values)
+    assert pieces == whole
+    assert pieces.value_totals.tolist() == counts.sum(axis=0).tolist()
+    assert pieces.holders_per_value.tolist() == (counts > 0).sum(axis=0).tolist()
+    ptr, order = pieces.by_value
+    _, value, _ = whole.csr
+    for j in range(9):  # value j's entries, in group order
+        entries = order[ptr[j]:ptr[j + 1]]
+        assert (value[entries] == j).all() and (np.diff(entries) > 0).all()
+        assert len(entries) == (counts[:, j] > 0).sum()
+    bad = counts.copy()
+    bad[17, 3] += 1
+    with pytest.raises(InvalidParameterError, match="^Group 17 has"):
+        ReleaseCandidate.from_csr(sizes, *ReleaseCandidate.from_counts(
+            bad.sum(axis=1) - (np.arange(40) == 17), bad, values,
+            semantics="mvpi-multiset").csr, values)
+
+
+def test_row_chunks_cover_every_row_once():
+    from skyprivacy.release import row_chunks
+
+    indptr = np.array([0, 3, 3, 10, 11, 30, 31])
+    chunks = list(row_chunks(indptr, piece=4))
+    assert chunks == [(0, 2, 0, 3), (2, 3, 3, 10), (3, 4, 10, 11), (4, 5, 11, 30),
+                      (5, 6, 30, 31)]
+    assert list(row_chunks(indptr, piece=100)) == [(0, 6, 0, 31)]

@@ -157,8 +157,9 @@ def test_an_unknown_value_warns_with_the_closest_values():
     with pytest.warns(UnknownValueWarning, match=re.escape(
             "breach_probability: 'influenza ' occurs in no group of the release, so its "
             "breach probability is 0; closest existing values: ['influenza']. Check the "
-            "spelling: a typo must not read as 'perfectly safe'.")):
+            "spelling: a typo must not read as 'perfectly safe'.")) as caught:
         assert breach_probability(release, "influenza ", l=0, k=0, m=0) == 0.0
+    assert caught[0].filename == __file__  # the user's line, not the library's
 
 
 def test_dense_views_refuse_above_the_limit_and_name_the_sparse_form(monkeypatch):

@@ -141,7 +141,7 @@ class _DPGroups:
         self.s = np.zeros(len(self.n), dtype=np.int64)
         ptr, order = release.by_value
         self.holders = np.asarray(order[ptr[j]:ptr[j + 1]], dtype=np.int64)
-        self.group_of = self.rows.row[self.holders]
+        self.group_of = self.rows.row_of(self.holders)
         self.s[self.group_of] = self.rows.count[self.holders]
         self.entry = dict(zip(self.group_of.tolist(), self.holders.tolist()))
 

@@ -28,6 +28,7 @@ from ..release import (
     ReleaseCandidate,
     check_release_columns,
     check_semantics,
+    row_order,
 )
 from ._compute import (
     call,
@@ -195,10 +196,19 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
                      for c, card in zip(combos, cards)]
     pair_group = (group_ids if spec.semantics == "svpi"
                   else lexicographic_ids_of(pair_keys, combos, cards))
-    # the nonzeros travel to the client in the narrowest integers that hold them
-    out["pair_group"] = _narrow(pair_group)
-    out["pair_value"] = _narrow(value_rank[pair_columns[-1]])
-    out["pair_count"] = _narrow(pair_counts)
+    n_groups = len(combos[0])
+    pair_value = value_rank[pair_columns[-1]]
+    if spec.semantics == "svpi":
+        out["sizes"] = np.bincount(pair_group, weights=pair_counts,
+                                   minlength=n_groups).astype(np.int64)
+    # the nonzeros travel to the client already in the model's CSR order, in the narrowest
+    # integers that hold them: the client adopts them without sorting or widening
+    order = row_order(pair_group, pair_value, pair_counts, len(values))
+    out["indptr"] = np.concatenate(
+        [[0], np.cumsum(np.bincount(pair_group, minlength=n_groups))]).astype(np.int64)
+    del pair_group
+    out["nz_value"] = _narrow(pair_value[order])
+    out["nz_count"] = _narrow(pair_counts[order])
     if spec.semantics != "svpi" and spec.individual is None:
         out["row_sizes"] = np.bincount(group_ids, weights=scan["rows"][1],
                                        minlength=len(combos[0])).astype(np.int64)
@@ -252,12 +262,10 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
     cards = [len(v) for v in key_values]
     if spec.semantics == "svpi" and individual is not None:
         _svpi_individuals(frame, individual)
-    pair_group, pair_counts = scan["pair_group"], scan["pair_count"]
     n_groups = len(combos[0])
     labels = _labels(keys, key_values, combos)
     if spec.semantics == "svpi":
-        sizes = np.bincount(pair_group, weights=pair_counts.astype(np.int64),
-                            minlength=n_groups)
+        sizes = scan["sizes"]
     elif individual is None:
         sizes = scan["row_sizes"]
     else:
@@ -276,10 +284,10 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
                 f"The individual in row {native(row)!r} holds value {value!r} more than once; "
                 f"mvpi-set allows each value at most once per person (use "
                 f"semantics='mvpi-multiset').")
-    pair_value = scan["pair_value"]
-    del scan["pair_value"], scan["pair_group"], scan["pair_count"]  # the model keeps copies
-    return ReleaseCandidate(sizes, pair_group, pair_value, pair_counts, values, labels,
-                            spec.semantics)
+    # the model adopts the arrays: the scan lets go of them
+    indptr, value, count = scan.pop("indptr"), scan.pop("nz_value"), scan.pop("nz_count")
+    return ReleaseCandidate.from_csr(sizes, indptr, value, count, values, labels=labels,
+                                     semantics=spec.semantics)
 
 
 def lexicographic_ids_of(columns: list, combos: list, cards: list) -> np.ndarray:
