@@ -8,7 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skyprivacy import InvalidParameterError, ReleaseCandidate, breach_probability
+from skyprivacy import (
+    InvalidParameterError,
+    ReleaseCandidate,
+    UnknownValueWarning,
+    breach_probability,
+)
 from skyprivacy.formulas import (
     SortedRows,
     exact_T,
@@ -81,7 +86,8 @@ def test_vectorized_terms_agree_with_exact_terms():
 
 def test_absent_value_is_zero_and_pinned_group_is_one():
     release = ReleaseCandidate.from_groups([(3, list("abb")), (6, list("aabbbb"))])
-    assert breach_probability(release, "z", l=3, k=3, m=3) == 0.0
+    with pytest.warns(UnknownValueWarning, match="'z' occurs in no group"):
+        assert breach_probability(release, "z", l=3, k=3, m=3) == 0.0
     stats = sufficient_statistics(release, "a", l=0, k=2, m=1)
     assert stats.case == "pinned" and stats.pinned_group == 0
     assert stats.breach_probability == 1
