@@ -298,28 +298,15 @@ class ReleaseCandidate:
         """
         owner = "ReleaseCandidate.from_nonzeros"
         semantics = check_semantics(semantics, owner)
-        sizes = np.asarray(sizes)
         values = list(values)
-        arrays = {}
-        for name, arr in (("group", group), ("value", value), ("count", count)):
-            arr = np.asarray(arr)
-            if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
-                raise param_error(name, owner, "be a one-dimensional integer array", arr.dtype)
-            arrays[name] = arr.astype(np.int64, copy=False)
-        g, v, c = arrays["group"], arrays["value"], arrays["count"]
+        g, v, c = (a.astype(np.int64, copy=False) for a in
+                   _integer_arrays(owner, group=group, value=value, count=count))
         if not len(g) == len(v) == len(c):
             raise param_error("count", owner, f"have as many entries as 'group' ({len(g)})",
                               len(c))
-        if sizes.ndim != 1 or len(sizes) == 0:
-            raise param_error("sizes", owner, "be a non-empty one-dimensional array", sizes)
-        if not np.issubdtype(sizes.dtype, np.integer):
-            raise param_error("sizes", owner, "hold integers", sizes.dtype)
-        if len(g) and (g.min() < 0 or g.max() >= len(sizes)):
-            raise param_error("group", owner, f"hold positions in 0..{len(sizes) - 1}",
-                              int(g.min() if g.min() < 0 else g.max()))
-        if len(v) and (v.min() < 0 or v.max() >= len(values)):
-            raise param_error("value", owner, f"hold positions in 0..{len(values) - 1}",
-                              int(v.min() if v.min() < 0 else v.max()))
+        sizes = _checked_sizes(sizes, owner)
+        _check_positions("group", g, len(sizes), owner)
+        _check_positions("value", v, len(values), owner)
         if len(c) and c.min() < 0:
             raise param_error("count", owner, "be non-negative", int(c.min()))
         if len(g):  # sum repeated (group, value) pairs
@@ -364,19 +351,9 @@ class ReleaseCandidate:
         """
         owner = "ReleaseCandidate.from_csr"
         semantics = check_semantics(semantics, owner)
-        sizes = np.asarray(sizes)
         values = list(values)
-        if sizes.ndim != 1 or len(sizes) == 0:
-            raise param_error("sizes", owner, "be a non-empty one-dimensional array", sizes)
-        if not np.issubdtype(sizes.dtype, np.integer):
-            raise param_error("sizes", owner, "hold integers", sizes.dtype)
-        arrays = {}
-        for name, arr in (("indptr", indptr), ("value", value), ("count", count)):
-            arr = np.asarray(arr)
-            if arr.ndim != 1 or (arr.size and not np.issubdtype(arr.dtype, np.integer)):
-                raise param_error(name, owner, "be a one-dimensional integer array", arr.dtype)
-            arrays[name] = arr
-        indptr, value, count = arrays["indptr"], arrays["value"], arrays["count"]
+        sizes = _checked_sizes(sizes, owner)
+        indptr, value, count = _integer_arrays(owner, indptr=indptr, value=value, count=count)
         if len(value) != len(count):
             raise param_error("count", owner, f"have as many entries as 'value' ({len(value)})",
                               len(count))
@@ -384,19 +361,10 @@ class ReleaseCandidate:
                 or int(indptr[-1]) != len(value) or (np.diff(indptr) < 0).any()):
             raise param_error("indptr", owner, f"rise from 0 to {len(value)} in "
                               f"{len(sizes) + 1} entries", _short(indptr))
-        low, high = _extremes(value)
-        if len(value) and (low < 0 or high >= len(values)):
-            raise param_error("value", owner, f"hold positions in 0..{len(values) - 1}",
-                              low if low < 0 else high)
+        _check_positions("value", value, len(values), owner)
         if len(count) and _extremes(count)[0] < 1:
             raise param_error("count", owner, "be positive", _extremes(count)[0])
-        if (sizes < 1).any():
-            bad = int(np.flatnonzero(sizes < 1)[0])
-            raise InvalidParameterError(
-                f"Group {bad} must have a positive integer number of individuals. "
-                f"Got {int(sizes[bad])} instead.")
-        if len(set(map(_value_key, values))) != len(values):
-            raise param_error("values", owner, "be distinct", values)
+        _check_sizes_and_values(sizes, values, owner)
         indptr = indptr.astype(np.int64)
         sizes = sizes.astype(np.int64)
         ordered, repeated = _row_state(indptr, value, count)
@@ -416,13 +384,7 @@ class ReleaseCandidate:
     @classmethod
     def _validated(cls, owner, sizes, group, value, count, values, labels, semantics):
         """Shared checks of the aggregate constructors, vectorized over the nonzeros."""
-        if (sizes < 1).any():
-            bad = int(np.flatnonzero(sizes < 1)[0])
-            raise InvalidParameterError(
-                f"Group {bad} must have a positive integer number of individuals. "
-                f"Got {int(sizes[bad])} instead.")
-        if len(set(map(_value_key, values))) != len(values):
-            raise param_error("values", owner, "be distinct", values)
+        _check_sizes_and_values(sizes, values, owner)
         labels = _checked_labels(labels, sizes, owner)
         release = cls(sizes.astype(np.int64), group, value, count, values, labels, semantics)
         release._check_totals()
@@ -1039,6 +1001,46 @@ def _row_state(indptr: np.ndarray, value: np.ndarray, count: np.ndarray):
         if len(dup):
             return ordered, g0 + int(key[dup[0]] // width)
     return ordered, None
+
+
+def _integer_arrays(owner: str, **arrays) -> list:
+    """The named arguments as one-dimensional integer arrays (their own types kept)."""
+    out = []
+    for name, array in arrays.items():
+        array = np.asarray(array)
+        if array.ndim != 1 or (array.size and not np.issubdtype(array.dtype, np.integer)):
+            raise param_error(name, owner, "be a one-dimensional integer array", array.dtype)
+        out.append(array)
+    return out
+
+
+def _checked_sizes(sizes, owner: str) -> np.ndarray:
+    """Group sizes as a non-empty one-dimensional integer array."""
+    sizes = np.asarray(sizes)
+    if sizes.ndim != 1 or len(sizes) == 0:
+        raise param_error("sizes", owner, "be a non-empty one-dimensional array", sizes)
+    if not np.issubdtype(sizes.dtype, np.integer):
+        raise param_error("sizes", owner, "hold integers", sizes.dtype)
+    return sizes
+
+
+def _check_positions(name: str, positions: np.ndarray, n: int, owner: str) -> None:
+    """Every entry of ``positions`` is in 0..n-1."""
+    low, high = _extremes(positions)
+    if len(positions) and (low < 0 or high >= n):
+        raise param_error(name, owner, f"hold positions in 0..{n - 1}",
+                          low if low < 0 else high)
+
+
+def _check_sizes_and_values(sizes: np.ndarray, values: list, owner: str) -> None:
+    """Every group holds someone, and the values are distinct."""
+    if (sizes < 1).any():
+        bad = int(np.flatnonzero(sizes < 1)[0])
+        raise InvalidParameterError(
+            f"Group {bad} must have a positive integer number of individuals. "
+            f"Got {int(sizes[bad])} instead.")
+    if len(set(map(_value_key, values))) != len(values):
+        raise param_error("values", owner, "be distinct", values)
 
 
 def _checked_labels(labels, sizes: np.ndarray, owner: str) -> pd.Index:
