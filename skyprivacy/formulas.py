@@ -917,6 +917,10 @@ def _amount_args(amounts: np.ndarray, which: np.ndarray) -> dict:
     return {name: amounts[:, col][which] for col, name in enumerate("lkm")}
 
 
+#: Up to this many distinct amounts of knowledge, a check evaluates one amount per layer.
+_FEW_AMOUNTS = 8
+
+
 def _row_sweep(rows: SortedRows, nz_value: np.ndarray, which: np.ndarray, amount: np.ndarray,
                amounts: np.ndarray, n_values: int, semantics: str) -> np.ndarray:
     """Float log NR of the values ``which`` (each at its own amount id) from one pass over
@@ -1021,16 +1025,21 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarr
     log_nr[pinned] = -INF
     todo = np.flatnonzero(live & ~pinned)
     if len(todo):
-        # distinct (value, amount) pairs, in layers: a value's i-th amount is in layer i
+        # distinct (value, amount) pairs, in layers where each value is at most once: one
+        # layer per amount when there are few (every layer then runs at scalar amounts, the
+        # fast path of the closed forms), else a value's i-th amount in layer i
         pair = value[todo] * len(distinct) + amount[todo]
         pairs, back = np.unique(pair, return_inverse=True)
         p_value, p_amount = np.divmod(pairs, len(distinct))
-        first = np.concatenate([[True], p_value[1:] != p_value[:-1]])
-        starts = np.flatnonzero(first)
-        layer = np.arange(len(pairs)) - np.repeat(starts, np.diff(np.append(starts,
-                                                                             len(pairs))))
+        if len(distinct) <= _FEW_AMOUNTS:
+            layer = p_amount
+        else:
+            first = np.concatenate([[True], p_value[1:] != p_value[:-1]])
+            starts = np.flatnonzero(first)
+            layer = np.arange(len(pairs)) - np.repeat(starts, np.diff(np.append(starts,
+                                                                                 len(pairs))))
         pair_nr = np.empty(len(pairs))
-        for level in range(int(layer.max()) + 1):
+        for level in np.unique(layer).tolist():
             mine = np.flatnonzero(layer == level)
             which, amt = p_value[mine], p_amount[mine]
             if 4 * int(held[which].sum()) >= len(nz_value):
