@@ -7,7 +7,6 @@ import inspect
 
 import pytest
 
-import skyprivacy
 from skyprivacy import hierarchy
 from skyprivacy._core.validation import declared_constraints
 from skyprivacy.errors import InvalidParameterError
@@ -40,9 +39,6 @@ def test_exports():
         "generate_arx", "from_levels", "from_mapping", "intervals", "masking", "dates",
         "ROOT_LABEL"}
     assert all(hasattr(hierarchy, name) for name in hierarchy.__all__)
-    assert skyprivacy.Hierarchy is Hierarchy
-    assert skyprivacy.generalize_frame is hierarchy.generalize_frame
-    assert skyprivacy.load_adult_hierarchies is hierarchy.load_adult_hierarchies
 
 
 def test_every_builder_and_reader_declares_its_options():
