@@ -1,6 +1,7 @@
 """Shared test configuration: make tests/ importable (oracle.py) and tame Hypothesis; the
 fixtures of the facade tests (the ``test_init.py`` of every package), which read what a
 package's ``__init__.py`` binds, promises in its docstring and documents elsewhere."""
+import __future__
 import ast
 import importlib
 import importlib.util
@@ -113,6 +114,21 @@ def misattributed_exports(reexports):
                 wrong.append(f"{name}: {dotted} neither assigns nor exports it")
         return wrong
     return check
+
+
+@pytest.fixture(scope="session")
+def unexported_names():
+    """The public names a package binds that are neither in its ``__all__`` nor its own
+    submodules (an import's leftovers a user would take for API).  A ``from __future__``
+    import binds a feature object, which is not a name of the package."""
+    def leftovers(package) -> list[str]:
+        return sorted(
+            name for name, obj in vars(package).items()
+            if not name.startswith("_") and name not in getattr(package, "__all__", ())
+            and not (isinstance(obj, types.ModuleType)
+                     and obj.__name__ == f"{package.__name__}.{name}")
+            and not isinstance(obj, type(__future__.annotations)))
+    return leftovers
 
 
 @pytest.fixture(scope="session")
