@@ -28,13 +28,6 @@ def test_importing_is_silent_and_loads_neither_scipy_nor_sklearn():
     assert done.stderr == ""
 
 
-def test_import_skyprivacy_does_not_load_the_experimental_namespace():
-    done = subprocess.run([sys.executable, "-c", "import sys, skyprivacy; "
-                           "print('skyprivacy.experimental' in sys.modules)"],
-                          capture_output=True, text=True, timeout=120)
-    assert done.stdout.strip() == "False"
-
-
 def test_no_public_name_claims_privacy():
     for name in gt.__all__:
         assert not re.search(r"priva|anonym|(^|_)dp($|_)|differential", name.lower()), name
