@@ -41,6 +41,14 @@ def test_exports():
     assert all(hasattr(hierarchy, name) for name in hierarchy.__all__)
 
 
+def test_every_export_comes_from_the_module_that_defines_it(misattributed_exports):
+    assert misattributed_exports(hierarchy) == []
+
+
+def test_nothing_but_the_exports_and_the_modules_is_public(unexported_names):
+    assert unexported_names(hierarchy) == []
+
+
 def test_every_builder_and_reader_declares_its_options():
     undeclared = [name for name in hierarchy.__all__
                   if inspect.isroutine(getattr(hierarchy, name))
