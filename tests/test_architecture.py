@@ -6,7 +6,11 @@
 * a private name (leading underscore) imported from another module (the private kernel
   package ``_core`` is imported by name; its names are public to the package);
 * ``open(``, ``tempfile``, ``print(`` or matplotlib outside the edge;
-* an import cycle between modules.
+* an import cycle between modules;
+* a module without its test module: ``skyprivacy/A/B/X.py`` is tested by
+  ``tests/A/B/test_N.py``, N being X without its leading and trailing underscores
+  (``_common.py`` -> ``test_common.py``, ``__init__.py`` -> ``test_init.py``), and a test
+  directory that is no package's directory.
 
 There is no allow-list: what the layers say is what the code does.
 """
@@ -17,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "skyprivacy"
+TESTS = Path(__file__).resolve().parent
+PACKAGE = TESTS.parent / "skyprivacy"
 
 # The first component of a module's dotted name (below skyprivacy) decides its layer.
 LAYERS = {
@@ -199,6 +204,38 @@ def test_no_import_cycles():
         if v not in index:
             visit(v)
     assert not cycles, cycles
+
+
+def mirrored_test_module(path: Path) -> Path:
+    """Where the mirror rule puts the tests of the package module at ``path``."""
+    relative = path.relative_to(PACKAGE)
+    return TESTS / relative.parent / f"test_{relative.stem.strip('_')}.py"
+
+
+def test_every_module_has_its_test_module():
+    missing, shared = [], {}
+    for path in MODULES.values():
+        tests = mirrored_test_module(path)
+        shared.setdefault(tests, []).append(f"skyprivacy/{path.relative_to(PACKAGE)}")
+        if not tests.is_file():
+            missing.append(f"skyprivacy/{path.relative_to(PACKAGE)} has no "
+                           f"tests/{tests.relative_to(TESTS)}")
+    assert not missing, "\n".join(missing)
+    # the rule gives every module a test module of its own (x.py and _x.py would share one)
+    assert all(len(modules) == 1 for modules in shared.values()), \
+        [modules for modules in shared.values() if len(modules) > 1]
+
+
+def test_every_test_directory_is_a_package_directory():
+    """tests/ mirrors skyprivacy/: a test directory whose package was moved or removed is
+    not left behind (helpers such as conftest.py and oracle.py live in mirrored directories
+    too; caches, hidden or __pycache__, are no test directories)."""
+    folders = [folder.relative_to(TESTS) for folder in sorted(TESTS.rglob("*"))
+               if folder.is_dir()]
+    stray = [f"tests/{folder} has no skyprivacy/{folder}/__init__.py" for folder in folders
+             if not any(part.startswith((".", "__pycache__")) for part in folder.parts)
+             and not (PACKAGE / folder / "__init__.py").is_file()]
+    assert not stray, "\n".join(stray)
 
 
 @pytest.mark.parametrize("source, expected", [

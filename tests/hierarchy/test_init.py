@@ -7,7 +7,6 @@ import inspect
 
 import pytest
 
-import skyprivacy
 from skyprivacy import hierarchy
 from skyprivacy._core.validation import declared_constraints
 from skyprivacy.errors import InvalidParameterError
@@ -40,9 +39,14 @@ def test_exports():
         "generate_arx", "from_levels", "from_mapping", "intervals", "masking", "dates",
         "ROOT_LABEL"}
     assert all(hasattr(hierarchy, name) for name in hierarchy.__all__)
-    assert skyprivacy.Hierarchy is Hierarchy
-    assert skyprivacy.generalize_frame is hierarchy.generalize_frame
-    assert skyprivacy.load_adult_hierarchies is hierarchy.load_adult_hierarchies
+
+
+def test_every_export_comes_from_the_module_that_defines_it(misattributed_exports):
+    assert misattributed_exports(hierarchy) == []
+
+
+def test_nothing_but_the_exports_and_the_modules_is_public(unexported_names):
+    assert unexported_names(hierarchy) == []
 
 
 def test_every_builder_and_reader_declares_its_options():
