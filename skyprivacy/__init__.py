@@ -8,7 +8,7 @@ probability.
 """
 
 from ._core.version import __version__
-from . import baselines, datasets, errors, fairness_queries, transparency, utility
+from . import baselines, datasets, errors, fairness_queries, hierarchy, transparency, utility
 from .anonymize import (
     AnonymizationResult,
     KAnonymizationResult,
@@ -107,6 +107,7 @@ __all__ = [
     "utility_report",
     "UtilityReport",
     "baselines",
+    "hierarchy",
     "fairness_queries",
     "transparency",
     "utility",

@@ -22,5 +22,16 @@ encoding
 optional
     Importing an optional dependency, with one wording naming the extra to install.
 deprecation
-    The shims of an API change: options that used to be positional, renamed attributes.
+    The shims of an API change: options that used to be positional, renamed attributes and
+    keywords.
+engines
+    Which engine a table belongs to (pandas or Dask), answered without importing dask, and the
+    one message when the ``dask`` extra is missing.
+text
+    Shared wording: a probability as a percentage that never reads as on the wrong side of
+    its threshold, and a confidence threshold as the fraction it is.
+version
+    The package version, read from one place.
+warning
+    Warnings attributed to the user's line (the first frame outside skyprivacy).
 """

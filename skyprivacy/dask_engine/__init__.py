@@ -22,9 +22,12 @@ with ``pip install 'skyprivacy[dask]'``; see docs/dask.md.
 from __future__ import annotations
 
 from .._core.engines import is_dask_frame, require_dask
-from .anonymize import k_anonymize, skyline_anonymize
-from .certificate import partition_digests, text_frame, whole_sha256
-from .release import from_table
+
+require_dask("skyprivacy.dask_engine")  # one clear message, not the first missing module's
+
+from .anonymize import k_anonymize, skyline_anonymize  # noqa: E402
+from .certificate import partition_digests, text_frame, whole_sha256  # noqa: E402
+from .release import from_table  # noqa: E402
 
 __all__ = ["is_dask_frame", "require_dask", "from_table", "skyline_anonymize", "k_anonymize",
            "text_frame", "partition_digests", "whole_sha256"]

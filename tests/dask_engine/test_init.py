@@ -71,3 +71,16 @@ def test_every_function_the_in_memory_path_hands_a_dask_frame_to_is_exported():
         except TypeError as error:
             raise AssertionError(
                 f"{caller} calls dask_engine.{function}{signature}: {error}") from None
+
+
+def test_without_dask_the_subpackage_says_which_extra_to_install():
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.modules['dask'] = None\n"
+            "try:\n    import skyprivacy.dask_engine\n"
+            "except ImportError as error:\n    print(error)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == ("skyprivacy.dask_engine needs Dask: pip install "
+                                   "'skyprivacy[dask]' (dask[dataframe] and distributed).")
