@@ -305,19 +305,83 @@ def segment_cummin(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
 
 
 class LevelSweep:
-    """The state of one level's acceptance: the combos' verdicts, which cells were lowered
-    when, and when each candidate was last judged (see :meth:`Mondrian._accept_level`)."""
+    """The state of one level's acceptance: the combos evaluated so far and their verdicts,
+    which cells were lowered when, and when each candidate was last judged (see
+    :meth:`Mondrian._accept_level`).
 
-    def __init__(self, engine, cands, combos, unsafe, unsure, live):
-        self.engine, self.cands, self.combos = engine, cands, combos
+    ``combos`` (as :meth:`Mondrian._level_terms` returns them, ``ptr`` over every candidate)
+    with their ``unsafe``, ``unsure`` and ``live`` flags are the candidates evaluated from the
+    start; None starts with none, and :meth:`evaluate` adds candidates as they are needed."""
+
+    def __init__(self, engine, cands, combos=None, unsafe=None, unsure=None, live=None):
+        self.engine, self.cands = engine, cands
+        if combos is None:
+            combos = {"cell": np.zeros(0, dtype=np.int64), "mins": np.zeros((5, 0)),
+                      "pinned": np.zeros(0, dtype=bool),
+                      "ptr": np.zeros(cands["n"] + 1, dtype=np.int64)}
+            unsafe, unsure, live = (np.zeros(0, dtype=bool) for _ in range(3))
+        n_cells = len(combos["cell"])
+        # the store: combos in the order they were evaluated, room to grow beyond ``size``
+        self.combos = {"cell": combos["cell"], "mins": combos["mins"],
+                       "pinned": combos["pinned"]}
         self.unsafe, self.unsure, self.live = unsafe, unsure, live
-        self.ptr = combos["ptr"]
+        self.size = n_cells
+        ptr = np.asarray(combos["ptr"], dtype=np.int64)
+        self.lo, self.hi = ptr[:-1].copy(), ptr[1:].copy()  # a candidate's combos
         self.lowered_at = np.zeros(len(engine.plan), dtype=np.int64)  # step of last lowering
         self.judged_at = np.zeros(cands["n"], dtype=np.int64)
         self.version = 0
 
+    def evaluate(self, which: np.ndarray) -> np.ndarray:
+        """Evaluate the candidates ``which`` (distinct, not evaluated yet) against the
+        current statistics and keep their combos; whether each is unsafe now (then it stays
+        unsafe: the statistics only decrease)."""
+        engine = self.engine
+        batch = engine._level_terms(self.cands, which)
+        n_new = len(batch["cell"])
+        if n_new <= _FEW:
+            few = engine._verdicts_few(batch, np.arange(n_new))
+            unsafe, unsure = (np.array(x, dtype=bool) for x in few)
+        else:
+            unsafe, unsure = engine._verdicts(batch, slice(None))
+        # a combo that lowers no statistic now never will (they only decrease): its verdict
+        # stays the global one, safe, and it is never judged again
+        live = (batch["mins"] < engine.ss[:, batch["cell"]]).any(axis=0) | batch["pinned"]
+        start = self._append(batch, unsafe, unsure, live)
+        ptr = batch["ptr"]
+        self.lo[which] = start + ptr[:-1]
+        self.hi[which] = start + ptr[1:]
+        self.judged_at[which] = self.version
+        bad = np.zeros(len(which), dtype=bool)
+        bad[np.repeat(np.arange(len(which)), np.diff(ptr))[unsafe]] = True
+        return bad
+
+    def _append(self, batch: dict, unsafe, unsure, live) -> int:
+        """Store a batch of combos after those held; returns where it starts."""
+        start, n_new = self.size, len(batch["cell"])
+        end = start + n_new
+        store = self.combos
+        if end > len(store["cell"]):  # grow geometrically: appends cost O(1) amortized
+            room = max(2 * len(store["cell"]), end + end // 4 + 1024)
+
+            def grown(a):
+                out = np.empty(a.shape[:-1] + (room,), dtype=a.dtype)
+                out[..., :start] = a[..., :start]
+                return out
+            store["cell"], store["mins"], store["pinned"] = (
+                grown(store["cell"]), grown(store["mins"]), grown(store["pinned"]))
+            self.unsafe, self.unsure, self.live = (
+                grown(self.unsafe), grown(self.unsure), grown(self.live))
+        store["cell"][start:end] = batch["cell"]
+        store["mins"][:, start:end] = batch["mins"]
+        store["pinned"][start:end] = batch["pinned"]
+        self.unsafe[start:end], self.unsure[start:end] = unsafe, unsure
+        self.live[start:end] = live
+        self.size = end
+        return start
+
     def _live_combos(self, cand: np.ndarray) -> np.ndarray:
-        lo, hi = self.ptr[cand], self.ptr[cand + 1]
+        lo, hi = self.lo[cand], self.hi[cand]
         at, _ = _expand(lo, hi - lo)
         return at[self.live[at]]
 
@@ -326,7 +390,7 @@ class LevelSweep:
         the first one that is unsafe or unsure once every candidate before it in the window
         is accepted; None if there is none."""
         engine, combos = self.engine, self.combos
-        lo, hi = self.ptr[window], self.ptr[window + 1]
+        lo, hi = self.lo[window], self.hi[window]
         at, pos = _expand(lo, hi - lo)
         keep = self.live[at]
         at, pos = at[keep], pos[keep]
@@ -374,7 +438,7 @@ class LevelSweep:
         """Judge candidate ``c`` against the current statistics (exactly near a threshold)
         and accept it if it is safe."""
         engine, combos = self.engine, self.combos
-        lo, hi = int(self.ptr[c]), int(self.ptr[c + 1])
+        lo, hi = int(self.lo[c]), int(self.hi[c])
         cells = combos["cell"][lo:hi]
         unsafe, unsure = self.unsafe, self.unsure
         if self.version and self.judged_at[c] < self.version:
@@ -619,33 +683,55 @@ class Mondrian:
         keys = np.round(self._priority_keys(cands), 12)
         return np.lexsort((cands["attr"], keys, cands["part"]))
 
-    def _level_terms(self, cands: dict) -> dict:
+    def _level_terms(self, cands: dict, which: np.ndarray | None = None) -> dict:
         """The children's terms for the policy cells of the values they hold, reduced to one
         *combo* per (candidate, cell): the five minima over the candidate's children and
         whether one of them pins the target.  Cost: O(children's nonzeros x cells per value).
-        Cells a candidate's children do not hold keep the global statistics (rule 1)."""
+        Cells a candidate's children do not hold keep the global statistics (rule 1).
+
+        ``which`` (default: every candidate) are the candidates to evaluate, distinct; the
+        combos come grouped by candidate in that order, cells ascending within one, and
+        ``ptr`` bounds those of ``which[i]`` (of candidate i when ``which`` is None)."""
         kids = cands["children"]
         plan = self.plan
-        lo = plan.cell_ptr[kids.value]
+        owner = np.zeros(0, dtype=np.int64)
+        if which is None:
+            entries = None
+            value = kids.value
+            n_owners = cands["n"]
+        else:
+            first = cands["first_child"][which]
+            lo_e = kids.rows.indptr[first]
+            entries, owner = _expand(lo_e, kids.rows.indptr[first + cands["n_children"][which]]
+                                     - lo_e)
+            value = kids.value[entries]
+            n_owners = len(which)
+        lo = plan.cell_ptr[value]
         # one pair per (child nonzero e, cell of its value)
-        cell, e = _expand(lo, plan.cell_ptr[kids.value + 1] - lo)
+        cell, pair = _expand(lo, plan.cell_ptr[value + 1] - lo)
+        e = pair if entries is None else entries[pair]
         terms = holder_terms(kids.rows, e, l=plan.l[cell], k=plan.k[cell], m=plan.m[cell],
                              semantics=self.semantics)
         n = kids.sizes[kids.group[e]]
         pinned = n <= plan.k[cell] + plan.m[cell]
-        cand_of_child = np.repeat(np.arange(cands["n"]), cands["n_children"])
-        key = cand_of_child[kids.group[e]] * len(plan) + cell
+        if entries is None:
+            cand_of_child = np.repeat(np.arange(cands["n"]), cands["n_children"])
+            owner_of = cand_of_child[kids.group[e]]
+        else:
+            owner_of = owner[pair]
+        key = owner_of * len(plan) + cell
         order = np.argsort(key, kind="stable")
         key = key[order]
         starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]])) \
             if len(key) else np.zeros(0, dtype=np.int64)
         mins = np.stack([np.minimum.reduceat(t[order], starts) if len(starts) else t[:0]
                          for t in terms.as_tuple()])
-        combo_cand = key[starts] // max(len(plan), 1)
-        return {"cand": combo_cand, "cell": key[starts] % max(len(plan), 1), "mins": mins,
+        combo_owner = key[starts] // max(len(plan), 1)
+        return {"cand": combo_owner if which is None else which[combo_owner],
+                "cell": key[starts] % max(len(plan), 1), "mins": mins,
                 "pinned": (np.maximum.reduceat(pinned[order].astype(np.int8), starts) > 0
                            if len(starts) else np.zeros(0, dtype=bool)),
-                "ptr": np.searchsorted(combo_cand, np.arange(cands["n"] + 1))}
+                "ptr": np.searchsorted(combo_owner, np.arange(n_owners + 1))}
 
     def run(self):
         """Greedy top-down partitioning, one BFS level at a time.
@@ -807,44 +893,64 @@ class Mondrian:
     def _accept_level(self, cands: dict, order: np.ndarray, chosen: np.ndarray) -> None:
         """Acceptance, in queue order, of the level's candidates (Fig. 4's FIFO, exactly).
 
-        Every candidate is first judged against the level's starting statistics (unsafe then
-        means unsafe for good: the statistics only decrease).  The partitions are then taken
-        in order, a window at a time: each partition's first surviving candidate is judged
-        against the starting statistics lowered by the candidates before it in the window
-        (a running minimum per cell), which is exactly what the sequential rule sees as long
-        as every earlier one is accepted.  The prefix up to the first candidate that is then
-        unsafe or too close to call is accepted at once; that partition is decided one
-        candidate at a time (near-threshold cells with exact fractions), and the next window
-        starts after it."""
-        combos = self._level_terms(cands)
+        Candidates are evaluated lazily, only when the sequential rule reaches them: each
+        partition's *head* is its first candidate (in priority order) that is not unsafe
+        against the level's starting statistics (unsafe then means unsafe for good: the
+        statistics only decrease, so the rule would skip it).  The partitions are then taken
+        in order, a window at a time: each one's head is judged against the starting
+        statistics lowered by the heads before it in the window (a running minimum per cell),
+        which is exactly what the sequential rule sees as long as every earlier one is
+        accepted.  The prefix up to the first head that is then unsafe or too close to call is
+        accepted at once; that partition is decided one candidate at a time (near-threshold
+        cells with exact fractions; its later candidates evaluated only once the ones before
+        them are rejected), and the next window starts after it."""
         self.n_candidates += cands["n"]
-        unsafe, unsure = self._verdicts(combos, slice(None))
-        # a combo that lowers no statistic now never will (they only decrease): its verdict
-        # stays the global one, safe, and it is never judged again
-        live = ((combos["mins"] < self.ss[:, combos["cell"]]).any(axis=0) | combos["pinned"])
-        bad = np.zeros(cands["n"], dtype=bool)
-        bad[combos["cand"][unsafe]] = True
-        viable = order[~bad[order]]
-        parts = cands["part"][viable]
+        self._pending: list[tuple[int, int]] = []  # (first child, number) of accepted ones
+        sweep = LevelSweep(self, cands)
+        # the candidates of a partition are contiguous in queue order
+        parts = cands["part"][order]
+        runs = np.flatnonzero(np.concatenate([[True], parts[1:] != parts[:-1]]))
+        run_end = np.append(runs[1:], len(order))
+        # heads: a round per priority rank, over the partitions whose candidate was unsafe
+        head_at = runs.copy()  # position in ``order`` of each partition's head
+        found = np.zeros(len(runs), dtype=bool)
+        todo = np.arange(len(runs))
+        while len(todo):
+            bad = sweep.evaluate(order[head_at[todo]])
+            found[todo[~bad]] = True
+            todo = todo[bad]
+            head_at[todo] += 1
+            todo = todo[head_at[todo] < run_end[todo]]
+        viable = np.flatnonzero(found)  # partitions (as runs) with a head
+        heads = order[head_at[viable]]
         # progress: rows of partitions without a viable candidate are placed now
         has_viable = np.zeros(len(chosen), dtype=bool)
-        has_viable[parts] = True
+        has_viable[parts[runs[viable]]] = True
         part_rows = (cands["part_rows"] if "part_rows" in cands
                      else np.bincount(cands["part_of"], minlength=len(chosen)))
         placed = self.placed + int(part_rows[~has_viable].sum())
         self._report(placed)
         step = max(1, self.n_rows // 20)
         next_report = placed + step
-        self._pending: list[tuple[int, int]] = []  # (first child, number) of accepted ones
-        if not len(viable):
+        if not len(heads):
             return
-        sweep = LevelSweep(self, cands, combos, unsafe, unsure, live)
-        # the candidates of a partition are contiguous in queue order
-        runs = np.flatnonzero(np.concatenate([[True], parts[1:] != parts[:-1]]))
-        run_end = np.append(runs[1:], len(viable))
+
+        def decide(j: int) -> bool:
+            """The sequential rule on the j-th viable partition: its head, then (evaluated
+            now, in one go: nothing changes the statistics while they are judged) each later
+            candidate until one is accepted."""
+            if sweep.try_one(int(heads[j]), chosen):
+                return True
+            run = int(viable[j])
+            rest = order[head_at[run] + 1:run_end[run]]
+            if not len(rest):
+                return False
+            unsafe = sweep.evaluate(rest)
+            return any(sweep.try_one(c, chosen) for c in rest[~unsafe].tolist())
+
         r, width = 0, _WINDOW
-        while r < len(runs):
-            window = viable[runs[r:r + width]]
+        while r < len(heads):
+            window = heads[r:r + width]
             fail = sweep.first_failure(window)
             sweep.accept_all(window[:fail] if fail is not None else window, chosen)
             if fail is None:
@@ -852,9 +958,8 @@ class Mondrian:
                 width = min(2 * width, _WINDOW_MAX)
                 continue
             j = r + fail
-            if not any(sweep.try_one(int(c), chosen)
-                       for c in viable[runs[j]:run_end[j]].tolist()):
-                placed += int(part_rows[parts[runs[j]]])  # its last chance failed: final
+            if not decide(j):
+                placed += int(part_rows[parts[runs[viable[j]]]])  # last chance failed: final
                 if placed >= next_report:
                     self._report(placed)
                     next_report = placed + step
