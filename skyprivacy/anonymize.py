@@ -968,18 +968,25 @@ class Mondrian:
         self._flush_pending(cands["children"])
 
     def _flush_pending(self, kids: SparseGroups) -> None:
-        """Add the children accepted so far in this level to Q (for exact fallbacks)."""
+        """Add the children accepted so far in this level to Q (for exact fallbacks).
+
+        Each accepted candidate's children are a range of children, whose nonzeros are a
+        range of ``kids``: only those are read, never the whole level."""
         if not self._pending:
             return
         # Q's order does not matter for minima; ascending ids keep the rows sorted
-        child = np.sort(np.concatenate([np.arange(f, f + n) for f, n in self._pending]))
+        pending = np.array(sorted(self._pending), dtype=np.int64).reshape(-1, 2)
         self._pending = []
-        new_id = np.full(len(kids.sizes), -1, dtype=np.int64)
-        new_id[child] = np.arange(len(child))
-        keep = new_id[kids.group] >= 0
+        first, n_children = pending[:, 0], pending[:, 1]
+        child, _ = _expand(first, n_children)
+        indptr = kids.rows.indptr
+        lo = indptr[first]
+        entries, owner = _expand(lo, indptr[first + n_children] - lo)
+        # new ids number the accepted children in order
+        shift = (np.cumsum(n_children) - n_children) - first
         # a subset of sorted rows, renumbered in order, stays sorted
-        self.queue.add(SparseGroups(kids.sizes[child], new_id[kids.group[keep]], kids.value[keep],
-                               kids.count[keep], presorted=True))
+        self.queue.add(SparseGroups(kids.sizes[child], kids.group[entries] + shift[owner],
+                                    kids.value[entries], kids.count[entries], presorted=True))
 
     def group_candidates(self, rows: np.ndarray):
         """Candidate splits of one group: [(attribute, child sizes, (child, value, count))]."""
