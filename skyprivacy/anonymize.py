@@ -668,13 +668,22 @@ class Mondrian:
         total = np.bincount(kids.group, weights=kids.count, minlength=n_kids)
         child_h = _entropy_sum(kids.group, kids.count, total, n_kids) * total
         parent_n = np.add.reduceat(total, first)
-        # the parent's counts are the sum of its children's (any candidate of the partition)
-        owner = np.repeat(np.arange(len(first)), cands["n_children"])[kids.group]
-        key = owner * max(self.n_values, 1) + kids.value
+        # the parent's counts are the sum of its children's, the same for every candidate of
+        # a partition: they are summed once per partition, over the children of its
+        # candidate with the fewest nonzeros (values in ascending order, as per candidate)
+        indptr = kids.rows.indptr
+        lo = indptr[first]
+        nnz = indptr[first + cands["n_children"]] - lo
+        by_part = np.lexsort((nnz, cands["part"]))
+        parts, at = np.unique(cands["part"][by_part], return_index=True)
+        rep = by_part[at]  # one candidate per partition
+        entries, owner = _expand(lo[rep], nnz[rep])
+        key = owner * max(self.n_values, 1) + kids.value[entries]
         uniq, inverse = np.unique(key, return_inverse=True)
-        parent_count = np.bincount(inverse.reshape(-1), weights=kids.count)
+        parent_count = np.bincount(inverse.reshape(-1), weights=kids.count[entries])
         parent_of = uniq // max(self.n_values, 1)
-        parent_h = _entropy_sum(parent_of, parent_count, parent_n, len(first))
+        parent_h = _entropy_sum(parent_of, parent_count, parent_n[rep], len(rep))[
+            np.searchsorted(parts, cands["part"])]
         gain = parent_h * parent_n - np.add.reduceat(child_h, first)
         return -gain / np.maximum(parent_n, 1)
 
