@@ -70,6 +70,7 @@ _LIST_LIKE = (list, tuple, set, frozenset, np.ndarray)
 INF = math.inf
 _FEW = 24  # up to this many combos are judged in plain floats, more as arrays
 _WINDOW, _WINDOW_MAX = 16, 4096  # partitions judged together by the level sweep
+_EXACT_FEW = 32  # up to this many holders (and l, m) get exact terms without a float filter
 
 
 # --------------------------------------------------------------------------- policy plan
@@ -1014,27 +1015,43 @@ class Mondrian:
     # -- exact arithmetic near the threshold
     def _exact_minima(self, groups: SparseGroups, idx: np.ndarray, cell: int) -> list:
         """The five exact minima of a cell's terms over the holder entries ``idx`` of
-        ``groups``: only entries within the tolerance of a float minimum are recomputed with
-        Fractions, once per distinct group shape."""
+        ``groups``, computed once per distinct group shape (the inputs the terms depend on).
+
+        A few holders whose exact terms are cheap (svpi and mvpi-set with small l and m:
+        O(l + m) arithmetic) get them all directly; otherwise only entries within the
+        tolerance of a float minimum are recomputed with Fractions."""
         plan = self.plan
         l, k, m = int(plan.l[cell]), int(plan.k[cell]), int(plan.m[cell])
         if not len(idx):
             return [INF] * 5
-        terms = holder_terms(groups.rows, idx, l=l, k=k, m=m, semantics=self.semantics)
+        rows = groups.rows
+        n_of: list[int] = groups.sizes[groups.group[idx]].tolist()
+        s_of: list[int] = groups.count[idx].tolist()
+        if self.semantics == "mvpi-set":
+            def shape(i):
+                return (n_of[i], s_of[i], rows.top_tuple(int(idx[i]), l))
+        else:  # the terms read the top-l other counts through their sum h only
+            h_of: list[int] = rows.top_sum(idx, l).tolist()
 
-        def shape(i):
-            e = int(idx[i])
-            top = groups.rows.top_tuple(e, l)
-            return (int(groups.sizes[groups.group[e]]), int(groups.count[e]),
-                    top if self.semantics == "mvpi-set" else (sum(top),))
+            def shape(i):
+                return (n_of[i], s_of[i], (h_of[i],))
+
+        def exact(key):
+            memo_key = (key, cell)
+            if memo_key not in self._exact_memo:
+                n, s, top = key
+                self._exact_memo[memo_key] = exact_terms(n, s, top, k, m, self.semantics)
+            return self._exact_memo[memo_key]
+
+        if (len(idx) <= _EXACT_FEW and m <= _EXACT_FEW and self.semantics != "mvpi-multiset"
+                and (self.semantics == "svpi" or l <= _EXACT_FEW)):
+            found = [exact(key) for key in {shape(i) for i in range(len(idx))}]
+            return [min(terms[stat] for terms in found) for stat in range(5)]
+        terms = holder_terms(rows, idx, l=l, k=k, m=m, semantics=self.semantics)
 
         def exact_of(stat):
             def f(i):
-                key = (shape(i), cell)
-                if key not in self._exact_memo:
-                    n, s, top = key[0]
-                    self._exact_memo[key] = exact_terms(n, s, top, k, m, self.semantics)
-                return self._exact_memo[key][stat]
+                return exact(shape(i))[stat]
             return f
 
         out = []

@@ -10,7 +10,14 @@ import pandas as pd
 import pytest
 
 from skyprivacy import Policy
-from skyprivacy.anonymize import LevelSweep, Mondrian, segment_cummin, skyline_anonymize
+from skyprivacy import anonymize
+from skyprivacy.anonymize import (
+    LevelSweep,
+    Mondrian,
+    SparseGroups,
+    segment_cummin,
+    skyline_anonymize,
+)
 from skyprivacy.formulas import float_verdict_one
 
 VALUES = [f"v{i}" for i in range(40)]
@@ -252,3 +259,46 @@ def test_lazy_evaluation_skips_the_candidates_the_rule_never_reaches():
     assert n_got == n_want > 50 and np.array_equal(got, want)
     # most partitions split by their first candidate: the others are never evaluated
     assert engine.n_evaluated < 0.9 * reference.n_evaluated
+
+
+def random_groups(rng, semantics, n_values):
+    """Small groups as sparse rows, with repeated shapes and tight corners (n <= k + m,
+    a zero numerator) likely."""
+    sizes, group, value, count = [], [], [], []
+    for g in range(int(rng.integers(1, 12))):
+        size = int(rng.choice([1, 2, 3, 4, 6, 10]))
+        held = rng.choice(n_values, int(rng.integers(1, min(size, n_values) + 1)), replace=False)
+        if semantics == "svpi":
+            cuts = np.sort(rng.choice(np.arange(1, size), len(held) - 1, replace=False))
+            counts = np.diff(np.concatenate([[0], cuts, [size]]))
+        else:
+            counts = rng.integers(1, size + 1, len(held))
+            if semantics == "mvpi-set":
+                counts = np.minimum(counts, size)
+        sizes.append(size)
+        group += [g] * len(held)
+        value += held.tolist()
+        count += counts.tolist()
+    return SparseGroups(np.array(sizes), np.array(group), np.array(value), np.array(count))
+
+
+@pytest.mark.parametrize("semantics", ["svpi", "mvpi-set", "mvpi-multiset"])
+@pytest.mark.parametrize("policy", range(len(POLICIES)))
+def test_exact_minima_of_a_few_holders_are_those_of_the_float_filtered_path(semantics, policy,
+                                                                          monkeypatch):
+    rng = np.random.default_rng(policy)
+    table = table_of(policy, 60, 4, semantics)
+    engine = Mondrian(table, ["age", "zip", "sex"], "dx", POLICIES[policy], {}, semantics,
+                      "infogain")
+    plan = engine.plan
+    for _ in range(40):
+        groups = random_groups(rng, semantics, 4)
+        for cell in range(len(plan)):
+            idx = groups.holders(int(plan.value[cell]))
+            engine._exact_memo = {}
+            direct = engine._exact_minima(groups, idx, cell)
+            monkeypatch.setattr(anonymize, "_EXACT_FEW", -1)  # every entry through the filter
+            engine._exact_memo = {}
+            filtered = engine._exact_minima(groups, idx, cell)
+            monkeypatch.undo()
+            assert direct == filtered, (semantics, policy, cell)
