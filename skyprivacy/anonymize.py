@@ -430,7 +430,7 @@ class LevelSweep:
         before = engine.ss[:, cell]
         for stat in range(5):
             np.minimum.at(engine.ss[stat], cell, combos["mins"][stat, at])
-        lowered = np.unique(cell[(combos["mins"][:, at] < before).any(axis=0)])
+        lowered = cell[(combos["mins"][:, at] < before).any(axis=0)]  # repeats are harmless
         if len(lowered):
             self.version += 1
             self.lowered_at[lowered] = self.version
@@ -680,9 +680,15 @@ class Mondrian:
         rep = by_part[at]  # one candidate per partition
         entries, owner = _expand(lo[rep], nnz[rep])
         key = owner * max(self.n_values, 1) + kids.value[entries]
-        uniq, inverse = np.unique(key, return_inverse=True)
-        parent_count = np.bincount(inverse.reshape(-1), weights=kids.count[entries])
-        parent_of = uniq // max(self.n_values, 1)
+        # grouped by partition already: a stable sort runs through it fast
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+        starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]])) \
+            if len(key) else np.zeros(0, dtype=np.int64)
+        # integer sums: exact, and in the order of the values as before
+        parent_count = np.add.reduceat(kids.count[entries][order], starts).astype(float) \
+            if len(key) else np.zeros(0)
+        parent_of = key[starts] // max(self.n_values, 1)
         parent_h = _entropy_sum(parent_of, parent_count, parent_n[rep], len(rep))[
             np.searchsorted(parts, cands["part"])]
         gain = parent_h * parent_n - np.add.reduceat(child_h, first)
