@@ -71,6 +71,7 @@ INF = math.inf
 _FEW = 24  # up to this many combos are judged in plain floats, more as arrays
 _WINDOW, _WINDOW_MAX = 16, 4096  # partitions judged together by the level sweep
 _EXACT_FEW = 32  # up to this many holders (and l, m) get exact terms without a float filter
+_SHAPES_MIN = 512  # from this many (entry, cell) pairs, terms are computed once per shape
 
 
 # --------------------------------------------------------------------------- policy plan
@@ -609,6 +610,12 @@ class Mondrian:
         self.attrs = list(attrs)
         self.code_matrix = code_matrix
         self.plan = plan
+        # the distinct (l, k, m) of the policy cells: terms depend on a cell through them only
+        self._amount_of = (np.unique(np.stack([plan.l, plan.k, plan.m], axis=1), axis=0,
+                                     return_inverse=True)[1].reshape(-1).astype(np.int64)
+                           if len(plan) else np.zeros(0, dtype=np.int64))
+        # a cell's place among its value's cells
+        self._cell_slot = np.arange(len(plan), dtype=np.int64) - plan.cell_ptr[plan.value]
         self._exact_memo: dict = {}
         self.n_candidates = 0
 
@@ -726,8 +733,7 @@ class Mondrian:
         # one pair per (child nonzero e, cell of its value)
         cell, pair = _expand(lo, plan.cell_ptr[value + 1] - lo)
         e = pair if entries is None else entries[pair]
-        terms = holder_terms(kids.rows, e, l=plan.l[cell], k=plan.k[cell], m=plan.m[cell],
-                             semantics=self.semantics)
+        terms, at = self._pair_terms(kids.rows, e, cell)
         n = kids.sizes[kids.group[e]]
         pinned = n <= plan.k[cell] + plan.m[cell]
         if entries is None:
@@ -740,14 +746,50 @@ class Mondrian:
         key = key[order]
         starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]])) \
             if len(key) else np.zeros(0, dtype=np.int64)
-        mins = np.stack([np.minimum.reduceat(t[order], starts) if len(starts) else t[:0]
-                         for t in terms.as_tuple()])
+        pick = order if at is None else at[order]
+        mins = np.stack([np.minimum.reduceat(t[pick], starts) if len(starts) else t[:0]
+                         for t in terms])
         combo_owner = key[starts] // max(len(plan), 1)
         return {"cand": combo_owner if which is None else which[combo_owner],
                 "cell": key[starts] % max(len(plan), 1), "mins": mins,
                 "pinned": (np.maximum.reduceat(pinned[order].astype(np.int8), starts) > 0
                            if len(starts) else np.zeros(0, dtype=bool)),
                 "ptr": np.searchsorted(combo_owner, np.arange(n_owners + 1))}
+
+    def _pair_terms(self, rows: SortedRows, e: np.ndarray, cell: np.ndarray) -> tuple:
+        """The five terms of the pairs (entry ``e[i]`` of ``rows``, policy cell ``cell[i]``)
+        as ``(terms, at)``: pair i's are ``terms[...][at[i]]`` (``at`` None: aligned).
+
+        In svpi and mvpi-multiset the terms depend on a pair only through its shape: the
+        group size n, the count s, the sum h of the top-l other counts and the cell's
+        (l, k, m).  Rows hold their counts in descending order, so successive entries of a
+        group often share their shape (every count below the top l with the same value: the
+        long tail of a skewed distribution); each run of equal shapes is computed once (the
+        pairs taken one slot of their value's cells at a time when cells differ in amounts)."""
+        plan = self.plan
+        if self.semantics != "mvpi-set" and len(e) >= _SHAPES_MIN:
+            amount = self._amount_of[cell]
+            perm = None
+            pe, pc = e, cell  # the pairs in the order runs are looked for
+            if amount.any():  # several (l, k, m): the pairs of one slot of cells together
+                perm = np.argsort(self._cell_slot[cell], kind="stable")
+                pe, pc, amount = e[perm], cell[perm], amount[perm]
+            n = rows.sizes[rows.row[pe]]
+            s = rows.count[pe]
+            h = rows.top_sum(pe, plan.l[pc])
+            new = np.ones(len(pe), dtype=bool)
+            new[1:] = ((s[1:] != s[:-1]) | (h[1:] != h[:-1]) | (n[1:] != n[:-1])
+                       | (amount[1:] != amount[:-1]))
+            rep = np.flatnonzero(new)
+            if 2 * len(rep) <= len(pe):
+                terms = holder_terms(rows, pe[rep], l=plan.l[pc[rep]], k=plan.k[pc[rep]],
+                                     m=plan.m[pc[rep]], semantics=self.semantics)
+                at = np.cumsum(new) - 1
+                if perm is not None:
+                    at[perm] = at.copy()
+                return terms.as_tuple(), at
+        return holder_terms(rows, e, l=plan.l[cell], k=plan.k[cell], m=plan.m[cell],
+                            semantics=self.semantics).as_tuple(), None
 
     def run(self):
         """Greedy top-down partitioning, one BFS level at a time.

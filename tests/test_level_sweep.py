@@ -302,3 +302,34 @@ def test_exact_minima_of_a_few_holders_are_those_of_the_float_filtered_path(sema
             filtered = engine._exact_minima(groups, idx, cell)
             monkeypatch.undo()
             assert direct == filtered, (semantics, policy, cell)
+
+
+@pytest.mark.parametrize("semantics", ["svpi", "mvpi-set", "mvpi-multiset"])
+@pytest.mark.parametrize("policy", range(len(POLICIES)))
+def test_terms_computed_once_per_run_of_shapes_are_every_pairs_terms(semantics, policy):
+    from skyprivacy.formulas import holder_terms
+
+    rng = np.random.default_rng(policy + 10)
+    table = table_of(policy, 400, 40, semantics)
+    engine = Mondrian(table, ["age", "zip", "sex"], "dx", POLICIES[policy], {}, semantics,
+                      "infogain")
+    plan, n_values = engine.plan, engine.n_values
+    # many small groups, long tails of equal counts: well over the size where runs are used
+    from skyprivacy.release import pair_counts
+
+    # groups of 1 to 40 rows whose values are drawn from a skewed distribution: long tails of
+    # counts of 1, well over the size from which runs are used
+    sizes = rng.integers(1, 41, 150)
+    weights = np.arange(1, n_values + 1, dtype=float) ** -1.1
+    row_group = np.repeat(np.arange(len(sizes)), sizes)
+    row_value = rng.choice(n_values, len(row_group), p=weights / weights.sum())
+    groups = SparseGroups(sizes, *pair_counts(row_group, row_value, len(sizes), n_values))
+    lo = plan.cell_ptr[groups.value]
+    cell, e = anonymize._expand(lo, plan.cell_ptr[groups.value + 1] - lo)
+    assert len(e) >= 2 * anonymize._SHAPES_MIN
+    terms, at = engine._pair_terms(groups.rows, e, cell)
+    assert (at is None) == (semantics == "mvpi-set")
+    want = holder_terms(groups.rows, e, l=plan.l[cell], k=plan.k[cell], m=plan.m[cell],
+                        semantics=semantics).as_tuple()
+    for got, expected in zip(terms, want):
+        assert np.array_equal(got if at is None else got[at], expected)
