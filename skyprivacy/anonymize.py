@@ -38,6 +38,7 @@ from .errors import (
     param_error,
 )
 from .formulas import (
+    LOG_TOL,
     SortedRows,
     cap_amounts,
     combine,
@@ -334,10 +335,11 @@ class LevelSweep:
         self.judged_at = np.zeros(cands["n"], dtype=np.int64)
         self.version = 0
 
-    def evaluate(self, which: np.ndarray) -> np.ndarray:
+    def evaluate(self, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Evaluate the candidates ``which`` (distinct, not evaluated yet) against the
         current statistics and keep their combos; whether each is unsafe now (then it stays
-        unsafe: the statistics only decrease)."""
+        unsafe: the statistics only decrease), and whether it is too close to call in
+        floats (not unsafe, some cell unsure)."""
         engine = self.engine
         batch = engine._level_terms(self.cands, which)
         n_new = len(batch["cell"])
@@ -354,9 +356,12 @@ class LevelSweep:
         self.lo[which] = start + ptr[:-1]
         self.hi[which] = start + ptr[1:]
         self.judged_at[which] = self.version
+        owner = np.repeat(np.arange(len(which)), np.diff(ptr))
         bad = np.zeros(len(which), dtype=bool)
-        bad[np.repeat(np.arange(len(which)), np.diff(ptr))[unsafe]] = True
-        return bad
+        bad[owner[unsafe]] = True
+        close = np.zeros(len(which), dtype=bool)
+        close[owner[unsure]] = True
+        return bad, close & ~bad
 
     def _append(self, batch: dict, unsafe, unsure, live) -> int:
         """Store a batch of combos after those held; returns where it starts."""
@@ -382,6 +387,14 @@ class LevelSweep:
         self.size = end
         return start
 
+    def _scratch(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per-cell work arrays, +inf and False between uses."""
+        if not hasattr(self, "_low"):
+            n_cells = len(self.engine.plan)
+            self._low = np.full((5, n_cells), INF)
+            self._pin = np.zeros(n_cells, dtype=bool)
+        return self._low, self._pin
+
     def _live_combos(self, cand: np.ndarray) -> np.ndarray:
         lo, hi = self.lo[cand], self.hi[cand]
         at, _ = _expand(lo, hi - lo)
@@ -400,6 +413,23 @@ class LevelSweep:
             return None
         cell = combos["cell"][at]
         mins = combos["mins"][:, at]
+        pinned = combos["pinned"][at]
+        # Once the whole window is accepted, a cell's statistics are at their lowest and a
+        # safe verdict there is safe all along (NR only falls with the statistics): only the
+        # combos of cells not clearly safe then can fail, and only they are followed in order
+        low, pin = self._scratch()
+        for stat in range(5):
+            np.minimum.at(low[stat], cell, mins[stat])
+        pin[cell[pinned]] = True
+        unsafe, unsure = engine._classify(np.minimum(engine.ss[:, cell], low[:, cell]),
+                                          pin[cell] | engine.pinned[cell], cell)
+        low[:, cell], pin[cell] = INF, False
+        risky = unsafe | unsure
+        if not risky.any():
+            return None
+        if not risky.all():
+            at, pos, cell = at[risky], pos[risky], cell[risky]
+            mins, pinned = mins[:, risky], pinned[risky]
         # statistics each combo sees: the current ones lowered by the window's earlier
         # candidates (an exclusive running minimum per cell, in queue order)
         by_cell = np.lexsort((pos, cell))
@@ -409,7 +439,6 @@ class LevelSweep:
         same = np.flatnonzero(sorted_cell[1:] == sorted_cell[:-1]) + 1
         seen[:, by_cell[same]] = running[:, same - 1]
         current = np.minimum(engine.ss[:, cell], seen)
-        pinned = combos["pinned"][at]
         changed = (mins < current).any(axis=0) | pinned
         unsafe, unsure = engine._classify(np.minimum(current, mins),
                                           pinned | engine.pinned[cell], cell)
@@ -454,19 +483,22 @@ class LevelSweep:
                                                 if len(stale) <= _FEW else
                                                 engine._verdicts(combos, stale))
             self.judged_at[c] = self.version
-        if unsafe[lo:hi].any():
+        if unsafe[lo:hi].any() or self.exactly_unsafe(c):
             return False
-        close = cells[unsure[lo:hi]]
-        if len(close):
-            kids = self.cands["children"]
-            first, n_children = int(self.cands["first_child"][c]), int(
-                self.cands["n_children"][c])
-            engine._flush_pending(kids)
-            if any(engine._exact_unsafe(int(cell), kids, first, n_children)
-                   for cell in close):
-                return False
         self.accept_all(np.array([c]), chosen)
         return True
+
+    def exactly_unsafe(self, c: int) -> bool:
+        """Whether one of candidate ``c``'s cells too close to call in floats (as last
+        judged) is unsafe in exact arithmetic, against Q and the current statistics."""
+        lo, hi = int(self.lo[c]), int(self.hi[c])
+        close = lo + np.flatnonzero(self.unsure[lo:hi])
+        if not len(close):
+            return False
+        engine, combos, kids = self.engine, self.combos, self.cands["children"]
+        first, n_children = int(self.cands["first_child"][c]), int(self.cands["n_children"][c])
+        return any(engine._exact_unsafe(int(combos["cell"][at]), kids, first, n_children,
+                                        combos["mins"][:, at]) for at in close.tolist())
 
 
 class LevelCandidates:
@@ -974,7 +1006,12 @@ class Mondrian:
         found = np.zeros(len(runs), dtype=bool)
         todo = np.arange(len(runs))
         while len(todo):
-            bad = sweep.evaluate(order[head_at[todo]])
+            which = order[head_at[todo]]
+            bad, close = sweep.evaluate(which)
+            # too close to call in floats: decided exactly against the starting statistics
+            # (the rule reaches every head; exactly unsafe now is unsafe for good too)
+            for i in np.flatnonzero(close).tolist():
+                bad[i] = sweep.exactly_unsafe(int(which[i]))
             found[todo[~bad]] = True
             todo = todo[bad]
             head_at[todo] += 1
@@ -1003,7 +1040,7 @@ class Mondrian:
             rest = order[head_at[run] + 1:run_end[run]]
             if not len(rest):
                 return False
-            unsafe = sweep.evaluate(rest)
+            unsafe, _ = sweep.evaluate(rest)
             return any(sweep.try_one(c, chosen) for c in rest[~unsafe].tolist())
 
         r, width = 0, _WINDOW
@@ -1111,26 +1148,62 @@ class Mondrian:
                 out.append(exact_min(logs, positions, exact_of(stat), shape)[0])
         return out
 
-    def _exact_unsafe(self, cell: int, kids: SparseGroups, first: int, n_children: int) -> bool:
+    def _exact_unsafe(self, cell: int, kids: SparseGroups, first: int, n_children: int,
+                      kid_mins: Sequence[float] | None = None) -> bool:
         """Exact verdict of one cell for Q plus a candidate's children.
 
         The exact minima over Q are kept per cell and only brought up to date with the
-        groups queued since; the children's are computed from their own nonzeros."""
+        groups queued since; the children's are computed from their own nonzeros.
+
+        With ``kid_mins``, the children's float minima (the cell being too close to call in
+        floats against the current statistics, the float minima over Q), only what can
+        decide is made exact: the terms of NR = min(SS1, SS2 SS5, SS3 SS4) within the
+        tolerance of the threshold (the others are clearly above it), and of their
+        statistics only the sides (Q, children) within the tolerance of the lower one."""
         j = int(self.plan.value[cell])
-        covered, values = self.exact_ss.get(cell, (0, [INF] * 5))
-        for groups, idx in self.queue.holders_since(j, covered):
-            values = [min(a, b) for a, b in zip(values, self._exact_minima(groups, idx, cell))]
-        self.exact_ss[cell] = (self.queue.n_groups, values)
-        lo, hi = kids.rows.indptr[first], kids.rows.indptr[first + n_children]
-        kid_idx = lo + np.flatnonzero(kids.value[lo:hi] == j)
-        ss1, ss2, ss3, ss4, ss5 = (min(a, b) for a, b in
-                                   zip(values, self._exact_minima(kids, kid_idx, cell)))
+        need_q, need_kids = [True] * 5, [True] * 5
+        near = [(0,), (1, 4), (2, 3)]
+        if kid_mins is not None:
+            q_mins: list[float] = self.ss[:, cell].tolist()
+            kid_mins = [float(x) for x in kid_mins]
+            lowest = [min(a, b) for a, b in zip(q_mins, kid_mins)]
+            theta = float(self.plan.log_theta[cell])
+            near = [term for term in near if _close(sum(lowest[i] for i in term), theta)]
+            if not near:  # cannot happen for an unsure cell: decide it in full
+                return self._exact_unsafe(cell, kids, first, n_children)
+            for i in range(5):
+                need_q[i] = q_mins[i] <= kid_mins[i] or _close(q_mins[i], kid_mins[i])
+                need_kids[i] = kid_mins[i] <= q_mins[i] or _close(kid_mins[i], q_mins[i])
+            needed = {i for term in near for i in term}
+            need_q = [q and i in needed for i, q in enumerate(need_q)]
+            need_kids = [k and i in needed for i, k in enumerate(need_kids)]
+        exact = [INF] * 5
+        if any(need_q):
+            self._flush_pending(kids)
+            covered, values = self.exact_ss.get(cell, (0, [INF] * 5))
+            for groups, idx in self.queue.holders_since(j, covered):
+                values = [min(a, b) for a, b in
+                          zip(values, self._exact_minima(groups, idx, cell))]
+            self.exact_ss[cell] = (self.queue.n_groups, values)
+            exact = [v if q else INF for v, q in zip(values, need_q)]
+        if any(need_kids):
+            lo, hi = kids.rows.indptr[first], kids.rows.indptr[first + n_children]
+            kid_idx = lo + np.flatnonzero(kids.value[lo:hi] == j)
+            exact = [min(a, b) if k else a for a, b, k in
+                     zip(exact, self._exact_minima(kids, kid_idx, cell), need_kids)]
 
         def mul(a, b):
             return INF if a == INF or b == INF else a * b
-        nr = min(ss1, mul(ss2, ss5), mul(ss3, ss4))
+        nr = min(exact[term[0]] if len(term) == 1 else mul(exact[term[0]], exact[term[1]])
+                 for term in near)
         bp = Fraction(0) if nr == INF else 1 / (nr + 1)
         return not bp < self.plan.c_exact[cell]
+
+
+def _close(a: float, b: float) -> bool:
+    """Too close to order in floating point: |a - b| <= LOG_TOL (1 + |b|) for finite a and b
+    (as :func:`~skyprivacy.formulas.within_tolerance`); never for an infinity (exact)."""
+    return math.isfinite(a) and math.isfinite(b) and abs(a - b) <= LOG_TOL * (1.0 + abs(b))
 
 
 def _entropy_sum(owner: np.ndarray, count: np.ndarray, total: np.ndarray, n: int) -> np.ndarray:

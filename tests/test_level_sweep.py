@@ -246,7 +246,10 @@ def test_lazy_evaluation_decides_like_evaluating_every_candidate(semantics, poli
         want, n_want = reference.run()
         assert n_got == n_want and np.array_equal(got, want), (semantics, policy, seed)
         assert engine.n_candidates == reference.n_candidates
-        assert seen["lazy"] == seen["eager"]
+        # a partition whose every candidate is unsafe already at the level's start is final
+        # at once (the lazy sweep also decides near-threshold heads exactly then): progress
+        # may come earlier, never go back, and ends at every row
+        assert seen["lazy"] == sorted(seen["lazy"]) and seen["lazy"][-1] == seen["eager"][-1] == 1
         assert engine.n_evaluated <= reference.n_evaluated
 
 
