@@ -343,14 +343,16 @@ class LevelSweep:
         engine = self.engine
         batch = engine._level_terms(self.cands, which)
         n_new = len(batch["cell"])
-        if n_new <= _FEW:
-            few = engine._verdicts_few(batch, np.arange(n_new))
-            unsafe, unsure = (np.array(x, dtype=bool) for x in few)
-        else:
-            unsafe, unsure = engine._verdicts(batch, slice(None))
         # a combo that lowers no statistic now never will (they only decrease): its verdict
         # stays the global one, safe, and it is never judged again
         live = (batch["mins"] < engine.ss[:, batch["cell"]]).any(axis=0) | batch["pinned"]
+        judged = np.flatnonzero(live)
+        unsafe, unsure = np.zeros(n_new, dtype=bool), np.zeros(n_new, dtype=bool)
+        if len(judged) <= _FEW:
+            few = engine._verdicts_few(batch, judged)
+            unsafe[judged], unsure[judged] = few
+        else:
+            unsafe[judged], unsure[judged] = engine._verdicts(batch, judged)
         start = self._append(batch, unsafe, unsure, live)
         ptr = batch["ptr"]
         self.lo[which] = start + ptr[:-1]
@@ -646,6 +648,7 @@ class Mondrian:
         self._amount_of = (np.unique(np.stack([plan.l, plan.k, plan.m], axis=1), axis=0,
                                      return_inverse=True)[1].reshape(-1).astype(np.int64)
                            if len(plan) else np.zeros(0, dtype=np.int64))
+        self._one_cell = bool(np.all(np.diff(plan.cell_ptr) == 1))  # each value: one cell
         # a cell's place among its value's cells
         self._cell_slot = np.arange(len(plan), dtype=np.int64) - plan.cell_ptr[plan.value]
         self._exact_memo: dict = {}
@@ -705,8 +708,10 @@ class Mondrian:
         kids = cands["children"]
         first = cands["first_child"]
         n_kids = len(kids.sizes)
-        total = np.bincount(kids.group, weights=kids.count, minlength=n_kids)
-        child_h = _entropy_sum(kids.group, kids.count, total, n_kids) * total
+        # one value per individual: a child's counts sum to its size
+        total = (kids.sizes.astype(float) if self.semantics == "svpi" else
+                 np.bincount(kids.group, weights=kids.count, minlength=n_kids))
+        child_h = _entropy_sum(kids.group, kids.count, total, n_kids, runs=True) * total
         parent_n = np.add.reduceat(total, first)
         # the parent's counts are the sum of its children's, the same for every candidate of
         # a partition: they are summed once per partition, over the children of its
@@ -763,7 +768,10 @@ class Mondrian:
             n_owners = len(which)
         lo = plan.cell_ptr[value]
         # one pair per (child nonzero e, cell of its value)
-        cell, pair = _expand(lo, plan.cell_ptr[value + 1] - lo)
+        if self._one_cell:
+            cell, pair = lo, np.arange(len(value), dtype=np.int64)
+        else:
+            cell, pair = _expand(lo, plan.cell_ptr[value + 1] - lo)
         e = pair if entries is None else entries[pair]
         terms, at = self._pair_terms(kids.rows, e, cell)
         n = kids.sizes[kids.group[e]]
@@ -1206,12 +1214,25 @@ def _close(a: float, b: float) -> bool:
     return math.isfinite(a) and math.isfinite(b) and abs(a - b) <= LOG_TOL * (1.0 + abs(b))
 
 
-def _entropy_sum(owner: np.ndarray, count: np.ndarray, total: np.ndarray, n: int) -> np.ndarray:
-    """Shannon entropy (bits) of each owner's distribution, from its nonzero counts."""
+def _entropy_sum(owner: np.ndarray, count: np.ndarray, total: np.ndarray, n: int,
+                 runs: bool = False) -> np.ndarray:
+    """Shannon entropy (bits) of each owner's distribution, from its nonzero counts.
+
+    ``runs``: successive entries often repeat (owner, count) (sorted rows, tails of equal
+    counts): each run's term is computed once; the sums add the same terms in the same
+    order."""
+    at = None
+    if runs and len(owner) > 1:
+        new = np.ones(len(owner), dtype=bool)
+        new[1:] = (owner[1:] != owner[:-1]) | (count[1:] != count[:-1])
+        first = np.flatnonzero(new)
+        if 2 * len(first) <= len(owner):
+            at = np.cumsum(new) - 1
+            owner_of, count = owner[first], count[first]
     with np.errstate(divide="ignore", invalid="ignore"):
-        p = count / total[owner]
+        p = count / total[owner if at is None else owner_of]
         terms = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1.0)), 0.0)
-    return np.bincount(owner, weights=terms, minlength=n)
+    return np.bincount(owner, weights=terms if at is None else terms[at], minlength=n)
 
 
 # --------------------------------------------------------------------------- public API

@@ -336,3 +336,18 @@ def test_terms_computed_once_per_run_of_shapes_are_every_pairs_terms(semantics, 
                         semantics=semantics).as_tuple()
     for got, expected in zip(terms, want):
         assert np.array_equal(got if at is None else got[at], expected)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_entropies_summed_once_per_run_of_counts_are_bitwise_the_same(seed):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 60, 300)
+    weights = np.arange(1, 41, dtype=float) ** -1.1
+    row_group = np.repeat(np.arange(len(sizes)), sizes)
+    row_value = rng.choice(40, len(row_group), p=weights / weights.sum())
+    from skyprivacy.release import pair_counts
+    groups = SparseGroups(sizes, *pair_counts(row_group, row_value, len(sizes), 40))
+    total = sizes.astype(float)
+    plain = anonymize._entropy_sum(groups.group, groups.count, total, len(sizes))
+    by_runs = anonymize._entropy_sum(groups.group, groups.count, total, len(sizes), runs=True)
+    assert np.array_equal(plain, by_runs)
