@@ -1526,6 +1526,20 @@ def set_labels_of(engine) -> dict:
             if getattr(attr, "sets", None)}
 
 
+def _unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(np.stack([a, b], axis=1), axis=0, return_inverse=True)`` for integer
+    arrays, through one integer key when it fits (many times faster than rows)."""
+    if len(a):
+        base = min(int(a.min()), int(b.min()))
+        span = max(int(a.max()), int(b.max())) - base + 1
+        if span * span < 2 ** 62:
+            key = (a.astype(np.int64) - base) * span + (b.astype(np.int64) - base)
+            keys, inverse = np.unique(key, return_inverse=True)
+            return np.stack([keys // span + base, keys % span + base], axis=1), inverse
+    pairs, inverse = np.unique(np.stack([a, b], axis=1), axis=0, return_inverse=True)
+    return pairs, inverse.reshape(-1)
+
+
 def _build_release(engine, table, qi, assignment, sensitive, output, random_state,
                    group_column, semantics):
     """The released table, the per-group labels and the candidate, from the group of each
@@ -1539,8 +1553,7 @@ def _build_release(engine, table, qi, assignment, sensitive, output, random_stat
         lows = np.minimum.reduceat(codes, starts)
         highs = np.maximum.reduceat(codes, starts)
         # many groups share a (lowest, highest) pair: format each pair once
-        pairs, inverse = np.unique(np.stack([lows, highs], axis=1), axis=0,
-                                   return_inverse=True)
+        pairs, inverse = _unique_pairs(lows, highs)
         texts = np.array([attr.label(int(lo), int(hi)) for lo, hi in pairs.tolist()],
                          dtype=object)
         columns[attr.name] = texts[inverse.reshape(-1)].tolist()
