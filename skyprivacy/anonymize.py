@@ -993,15 +993,17 @@ class Mondrian:
 
         Candidates are evaluated lazily, only when the sequential rule reaches them: each
         partition's *head* is its first candidate (in priority order) that is not unsafe
-        against the level's starting statistics (unsafe then means unsafe for good: the
-        statistics only decrease, so the rule would skip it).  The partitions are then taken
-        in order, a window at a time: each one's head is judged against the starting
-        statistics lowered by the heads before it in the window (a running minimum per cell),
-        which is exactly what the sequential rule sees as long as every earlier one is
-        accepted.  The prefix up to the first head that is then unsafe or too close to call is
-        accepted at once; that partition is decided one candidate at a time (near-threshold
-        cells with exact fractions; its later candidates evaluated only once the ones before
-        them are rejected), and the next window starts after it."""
+        against the level's starting statistics, in floats or, too close to call, in exact
+        arithmetic against Q (unsafe then means unsafe for good: the statistics only
+        decrease and Q only grows, so the rule would skip it); the heads are found in rounds,
+        one priority rank of the partitions still without one at a time.  The partitions are
+        then taken in order, a window at a time: each one's head is judged against the
+        starting statistics lowered by the heads before it in the window (a running minimum
+        per cell), which is exactly what the sequential rule sees as long as every earlier
+        one is accepted.  The prefix up to the first head that is then unsafe or too close to
+        call is accepted at once; that partition is decided one candidate at a time
+        (near-threshold cells with exact fractions; its later candidates evaluated only once
+        the ones before them are rejected), and the next window starts after it."""
         self.n_candidates += cands["n"]
         self._pending: list[tuple[int, int]] = []  # (first child, number) of accepted ones
         sweep = LevelSweep(self, cands)
