@@ -649,6 +649,9 @@ class Mondrian:
                                      return_inverse=True)[1].reshape(-1).astype(np.int64)
                            if len(plan) else np.zeros(0, dtype=np.int64))
         self._one_cell = bool(np.all(np.diff(plan.cell_ptr) == 1))  # each value: one cell
+        reach = plan.k + plan.m  # a holder of n <= k + m pins the target (BP = 1)
+        self._pin_reach = (int(reach[0]) if len(plan) and np.all(reach == reach[0])
+                           and np.all(np.diff(plan.cell_ptr) > 0) else None)
         # a cell's place among its value's cells
         self._cell_slot = np.arange(len(plan), dtype=np.int64) - plan.cell_ptr[plan.value]
         self._exact_memo: dict = {}
@@ -1015,9 +1018,22 @@ class Mondrian:
         head_at = runs.copy()  # position in ``order`` of each partition's head
         found = np.zeros(len(runs), dtype=bool)
         todo = np.arange(len(runs))
+        pinning = self._pinning(cands)
+
+        def evaluate(which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """:meth:`LevelSweep.evaluate`; a candidate with a child that pins the target
+            (n <= k + m) is unsafe whatever the statistics and is not evaluated."""
+            if pinning is None or not pinning[which].any():
+                return sweep.evaluate(which)
+            bad, close = pinning[which].copy(), np.zeros(len(which), dtype=bool)
+            rest = ~bad
+            if rest.any():
+                bad[rest], close[rest] = sweep.evaluate(which[rest])
+            return bad, close
+
         while len(todo):
             which = order[head_at[todo]]
-            bad, close = sweep.evaluate(which)
+            bad, close = evaluate(which)
             # too close to call in floats: decided exactly against the starting statistics
             # (the rule reaches every head; exactly unsafe now is unsafe for good too)
             for i in np.flatnonzero(close).tolist():
@@ -1050,7 +1066,7 @@ class Mondrian:
             rest = order[head_at[run] + 1:run_end[run]]
             if not len(rest):
                 return False
-            unsafe, _ = sweep.evaluate(rest)
+            unsafe, _ = evaluate(rest)
             return any(sweep.try_one(c, chosen) for c in rest[~unsafe].tolist())
 
         r, width = 0, _WINDOW
@@ -1071,6 +1087,17 @@ class Mondrian:
             r = j + 1
             width = max(width // 2, _WINDOW)
         self._flush_pending(cands["children"])
+
+    def _pinning(self, cands: dict) -> np.ndarray | None:
+        """Per candidate, whether a child holding some value has n <= k + m (BP = 1: unsafe
+        whatever the statistics), when every value has cells and they all share k + m;
+        None otherwise."""
+        if self._pin_reach is None:
+            return None
+        kids = cands["children"]
+        holds = np.diff(kids.rows.indptr) > 0
+        return np.logical_or.reduceat(holds & (kids.sizes <= self._pin_reach),
+                                      cands["first_child"])
 
     def _flush_pending(self, kids: SparseGroups) -> None:
         """Add the children accepted so far in this level to Q (for exact fallbacks).
