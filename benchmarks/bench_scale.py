@@ -158,8 +158,8 @@ def main(argv=None) -> int:
                                 "values": res.get("find_all_values")})
             targets["d_seconds<=10"] = (res.get("find_all_100_s") or 1e9) <= 10
     if "c" in only:
-        many = run_job("anonymize", 100_000 // scale, 20_000, 1)
-        few = run_job("anonymize", 100_000 // scale, 20, 1)
+        many = run_job("anonymize", 100_000 // scale, 20_000, args.repeat)
+        few = run_job("anonymize", 100_000 // scale, 20, args.repeat)
         ratio = many.get("seconds", float("nan")) / few.get("seconds", 1)
         # the two runs release different partitions (rare values allow more splits), so the
         # raw ratio compares unequal outputs; the work per released group and per released

@@ -10,7 +10,14 @@ import pandas as pd
 import pytest
 
 from skyprivacy import Policy
-from skyprivacy.anonymize import LevelSweep, Mondrian, segment_cummin, skyline_anonymize
+from skyprivacy import anonymize
+from skyprivacy.anonymize import (
+    LevelSweep,
+    Mondrian,
+    SparseGroups,
+    segment_cummin,
+    skyline_anonymize,
+)
 from skyprivacy.formulas import float_verdict_one
 
 VALUES = [f"v{i}" for i in range(40)]
@@ -163,3 +170,184 @@ def test_first_failure_is_the_sequential_rules_first_failure(seed):
     window = np.arange(n_cands)
     assert sweep.first_failure(window) == sequential_first_failure(
         ss, pinned, theta, window, ptr, cell, mins, combo_pinned)
+
+
+class EagerMondrian(Mondrian):
+    """The level sweep as it was before candidates were evaluated lazily: every candidate of
+    the level evaluated up front against the starting statistics, the unsafe ones dropped,
+    the rest swept (kept as the reference of the lazy path)."""
+
+    def _accept_level(self, cands, order, chosen):
+        combos = self._level_terms(cands)
+        self.n_candidates += cands["n"]
+        self.n_evaluated = getattr(self, "n_evaluated", 0) + cands["n"]
+        unsafe, unsure = self._verdicts(combos, slice(None))
+        live = (combos["mins"] < self.ss[:, combos["cell"]]).any(axis=0) | combos["pinned"]
+        bad = np.zeros(cands["n"], dtype=bool)
+        bad[combos["cand"][unsafe]] = True
+        viable = order[~bad[order]]
+        parts = cands["part"][viable]
+        has_viable = np.zeros(len(chosen), dtype=bool)
+        has_viable[parts] = True
+        part_rows = np.bincount(cands["part_of"], minlength=len(chosen))
+        placed = self.placed + int(part_rows[~has_viable].sum())
+        self._report(placed)
+        step = max(1, self.n_rows // 20)
+        next_report = placed + step
+        self._pending = []
+        if not len(viable):
+            return
+        sweep = LevelSweep(self, cands, combos, unsafe, unsure, live)
+        runs = np.flatnonzero(np.concatenate([[True], parts[1:] != parts[:-1]]))
+        run_end = np.append(runs[1:], len(viable))
+        r, width = 0, 16
+        while r < len(runs):
+            window = viable[runs[r:r + width]]
+            fail = sweep.first_failure(window)
+            sweep.accept_all(window[:fail] if fail is not None else window, chosen)
+            if fail is None:
+                r += len(window)
+                width = min(2 * width, 4096)
+                continue
+            j = r + fail
+            if not any(sweep.try_one(int(c), chosen)
+                       for c in viable[runs[j]:run_end[j]].tolist()):
+                placed += int(part_rows[parts[runs[j]]])
+                if placed >= next_report:
+                    self._report(placed)
+                    next_report = placed + step
+            r = j + 1
+            width = max(width // 2, 16)
+        self._flush_pending(cands["children"])
+
+
+class CountingMondrian(Mondrian):
+    """The engine, counting the candidates it evaluates."""
+
+    def _level_terms(self, cands, which=None):
+        self.n_evaluated = getattr(self, "n_evaluated", 0) + (
+            cands["n"] if which is None else len(which))
+        return super()._level_terms(cands, which)
+
+
+@pytest.mark.parametrize("semantics", ["svpi", "mvpi-set", "mvpi-multiset"])
+@pytest.mark.parametrize("policy", range(len(POLICIES)))
+def test_lazy_evaluation_decides_like_evaluating_every_candidate(semantics, policy):
+    for seed in range(4):
+        table = table_of(seed * 11 + policy + 100, 800, [5, 40, 12, 40][seed], semantics)
+        args = (table, ["age", "zip", "sex"], "dx", POLICIES[policy], {}, semantics,
+                "infogain" if seed % 2 else "widest")
+        seen: dict = {"lazy": [], "eager": []}
+        engine = CountingMondrian(*args, progress=seen["lazy"].append)
+        reference = EagerMondrian(*args, progress=seen["eager"].append)
+        if engine.plan.log_theta.size == 0:
+            continue
+        got, n_got = engine.run()
+        want, n_want = reference.run()
+        assert n_got == n_want and np.array_equal(got, want), (semantics, policy, seed)
+        assert engine.n_candidates == reference.n_candidates
+        # a partition whose every candidate is unsafe already at the level's start is final
+        # at once (the lazy sweep also decides near-threshold heads exactly then): progress
+        # may come earlier, never go back, and ends at every row
+        assert seen["lazy"] == sorted(seen["lazy"]) and seen["lazy"][-1] == seen["eager"][-1] == 1
+        assert engine.n_evaluated <= reference.n_evaluated
+
+
+def test_lazy_evaluation_skips_the_candidates_the_rule_never_reaches():
+    table = table_of(5, 3000, 40, "svpi")
+    args = (table, ["age", "zip", "sex"], "dx", POLICIES[0], {}, "svpi", "infogain")
+    engine, reference = CountingMondrian(*args), EagerMondrian(*args)
+    got, n_got = engine.run()
+    want, n_want = reference.run()
+    assert n_got == n_want > 50 and np.array_equal(got, want)
+    # most partitions split by their first candidate: the others are never evaluated
+    assert engine.n_evaluated < 0.9 * reference.n_evaluated
+
+
+def random_groups(rng, semantics, n_values):
+    """Small groups as sparse rows, with repeated shapes and tight corners (n <= k + m,
+    a zero numerator) likely."""
+    sizes, group, value, count = [], [], [], []
+    for g in range(int(rng.integers(1, 12))):
+        size = int(rng.choice([1, 2, 3, 4, 6, 10]))
+        held = rng.choice(n_values, int(rng.integers(1, min(size, n_values) + 1)), replace=False)
+        if semantics == "svpi":
+            cuts = np.sort(rng.choice(np.arange(1, size), len(held) - 1, replace=False))
+            counts = np.diff(np.concatenate([[0], cuts, [size]]))
+        else:
+            counts = rng.integers(1, size + 1, len(held))
+            if semantics == "mvpi-set":
+                counts = np.minimum(counts, size)
+        sizes.append(size)
+        group += [g] * len(held)
+        value += held.tolist()
+        count += counts.tolist()
+    return SparseGroups(np.array(sizes), np.array(group), np.array(value), np.array(count))
+
+
+@pytest.mark.parametrize("semantics", ["svpi", "mvpi-set", "mvpi-multiset"])
+@pytest.mark.parametrize("policy", range(len(POLICIES)))
+def test_exact_minima_of_a_few_holders_are_those_of_the_float_filtered_path(semantics, policy,
+                                                                          monkeypatch):
+    rng = np.random.default_rng(policy)
+    table = table_of(policy, 60, 4, semantics)
+    engine = Mondrian(table, ["age", "zip", "sex"], "dx", POLICIES[policy], {}, semantics,
+                      "infogain")
+    plan = engine.plan
+    for _ in range(40):
+        groups = random_groups(rng, semantics, 4)
+        for cell in range(len(plan)):
+            idx = groups.holders(int(plan.value[cell]))
+            engine._exact_memo = {}
+            direct = engine._exact_minima(groups, idx, cell)
+            monkeypatch.setattr(anonymize, "_EXACT_FEW", -1)  # every entry through the filter
+            engine._exact_memo = {}
+            filtered = engine._exact_minima(groups, idx, cell)
+            monkeypatch.undo()
+            assert direct == filtered, (semantics, policy, cell)
+
+
+@pytest.mark.parametrize("semantics", ["svpi", "mvpi-set", "mvpi-multiset"])
+@pytest.mark.parametrize("policy", range(len(POLICIES)))
+def test_terms_computed_once_per_run_of_shapes_are_every_pairs_terms(semantics, policy):
+    from skyprivacy.formulas import holder_terms
+
+    rng = np.random.default_rng(policy + 10)
+    table = table_of(policy, 400, 40, semantics)
+    engine = Mondrian(table, ["age", "zip", "sex"], "dx", POLICIES[policy], {}, semantics,
+                      "infogain")
+    plan, n_values = engine.plan, engine.n_values
+    # many small groups, long tails of equal counts: well over the size where runs are used
+    from skyprivacy.release import pair_counts
+
+    # groups of 1 to 40 rows whose values are drawn from a skewed distribution: long tails of
+    # counts of 1, well over the size from which runs are used
+    sizes = rng.integers(1, 41, 150)
+    weights = np.arange(1, n_values + 1, dtype=float) ** -1.1
+    row_group = np.repeat(np.arange(len(sizes)), sizes)
+    row_value = rng.choice(n_values, len(row_group), p=weights / weights.sum())
+    groups = SparseGroups(sizes, *pair_counts(row_group, row_value, len(sizes), n_values))
+    lo = plan.cell_ptr[groups.value]
+    cell, e = anonymize._expand(lo, plan.cell_ptr[groups.value + 1] - lo)
+    assert len(e) >= 2 * anonymize._SHAPES_MIN
+    terms, at = engine._pair_terms(groups.rows, e, cell)
+    assert (at is None) == (semantics == "mvpi-set")
+    want = holder_terms(groups.rows, e, l=plan.l[cell], k=plan.k[cell], m=plan.m[cell],
+                        semantics=semantics).as_tuple()
+    for got, expected in zip(terms, want):
+        assert np.array_equal(got if at is None else got[at], expected)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_entropies_summed_once_per_run_of_counts_are_bitwise_the_same(seed):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 60, 300)
+    weights = np.arange(1, 41, dtype=float) ** -1.1
+    row_group = np.repeat(np.arange(len(sizes)), sizes)
+    row_value = rng.choice(40, len(row_group), p=weights / weights.sum())
+    from skyprivacy.release import pair_counts
+    groups = SparseGroups(sizes, *pair_counts(row_group, row_value, len(sizes), 40))
+    total = sizes.astype(float)
+    plain = anonymize._entropy_sum(groups.group, groups.count, total, len(sizes))
+    by_runs = anonymize._entropy_sum(groups.group, groups.count, total, len(sizes), runs=True)
+    assert np.array_equal(plain, by_runs)
