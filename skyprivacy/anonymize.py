@@ -28,6 +28,7 @@ import pandas as pd
 
 from ._core.encoding import factorize, list_like_cells, require_columns
 from ._core.engines import partitioned_engine
+from ._core.exact import readable_fraction
 from ._core.text import confidence_text, percent_text
 from .check import SkylineCheckResult, skyline_check
 from .errors import (
@@ -1377,7 +1378,7 @@ def infeasible_error(root: ReleaseCandidate, check) -> InfeasibleError:
     error = InfeasibleError(
         f"Even the whole table as one group is unsafe: {len(failing)} (value, point) "
         f"check(s) fail, first {first.value!r} at {first.point} with breach probability "
-        f"{first.breach_probability} "
+        f"{readable_fraction(first.breach_probability)} "
         f"({percent_text(first.breach_probability, first.point.c_exact)}); {strongest}; no "
         f"generalization can satisfy the policy: relax the failing points to what the table "
         f"withstands.")
@@ -1391,7 +1392,7 @@ def infeasible_error(root: ReleaseCandidate, check) -> InfeasibleError:
 def _bp0(root: ReleaseCandidate, value) -> str:
     from .formulas import breach_probability
     bp = breach_probability(root, value, l=0, k=0, m=0, exact=True)
-    return f"{bp} ({percent_text(bp)})"
+    return f"{readable_fraction(bp)} ({percent_text(bp)})"
 
 
 def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy,

@@ -55,6 +55,7 @@ import numpy as np
 import pandas as pd
 
 from ._core.encoding import as_numbers, require_columns
+from ._core.exact import fraction_text, parse_fraction, readable_fraction
 from ._core.version import __version__
 from ._core.engines import partitioned_engine
 from .check import SkylineCheckResult, skyline_check
@@ -312,9 +313,9 @@ def _check_rows(result: SkylineCheckResult) -> list[dict]:
         rows.append({
             "value": str(row.value),
             "l": row.point.l, "k": row.point.k, "m": row.point.m,
-            "c": float(row.point.c), "c_exact": str(row.point.c_exact),
+            "c": float(row.point.c), "c_exact": fraction_text(row.point.c_exact),
             "breach_probability": float(bp),
-            "breach_probability_exact": str(bp),
+            "breach_probability_exact": fraction_text(bp),
             "safe": bool(row.safe),
             "source": row.source,
             "worst_case": row.worst_case.description,
@@ -587,7 +588,7 @@ def _point_text(entry: Mapping) -> str:
 
 def _key(entry: Mapping) -> tuple:
     return (str(entry["value"]), int(entry["l"]), int(entry["k"]), int(entry["m"]),
-            str(Fraction(str(entry["c_exact"]))))
+            fraction_text(parse_fraction(entry["c_exact"])))
 
 
 def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
@@ -660,7 +661,7 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
     for entry in certificate["checks"]:
         try:
             key = _key(entry)
-            exact = Fraction(str(entry["breach_probability_exact"]))
+            exact = parse_fraction(entry["breach_probability_exact"])
         except (TypeError, ValueError, ZeroDivisionError):
             raise _malformed(f"the check {_point_text(entry)} has an unreadable number") \
                 from None
@@ -670,7 +671,7 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
                                  rel_tol=1e-12, abs_tol=0.0)):
             differences.append(f"The certificate's float breach probability "
                                f"{entry['breach_probability']!r} for {_point_text(entry)} "
-                               f"disagrees with its exact value {exact}.")
+                               f"disagrees with its exact value {readable_fraction(exact)}.")
     actual = {_key(entry): entry for entry in recomputed["checks"]}
     for key, entry in actual.items():
         if key not in claimed:
@@ -678,10 +679,11 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
                                f"its policy requires.")
             continue
         claimed_entry, exact = claimed[key]
-        if Fraction(entry["breach_probability_exact"]) != exact:
+        recorded = parse_fraction(entry["breach_probability_exact"])
+        if recorded != exact:
             differences.append(f"Breach probability of {_point_text(entry)} differs: the "
-                               f"certificate records {exact}, the table gives "
-                               f"{entry['breach_probability_exact']}.")
+                               f"certificate records {readable_fraction(exact)}, the table "
+                               f"gives {readable_fraction(recorded)}.")
         elif bool(claimed_entry["safe"]) != entry["safe"]:
             differences.append(f"The verdict of {_point_text(entry)} differs: the certificate "
                                f"says {'safe' if claimed_entry['safe'] else 'unsafe'}, the "

@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ._core.exact import fraction_text, readable_fraction
 from ._core.text import percent_text
 from ._core.warning import warn
 from .errors import InvalidParameterError, UnusedPolicyValueWarning
@@ -44,9 +45,9 @@ class PointCheck:
         return {
             "value": self.value if isinstance(self.value, (int, float, bool)) else str(self.value),
             "l": self.point.l, "k": self.point.k, "m": self.point.m,
-            "c": float(self.point.c), "c_exact": str(self.point.c_exact),
+            "c": float(self.point.c), "c_exact": fraction_text(self.point.c_exact),
             "breach_probability": float(self.breach_probability),
-            "breach_probability_exact": str(self.breach_probability),
+            "breach_probability_exact": fraction_text(self.breach_probability),
             "safe": self.safe,
             "source": self.source,
             "worst_case": self.worst_case.to_dict(),
@@ -171,7 +172,7 @@ class SkylineCheckResult:
         columns = ["value", "l", "k", "m", "c", "breach_probability", "safe",
                    "breach_probability_exact", "source", "worst_case"]
         data = [[r.value, r.point.l, r.point.k, r.point.m, float(r.point.c),
-                 float(r.breach_probability), r.safe, str(r.breach_probability), r.source,
+                 float(r.breach_probability), r.safe, fraction_text(r.breach_probability), r.source,
                  r.worst_case.description] for r in self.rows]
         frame = pd.DataFrame(data, columns=columns)
         return frame.astype({"l": "int64", "k": "int64", "m": "int64", "c": "float64",
@@ -191,14 +192,14 @@ class SkylineCheckResult:
             worst = self.worst
             if worst is not None:
                 head += (f" Closest call: {worst.value!r} at {worst.point}, breach probability "
-                         f"{worst.breach_probability} "
+                         f"{readable_fraction(worst.breach_probability)} "
                          f"({percent_text(worst.breach_probability, worst.point.c_exact)}).")
             return head
         violations = self.violations
         lines = [f"UNSAFE: {len(violations)} of {len(self)} (value, point) checks fail."]
         for row in violations:
             lines.append(f"- {row.value!r} at {row.point}: breach probability "
-                         f"{row.breach_probability} "
+                         f"{readable_fraction(row.breach_probability)} "
                          f"({percent_text(row.breach_probability, row.point.c_exact)}) >= "
                          f"{row.point.c}. {row.worst_case.description}")
         return "\n".join(lines)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ._core.exact import native
+from ._core.exact import fraction_text, native, readable_fraction
 from ._core.text import percent_text
 from .formulas import SufficientStatistics
 from .release import ReleaseCandidate
@@ -64,7 +64,7 @@ class WorstCase:
             "known_group": None if self.known_group is None else str(self.known_group),
             "family_group": None if self.family_group is None else str(self.family_group),
             "ruled_out": [str(v) for v in self.ruled_out],
-            "breach_probability": str(self.breach_probability),
+            "breach_probability": fraction_text(self.breach_probability),
             "description": self.description,
         }
 
@@ -77,7 +77,7 @@ def worst_case(release: ReleaseCandidate, value, stats: SufficientStatistics,
     mvpi = release.semantics != "svpi"
     case = stats.case
     labels = release.group_labels
-    confidence = f"confidence {bp} ({percent_text(bp, threshold)})"
+    confidence = f"confidence {readable_fraction(bp)} ({percent_text(bp, threshold)})"
     if case == "absent":
         return WorstCase(value, case, None, None, None, (), bp,
                          f"{value!r} occurs in no group of the release: no attacker can infer it.")

@@ -21,11 +21,11 @@ import html
 import io
 import math
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 
 import numpy as np
 
 from ._core.deprecation import renamed_keyword
+from ._core.exact import parse_fraction, readable_fraction
 from ._core.text import confidence_text, percent_text
 from .check import SkylineCheckResult
 from .errors import param_error
@@ -45,7 +45,17 @@ def _esc(value) -> str:
 
 
 def _pct(p, threshold=None) -> str:
-    return percent_text(p, threshold)
+    return percent_text(_exact(p), threshold)
+
+
+def _exact(value):
+    """A certificate's exact number ('p/q' text of any length) as a Fraction."""
+    return parse_fraction(value) if isinstance(value, str) else value
+
+
+def _readable(value) -> str:
+    """A certificate's exact number as a person reads it (rounded past thousands of digits)."""
+    return readable_fraction(_exact(value))
 
 
 @renamed_keyword("confidence", "c")
@@ -469,7 +479,7 @@ def _table_checks(checks: list) -> str:
                    f'<td class="num">{c["k"]}</td><td class="num">{c["m"]}</td>'
                    f'<td class="num">{_esc(c.get("c", c["c_exact"]))}</td>'
                    f'<td class="num">{_pct(c["breach_probability_exact"], c["c_exact"])}</td>'
-                   f'<td class="num">{_esc(c["breach_probability_exact"])}</td>'
+                   f'<td class="num">{_esc(_readable(c["breach_probability_exact"]))}</td>'
                    f'<td>{"safe" if c["safe"] else "<b>UNSAFE</b>"}</td></tr>')
     out.append("</tbody></table>")
     return "\n".join(out)
@@ -482,12 +492,12 @@ def _table_worst_cases(checks: list, failing: list) -> str:
     else:
         out = ["<h2>Closest calls</h2><p>No check fails; these come nearest to their "
                "threshold.</p><ul>"]
-        shown = sorted(checks, key=lambda c: Fraction(c["c_exact"])
-                       - Fraction(c["breach_probability_exact"]))[:3]
+        shown = sorted(checks, key=lambda c: _exact(c["c_exact"])
+                       - _exact(c["breach_probability_exact"]))[:3]
     for c in shown:
         out.append(f'<li><b>{_esc(c["value"])}</b> at (l={c["l"]}, k={c["k"]}, m={c["m"]}, '
                    f'c={_esc(c.get("c", c["c_exact"]))}): breach probability '
-                   f'{_esc(c["breach_probability_exact"])} '
+                   f'{_esc(_readable(c["breach_probability_exact"]))} '
                    f'({_pct(c["breach_probability_exact"], c["c_exact"])}). '
                    f'{_esc(c.get("worst_case", ""))}</li>')
     out.append("</ul>")
@@ -505,7 +515,7 @@ def _table_skylines(skylines: Sequence[KnowledgeSkyline], checks: list, png: boo
            "the line of its <i>l</i> is knowledge the release does not withstand.</p>"]
     for skyline in skylines:
         marks = [(c["l"], c["k"], c["m"]) for c in checks
-                 if c["value"] == str(skyline.value) and Fraction(c["c_exact"]) == skyline.c]
+                 if c["value"] == str(skyline.value) and _exact(c["c_exact"]) == skyline.c]
         picture = _skyline_png(skyline) if png else skyline_svg(skyline, policy_points=marks)
         breach = skyline.least_breach
         caption = (f"Knowledge skyline of {skyline.value!r} at c = "

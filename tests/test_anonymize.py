@@ -346,3 +346,15 @@ def test_k_anonymize_errors():
         k_anonymize(table, qi="age", k=25)
     with pytest.raises(SchemaError, match=re.escape("Column 'height' is not in the table")):
         k_anonymize(table, qi="height", k=2)
+
+
+def test_an_infeasible_policy_over_a_large_mvpi_multiset_group_is_explained_not_crashed():
+    """The root's exact breach probability has thousands of digits; the InfeasibleError rounds
+    it in its sentence (it crashed converting the fraction to text)."""
+    table = pd.DataFrame({"age": np.arange(3000) % 90,
+                          "dx": [["a", "b"] if i % 2 else ["a"] for i in range(3000)]})
+    with pytest.raises(InfeasibleError, match=re.escape(
+            "Even the whole table as one group is unsafe: 1 (value, point) check(s) fail, "
+            "first 'a' at (l=0, k=2, m=2, c=0.7) with breach probability ~0.927258 (92.7%)")):
+        skyline_anonymize(table, qi="age", sensitive="dx", policy=Policy.uniform([(0, 2, 2, 0.7)]),
+                          semantics="mvpi-multiset")

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import skyprivacy
-from skyprivacy import Policy, ReleaseCandidate, skyline_anonymize, skyline_check
+from skyprivacy import Policy, ReleaseCandidate, breach_probability, skyline_anonymize, skyline_check
+from skyprivacy._core.exact import fraction_text, parse_fraction
 from skyprivacy.certificate import (
     CANONICAL_FORM,
     CERTIFICATE_SCHEMA_VERSION,
@@ -376,3 +377,29 @@ def test_a_malformed_set_label_record(record, release_table, policy):
             "The certificate is malformed: 'labels' must be null or an object with 'file' and "
             "a 'sha256' of 64 hex digits.")):
         verify_certificate(release_table, cert)
+
+
+def test_a_probability_of_thousands_of_digits_is_certified_and_verified_exactly():
+    """One large mvpi-multiset group: the exact breach probability runs past the 4,300 digits
+    str() converts at once; the certificate holds it whole, verify reads it back exactly, and
+    the sentences round it instead of crashing."""
+    people = range(3000)  # everyone holds 'a', every other person 'b' too (long format)
+    rows = [(p, "1", "a") for p in people] + [(p, "1", "b") for p in people if p % 2]
+    table = pd.DataFrame(rows, columns=["pid", "zip", "dx"])
+    policy = Policy.uniform([(0, 2, 2, 0.7)])
+    certificate = build_certificate(table, policy, sensitive="dx", qi="zip", individual="pid",
+                                    semantics="mvpi-multiset")
+    exact = {c["value"]: c["breach_probability_exact"] for c in certificate["checks"]}
+    assert len(exact["a"]) > 4300 and "/" in exact["a"]
+    release = ReleaseCandidate.from_table(table, qi="zip", sensitive="dx", individual="pid",
+                                          semantics="mvpi-multiset")
+    bp = breach_probability(release, "a", l=0, k=2, m=2, exact=True)
+    assert parse_fraction(exact["a"]) == bp
+    assert verify_certificate(table, certificate).ok
+    certificate["checks"][0]["breach_probability_exact"] = fraction_text(bp + Fraction(1, 10 ** 9))
+    assert not verify_certificate(table, certificate).ok
+    explained = skyline_check(release, policy).explain()
+    assert f"~{float(bp):.6g}" in explained
+    from skyprivacy.report import render_report
+    page = render_report(certificate, release)
+    assert f"~{float(bp):.6g}" in page and exact["a"] not in page

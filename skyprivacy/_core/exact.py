@@ -30,6 +30,8 @@ __all__ = [
     "native",
     "native_number",
     "fraction_text",
+    "parse_fraction",
+    "readable_fraction",
     "json_number",
 ]
 
@@ -152,17 +154,87 @@ def native_number(value: object) -> int | float | Fraction:
     raise TypeError(f"{value!r} is not a real number")
 
 
+#: Decimal digits per block when an integer is longer than Python converts in one step (4,300
+#: digits by default since 3.11, a guard against quadratic conversion of untrusted text).
+_BLOCK = 1000
+
+
+def _int_text(n: int) -> str:
+    """``str(n)`` for integers of any length (block by block past Python's limit)."""
+    if n.bit_length() < 4000 * 3:  # fewer than ~3,600 digits: one step
+        return str(n)
+    sign, n = ("-", -n) if n < 0 else ("", n)
+    blocks = []
+    base = 10 ** _BLOCK
+    while n:
+        n, block = divmod(n, base)
+        blocks.append(block)
+    return sign + str(blocks[-1]) + "".join(f"{b:0{_BLOCK}d}" for b in reversed(blocks[:-1]))
+
+
+def _int_of(text: str) -> int:
+    """``int(text)`` for decimal integers of any length."""
+    if len(text) <= 3000:
+        return int(text)
+    sign, digits = (-1, text[1:]) if text.startswith("-") else (1, text.lstrip("+"))
+    value = 0
+    for lo in range(0, len(digits), _BLOCK):
+        block = digits[lo:lo + _BLOCK]
+        value = value * 10 ** len(block) + int(block)
+    return sign * value
+
+
 def fraction_text(value: Fraction | float) -> str:
-    """An exact quantity for JSON: 'p/q' for fractions, 'inf' for infinity.
+    """An exact quantity for JSON: 'p/q' for fractions (any length), 'inf' for infinity.
 
     Examples
     --------
-    >>> fraction_text(Fraction(2, 3)), fraction_text(math.inf)
-    ('2/3', 'inf')
+    >>> fraction_text(Fraction(2, 3)), fraction_text(math.inf), fraction_text(Fraction(4))
+    ('2/3', 'inf', '4')
     """
     if isinstance(value, float) and math.isinf(value):
         return "inf"
+    if isinstance(value, Fraction):
+        if value.denominator == 1:
+            return _int_text(value.numerator)
+        return f"{_int_text(value.numerator)}/{_int_text(value.denominator)}"
     return str(value)
+
+
+def parse_fraction(text: str) -> Fraction:
+    """The Fraction a :func:`fraction_text` (or any 'p/q', integer or decimal text) names,
+    whatever the length of p and q.
+
+    Examples
+    --------
+    >>> parse_fraction("2/3"), parse_fraction("0.9"), parse_fraction(fraction_text(
+    ...     Fraction(10 ** 5000 + 1, 3))) == Fraction(10 ** 5000 + 1, 3)
+    (Fraction(2, 3), Fraction(9, 10), True)
+    """
+    text = str(text).strip()
+    numerator, slash, denominator = text.partition("/")
+    if slash and numerator.lstrip("+-").isdigit() and denominator.isdigit():
+        return Fraction(_int_of(numerator), _int_of(denominator))
+    if not slash and text.lstrip("+-").isdigit():
+        return Fraction(_int_of(text))
+    return Fraction(text)
+
+
+def readable_fraction(value: Fraction | float) -> str:
+    """A probability for a sentence: 'p/q', or past a few thousand digits (products of many
+    falling factorials in large mvpi-multiset groups get there) the decimal it is close to,
+    ``~0.700012``: the exact value stays in the JSON (:func:`fraction_text`).
+
+    Examples
+    --------
+    >>> readable_fraction(Fraction(980, 1091)), readable_fraction(Fraction(7 * 10 ** 4000 + 1,
+    ...                                                                   10 ** 4001))
+    ('980/1091', '~0.7')
+    """
+    if not isinstance(value, Fraction) or max(value.numerator.bit_length(),
+                                              value.denominator.bit_length()) < 4000 * 3:
+        return str(value)
+    return f"~{float(value):.6g}"
 
 
 def json_number(value: object) -> object:

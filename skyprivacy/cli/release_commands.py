@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from fractions import Fraction
 
+from .._core.exact import readable_fraction
 from .._core.text import confidence_text, percent_text
 from .._core.version import __version__
 from ..anonymize import k_anonymize, skyline_anonymize
@@ -120,7 +121,7 @@ def _checks_text(result, certificate: dict) -> list[str]:
         shown = sorted(result.rows, key=lambda r: r.point.c_exact - r.breach_probability)[:3]
     for row in shown:
         lines.append(f"- {row.value!r} at {row.point}: breach probability "
-                     f"{row.breach_probability} "
+                     f"{readable_fraction(row.breach_probability)} "
                      f"({percent_text(row.breach_probability, row.point.c_exact)}). "
                      f"{row.worst_case.description}")
     return lines
@@ -198,8 +199,9 @@ def cmd_anonymize(ctx: Context) -> int:
                          f"published as a digest.")
         worst = result.certificate.worst
         if worst is not None:
+            bp = worst.breach_probability
             lines.append(f"Closest call: {worst.value!r} at {worst.point}, breach probability "
-                         f"{worst.breach_probability} ({percent_text(worst.breach_probability)}).")
+                         f"{readable_fraction(bp)} ({percent_text(bp)}).")
         ctx.emit("\n".join(lines))
     return EXIT_OK
 

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from skyprivacy._core.exact import (as_number, decimal_fraction, exact_array, fraction_text,
-                                    is_real, json_number, native, native_number)
+                                    is_real, json_number, native, native_number,
+                                    parse_fraction, readable_fraction)
 
 
 @pytest.mark.parametrize("value, expected", [
@@ -86,3 +87,33 @@ def test_is_real_and_texts():
     assert fraction_text(Fraction(3, 4)) == "3/4" and fraction_text(math.inf) == "inf"
     assert fraction_text(0.5) == "0.5"
     assert json_number(2) == 2 and json_number(0.5) == 0.5 and json_number(Fraction(1, 2)) == "1/2"
+
+
+@pytest.mark.parametrize("value", [
+    Fraction(2, 3), Fraction(-7, 4), Fraction(5), Fraction(0),
+    Fraction(10 ** 5000 + 1, 3), Fraction(-(10 ** 4500) - 7, 10 ** 6001 + 9),
+    Fraction(1, 2 ** 40000),
+])
+def test_fraction_text_round_trips_fractions_of_any_length(value):
+    """Exact probabilities of large mvpi-multiset groups run to thousands of digits, beyond
+    what str() and int() convert in one step (Python 3.11's 4,300-digit limit)."""
+    text = fraction_text(value)
+    assert parse_fraction(text) == value
+    if value.denominator == 1:
+        assert "/" not in text
+    assert text.lstrip("-").replace("/", "").isdigit()
+
+
+def test_parse_fraction_reads_decimals_and_refuses_junk():
+    assert parse_fraction("0.9") == Fraction(9, 10) and parse_fraction(" 3 ") == 3
+    with pytest.raises(ValueError):
+        parse_fraction("1/x")
+    with pytest.raises(ZeroDivisionError):
+        parse_fraction("1/0")
+
+
+def test_readable_fraction_keeps_short_fractions_and_rounds_huge_ones():
+    assert readable_fraction(Fraction(980, 1091)) == "980/1091"
+    assert readable_fraction(0.5) == "0.5"
+    huge = Fraction(7 * 10 ** 4000 + 1, 10 ** 4001)
+    assert readable_fraction(huge) == "~0.7"
