@@ -19,7 +19,6 @@ import math
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -40,11 +39,15 @@ from .errors import (
 )
 from .formulas import (
     LOG_TOL,
+    NR_TERMS,
     SortedRows,
     cap_amounts,
     combine,
+    exact_breach_probability,
     exact_min,
+    exact_negated_ratio,
     exact_terms,
+    exact_v_without_family,
     float_verdict_one,
     float_verdicts,
     holder_terms,
@@ -1180,8 +1183,8 @@ class Mondrian:
         out = []
         positions = np.arange(len(idx))
         for stat, logs in enumerate(terms.as_tuple()):
-            if stat >= 3 and m == 0:  # V(f, 0, k) = 1 where k fits
-                out.append(Fraction(1) if np.isfinite(logs).any() else INF)
+            if stat >= 3 and m == 0:
+                out.append(exact_v_without_family(logs))
             else:
                 out.append(exact_min(logs, positions, exact_of(stat), shape)[0])
         return out
@@ -1200,7 +1203,7 @@ class Mondrian:
         statistics only the sides (Q, children) within the tolerance of the lower one."""
         j = int(self.plan.value[cell])
         need_q, need_kids = [True] * 5, [True] * 5
-        near = [(0,), (1, 4), (2, 3)]
+        near = list(NR_TERMS)
         if kid_mins is not None:
             q_mins: list[float] = self.ss[:, cell].tolist()
             kid_mins = [float(x) for x in kid_mins]
@@ -1230,11 +1233,7 @@ class Mondrian:
             exact = [min(a, b) if k else a for a, b, k in
                      zip(exact, self._exact_minima(kids, kid_idx, cell), need_kids)]
 
-        def mul(a, b):
-            return INF if a == INF or b == INF else a * b
-        nr = min(exact[term[0]] if len(term) == 1 else mul(exact[term[0]], exact[term[1]])
-                 for term in near)
-        bp = Fraction(0) if nr == INF else 1 / (nr + 1)
+        bp = exact_breach_probability(exact_negated_ratio(exact, near))
         return not bp < self.plan.c_exact[cell]
 
 

@@ -21,7 +21,7 @@ from ._core.exact import fraction_text, readable_fraction
 from ._core.text import percent_text
 from ._core.warning import warn
 from .errors import InvalidParameterError, UnusedPolicyValueWarning
-from .formulas import point_verdicts, sufficient_statistics
+from .formulas import float_breach_probability, point_verdicts, sufficient_statistics
 from .knowledge import Policy, SkylinePoint
 from .prose import WorstCase, worst_case
 from .release import ReleaseCandidate
@@ -156,8 +156,7 @@ class SkylineCheckResult:
         if self._log_nr is None or not isinstance(targets, _Targets):
             candidates = range(len(targets))
         else:  # float margins find the few rows that can be the exact minimum
-            with np.errstate(over="ignore"):
-                bp = 1.0 / (1.0 + np.exp(self._log_nr))
+            bp = float_breach_probability(self._log_nr)
             margin = targets.c_array() - bp
             candidates = np.flatnonzero(margin <= margin.min() + 1e-9).tolist()
         return min((self._row(i) for i in candidates),

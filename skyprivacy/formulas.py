@@ -61,6 +61,11 @@ __all__ = [
     "exact_T",
     "exact_V",
     "exact_terms",
+    "exact_negated_ratio",
+    "exact_breach_probability",
+    "float_breach_probability",
+    "exact_v_without_family",
+    "NR_TERMS",
     "LOG_TOL",
 ]
 
@@ -598,6 +603,44 @@ def _exact_mul(a: Exact, b: Exact) -> Exact:
     return a * b
 
 
+#: Theorem 2's three placements as positions in (SS1, ..., SS5): the target, the k known
+#: individuals and the family in one group (SS1); the known ones with the family (SS2 * SS5);
+#: the known ones with the target (SS3 * SS4).
+NR_TERMS = ((0,), (1, 4), (2, 3))
+
+
+def exact_negated_ratio(ss, terms=NR_TERMS) -> Exact:
+    """NR = min(SS1, SS2 * SS5, SS3 * SS4) from the five exact statistics (+inf absorbing,
+    rule 6), over ``terms`` (a subset of :data:`NR_TERMS` when the others are known larger).
+
+    Examples
+    --------
+    >>> exact_negated_ratio([Fraction(3), Fraction(1, 2), math.inf, Fraction(4), Fraction(2)])
+    Fraction(1, 1)
+    """
+    return min(ss[t[0]] if len(t) == 1 else _exact_mul(ss[t[0]], ss[t[1]]) for t in terms)
+
+
+def exact_breach_probability(nr: Exact) -> Fraction:
+    """BP = 1 / (NR + 1), exactly; 0 when NR is +inf (sigma can be nowhere)."""
+    return Fraction(0) if nr == INF else 1 / (Fraction(nr) + 1)
+
+
+def float_breach_probability(log_nr):
+    """BP = 1 / (NR + 1) from the float log NR (array or scalar): 0 at +inf, 1 at -inf,
+    without overflow."""
+    with np.errstate(over="ignore"):
+        out = 1.0 / (1.0 + np.exp(np.asarray(log_nr, dtype=float)))
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def exact_v_without_family(logs: np.ndarray) -> Exact:
+    """The exact minimum of V(f, 0, k) over groups whose float log terms are ``logs``: with
+    no family (m = 0) V is 1 wherever the k individuals fit and +inf elsewhere, so no
+    Fraction is computed."""
+    return Fraction(1) if np.isfinite(logs).any() else INF
+
+
 def exact_terms(n: int, s: int, top: tuple[int, ...], k: int, m: int,
                 semantics: str) -> tuple[Exact, Exact, Exact, Exact, Exact]:
     """The five exact terms of one group: (minNR, T(l,0), T(l,k), V(m,0), V(m,k)).
@@ -688,8 +731,7 @@ class SufficientStatistics:
     @property
     def breach_probability(self) -> Fraction:
         """BP = 1 / (NR + 1), exactly."""
-        nr = self.negated_ratio
-        return Fraction(0) if nr == INF else 1 / (Fraction(nr) + 1)
+        return exact_breach_probability(self.negated_ratio)
 
     def _resolve(self) -> tuple[Exact, str]:
         if self.pinned_group is not None:

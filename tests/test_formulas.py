@@ -259,3 +259,39 @@ def test_a_check_allocates_nothing_the_size_of_the_nonzeros(monkeypatch):
     # under half a byte per extra nonzero (a full-length mask would be one): what grows is
     # bounded by the group sizes (the falling-ratio table), not by the nonzeros
     assert large - small < 0.5 * (n_large - n_small), (small, large)
+
+
+def test_the_closed_forms_live_in_formulas_alone():
+    """formulas.py is the one implementation of T, V, Theorem 2's minimum and BP = 1/(NR + 1)
+    (issue "Scale in the sensitive domain"): no other module of the package defines a closed
+    form or computes the breach probability from a negated ratio in its code (docstrings may
+    cite them). The dynamic program of baselines/dynamic.py is a different algorithm (the
+    paper's competitor) and only combines formulas' terms; the other papers' areas have their
+    own formulas."""
+    import ast
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[1] / "skyprivacy"
+    closed_form_names = {"log_T", "log_V", "exact_T", "exact_V", "_log_T", "_log_V",
+                         "_log_nr", "_log_falling", "_log_falling_ratio", "falling_table",
+                         "exact_terms", "holder_terms", "group_terms", "combine",
+                         "exact_negated_ratio", "exact_breach_probability"}
+    found = []
+    other_papers = {"fairness_queries", "transparency", "experimental"}
+    for path in sorted(package.rglob("*.py")):
+        if (path.name == "formulas.py" and path.parent == package) \
+                or other_papers & set(path.relative_to(package).parts):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    and node.name in closed_form_names:
+                found.append(f"{path.name}: def {node.name}")
+            # 1 / (x + 1) or 1 / (1 + x): a breach probability from a negated ratio
+            if (isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div)
+                    and isinstance(node.left, ast.Constant) and node.left.value == 1
+                    and isinstance(node.right, ast.BinOp) and isinstance(node.right.op, ast.Add)
+                    and any(isinstance(side, ast.Constant) and side.value == 1
+                            for side in (node.right.left, node.right.right))):
+                found.append(f"{path.relative_to(package)}:{node.lineno}: 1 / (... + 1)")
+    assert found == []

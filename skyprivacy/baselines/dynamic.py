@@ -46,7 +46,16 @@ import numpy as np
 
 from .._core.validation import Boolean, Interval, validate_params
 from ..errors import InvalidParameterError
-from ..formulas import SortedRows, cap_amounts, exact_T, exact_V, log_T, log_V
+from ..formulas import (
+    SortedRows,
+    cap_amounts,
+    exact_breach_probability,
+    exact_T,
+    float_breach_probability,
+    exact_V,
+    log_T,
+    log_V,
+)
 from ..release import ReleaseCandidate
 from ._common import RELEASE
 
@@ -120,14 +129,8 @@ def dp_breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k
         return Fraction(0) if exact else 0.0
     groups = _DPGroups(release, j, l)
     if exact:
-        nr = _exact_program(groups, k, m, release.semantics)
-        return Fraction(0) if nr == INF else 1 / (nr + 1)
-    log_nr = _log_program(groups, k, m, release.semantics)
-    if log_nr == INF:
-        return 0.0
-    if log_nr == -INF:
-        return 1.0
-    return 1.0 / (math.exp(log_nr) + 1.0)
+        return exact_breach_probability(_exact_program(groups, k, m, release.semantics))
+    return float_breach_probability(_log_program(groups, k, m, release.semantics))
 
 
 class _DPGroups:
