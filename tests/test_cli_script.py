@@ -8,16 +8,9 @@ import subprocess
 import sys
 
 import pytest
+from cli.helpers import POLICY, RELEASE  # the CLI tests' policy and columns
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "skyprivacy")
-POLICY = """\
-[default]
-skyline = [[1, 5, 1, 0.9]]            # (l, k, m, c) points for every value not listed
-
-[values."Exec-managerial"]
-skyline = [[4, 10, 4, 0.9], [1, 20, 1, 0.9]]
-"""
-RELEASE = ["--qi", "age,workclass,sex", "--sensitive", "occupation"]
 
 
 def skyprivacy(folder, *argv):
