@@ -98,21 +98,33 @@ def qi_kinds(table: pd.DataFrame, qi, hierarchies, *, numeric=None, categorical=
 
 
 def _infer(column: pd.Series, name: str, owner: str) -> str:
-    if pd.api.types.is_bool_dtype(column):
+    if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
+        return infer_kind(column.iloc[:0], np.zeros(0, dtype=np.int64), name, owner)
+    codes, uniques = pd.factorize(column, use_na_sentinel=False)
+    return infer_kind(pd.Series(uniques, dtype=object),
+                      np.bincount(codes, minlength=len(uniques)), name, owner)
+
+
+def infer_kind(uniques: pd.Series, counts: np.ndarray, name: str, owner: str) -> str:
+    """How a column without a hierarchy is split, from its distinct cells (in order of first
+    appearance) and how often each occurs: ``'numeric'`` when every cell reads as a number
+    (and none has a leading zero, as ZIP codes do), else ``'set'``, with a
+    :class:`MixedColumnWarning` when at least ``MOSTLY_NUMERIC`` of the rows are numbers.
+    The in-memory and the Dask engine both decide through it."""
+    if pd.api.types.is_bool_dtype(uniques):
         return "set"
-    if pd.api.types.is_numeric_dtype(column):
+    if pd.api.types.is_numeric_dtype(uniques):
         return "numeric"
-    codes, text = _distinct(column)
+    text = as_text(uniques)
     if text.str.match(LEADING_ZERO).any():
         return "set"  # codes such as ZIP 02139: never read as numbers
-    odd_text = pd.to_numeric(text.str.strip(), errors="coerce").isna().to_numpy()
-    odd = odd_text[codes]
+    odd = pd.to_numeric(text.str.strip(), errors="coerce").isna().to_numpy()
     if not odd.any():
         return "numeric"
-    share = 1 - odd.mean()
-    if share >= MOSTLY_NUMERIC:
-        examples = list(dict.fromkeys(text.to_numpy()[codes[odd]]))[:3]  # in row order
-        warn(f"Column {name!r} is mostly numbers but {int(odd.sum())} cell(s) are not (e.g. "
+    n_odd = int(counts[odd].sum())
+    if 1 - n_odd / int(counts.sum()) >= MOSTLY_NUMERIC:
+        examples = list(dict.fromkeys(text.to_numpy()[odd]))[:3]  # in row order
+        warn(f"Column {name!r} is mostly numbers but {n_odd} cell(s) are not (e.g. "
              f"{examples!r}): {owner} splits it as categories; clean those cells, or pass "
              f"categorical=[{name!r}] (--categorical {name}) to say so.",
              MixedColumnWarning)

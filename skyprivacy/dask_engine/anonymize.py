@@ -57,7 +57,6 @@ from ..check import skyline_check
 from ..errors import (
     InfeasibleError,
     InvalidParameterError,
-    MixedColumnWarning,
     SchemaError,
     UnusedPolicyValueWarning,
     param_error,
@@ -66,14 +65,12 @@ from ..formulas import within_tolerance
 from ..knowledge import Policy
 from ..labels import DEFAULT_LABEL_LENGTH
 from ..qi import (
-    LEADING_ZERO,
-    MOSTLY_NUMERIC,
-    as_text,
     NumericQI,
-    parsed_numbers,
     SetQI,
     TreeQI,
     category_orders,
+    infer_kind,
+    parsed_numbers,
     qi_kinds,
 )
 from .._core.encoding import factorize, list_like_cells
@@ -202,32 +199,8 @@ def _kinds(table, qi: list, hierarchies: dict, scan: dict, numeric, categorical,
                     f"{int(counts[bad].sum())} cell(s) are not numbers, e.g. {examples!r}.")
             kinds[name] = "numeric"
         else:
-            kinds[name] = _infer(uniques, counts, name, owner)
+            kinds[name] = infer_kind(uniques, counts, name, owner)
     return kinds
-
-
-def _infer(uniques: pd.Series, counts: np.ndarray, name: str, owner: str) -> str:
-    """:func:`skyprivacy.qi._infer` on (distinct value, count) pairs."""
-    if pd.api.types.is_bool_dtype(uniques):
-        return "set"
-    if pd.api.types.is_numeric_dtype(uniques):
-        return "numeric"
-    text = as_text(uniques)
-    if text.str.match(LEADING_ZERO).any():
-        return "set"
-    odd = parsed_numbers(uniques).isna().to_numpy()
-    if not odd.any():
-        return "numeric"
-    n_odd = int(counts[odd].sum())
-    share = 1 - n_odd / int(counts.sum())
-    if share >= MOSTLY_NUMERIC:
-        examples = list(dict.fromkeys(text[odd]))[:3]
-        warnings.warn(
-            f"Column {name!r} is mostly numbers but {n_odd} cell(s) are not (e.g. "
-            f"{examples!r}): {owner} splits it as categories; clean those cells, or pass "
-            f"categorical=[{name!r}] (--categorical {name}) to say so.",
-            MixedColumnWarning, stacklevel=5)
-    return "set"
 
 
 # ============================================================================ encoding
