@@ -20,11 +20,11 @@ from skyprivacy import (
     skyline_check,
 )
 from skyprivacy.datasets import load_adult
-from skyprivacy.hierarchy import Hierarchy, load_adult_hierarchies
+from skyprivacy.hierarchy import load_adult_hierarchies, masking
 
 DISEASES = ["flu", "aids", "cancer", "cold", "gout"]
 ZIPS = ["47906", "47907", "47901", "47302", "47305", "48001"]
-ZIP_HIERARCHY = Hierarchy.masking(ZIPS, name="zip")
+ZIP_HIERARCHY = masking(ZIPS, name="zip")
 ADULT_QI = ["age", "sex", "race", "marital-status", "education", "native-country", "workclass"]
 
 
@@ -181,7 +181,7 @@ def test_data_errors_are_the_pandas_errors(to_dask):
                         policy=policy) == ("Column 'age' has 3 missing value(s); fill or drop "
                                            "them explicitly before anonymizing.")
     errors_match(skyline_anonymize, table, to_dask, qi="zip", sensitive="disease",
-                 policy=policy, hierarchies={"zip": Hierarchy.masking(["47906"], name="zip")})
+                 policy=policy, hierarchies={"zip": masking(["47906"], name="zip")})
     lists = make_table(0, 20, "mvpi-set")
     errors_match(skyline_anonymize, lists, to_dask, qi="age", sensitive="disease",
                  policy=policy)
