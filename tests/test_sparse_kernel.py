@@ -204,8 +204,8 @@ def test_t_closeness_from_nonzeros_equals_the_dense_formula():
         width = c.shape[1]
         ordered = [Fraction(int(a), int((width - 1) * n * n_all)) if width > 1 else Fraction(0)
                    for a, n in zip(np.abs(np.cumsum(diff, axis=1)).sum(axis=1), sizes)]
-        assert list(t_closeness(release, 1).distances) == equal
-        assert list(t_closeness(release, 1, ordered=list(release.values)).distances) == ordered
+        assert list(t_closeness(release, t=1).distances) == equal
+        assert list(t_closeness(release, t=1, ordered=list(release.values)).distances) == ordered
 
 
 def test_anonymization_progress_moves_and_ends_at_one():
