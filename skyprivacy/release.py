@@ -123,16 +123,18 @@ class ReleaseCandidate:
         order = row_order(group, value, count, len(values))
         indptr = np.concatenate([[0], np.cumsum(np.bincount(group, minlength=len(sizes)))])
         del group
-        self._store(sizes, indptr, _narrow(value, len(values))[order], _narrow(count)[order],
-                    values, labels, semantics)
+        # narrow before gathering: the sorted copies are then int32 too
+        value = int32_where_it_fits(value, len(values))[order]
+        count = int32_where_it_fits(count)[order]
+        self._store(sizes, indptr, value, count, values, labels, semantics)
 
     def _store(self, sizes, indptr, value, count, values, labels, semantics) -> None:
         """Keep CSR rows already in the model's order: values and counts as int32 where they
         fit (half the memory of the largest arrays), adopted without a copy when they are."""
         self._sizes = np.asarray(sizes, dtype=np.int64)
         self._indptr = np.asarray(indptr, dtype=np.int64)
-        self._nz_value = _narrow(np.asarray(value), len(values))
-        self._nz_count = _narrow(np.asarray(count))
+        self._nz_value = int32_where_it_fits(np.asarray(value), len(values))
+        self._nz_count = int32_where_it_fits(np.asarray(count))
         for array in (self._sizes, self._indptr, self._nz_value, self._nz_count):
             array.setflags(write=False)
         self._values = tuple(native(v) for v in values)
@@ -954,7 +956,7 @@ def count_by(keys: np.ndarray, n: int, weights: np.ndarray | None = None) -> np.
     return out
 
 
-def _narrow(array: np.ndarray, bound: int | None = None) -> np.ndarray:
+def int32_where_it_fits(array: np.ndarray, bound: int | None = None) -> np.ndarray:
     """An integer array as int32 when its values fit (``bound``: a known exclusive upper
     bound on them, with no negatives), else int64; no copy when it is one already."""
     if array.dtype == np.int32 or (array.dtype == np.int64 and bound is not None

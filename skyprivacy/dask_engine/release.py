@@ -28,6 +28,7 @@ from ..release import (
     ReleaseCandidate,
     check_release_columns,
     check_semantics,
+    int32_where_it_fits,
     row_order,
 )
 from ._compute import (
@@ -168,10 +169,6 @@ def scan_table(ddf, spec: _Spec) -> dict:
     return result
 
 
-def _narrow(array: np.ndarray) -> np.ndarray:
-    return array.astype(np.int32) if not len(array) or array.max() < 2 ** 31 else array
-
-
 def _finalize(scan: dict, spec: _Spec) -> dict:
     """Order the merged scan as the pandas path does: sorted distinct values per column and
     of the sensitive values, groups in lexicographic order of their keys, and the nonzeros as
@@ -207,8 +204,8 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
     out["indptr"] = np.concatenate(
         [[0], np.cumsum(np.bincount(pair_group, minlength=n_groups))]).astype(np.int64)
     del pair_group
-    out["nz_value"] = _narrow(pair_value[order])
-    out["nz_count"] = _narrow(pair_counts[order])
+    out["nz_value"] = int32_where_it_fits(pair_value[order], len(values))
+    out["nz_count"] = int32_where_it_fits(pair_counts[order])
     if spec.semantics != "svpi" and spec.individual is None:
         out["row_sizes"] = np.bincount(group_ids, weights=scan["rows"][1],
                                        minlength=len(combos[0])).astype(np.int64)
