@@ -38,10 +38,10 @@ from .errors import (
     param_error,
 )
 from .formulas import (
-    LOG_TOL,
     NR_TERMS,
     SortedRows,
     cap_amounts,
+    close_one,
     combine,
     exact_breach_probability,
     exact_min,
@@ -1209,12 +1209,12 @@ class Mondrian:
             kid_mins = [float(x) for x in kid_mins]
             lowest = [min(a, b) for a, b in zip(q_mins, kid_mins)]
             theta = float(self.plan.log_theta[cell])
-            near = [term for term in near if _close(sum(lowest[i] for i in term), theta)]
+            near = [term for term in near if close_one(sum(lowest[i] for i in term), theta)]
             if not near:  # cannot happen for an unsure cell: decide it in full
                 return self._exact_unsafe(cell, kids, first, n_children)
             for i in range(5):
-                need_q[i] = q_mins[i] <= kid_mins[i] or _close(q_mins[i], kid_mins[i])
-                need_kids[i] = kid_mins[i] <= q_mins[i] or _close(kid_mins[i], q_mins[i])
+                need_q[i] = q_mins[i] <= kid_mins[i] or close_one(q_mins[i], kid_mins[i])
+                need_kids[i] = kid_mins[i] <= q_mins[i] or close_one(kid_mins[i], q_mins[i])
             needed = {i for term in near for i in term}
             need_q = [q and i in needed for i, q in enumerate(need_q)]
             need_kids = [k and i in needed for i, k in enumerate(need_kids)]
@@ -1235,12 +1235,6 @@ class Mondrian:
 
         bp = exact_breach_probability(exact_negated_ratio(exact, near))
         return not bp < self.plan.c_exact[cell]
-
-
-def _close(a: float, b: float) -> bool:
-    """Too close to order in floating point: |a - b| <= LOG_TOL (1 + |b|) for finite a and b
-    (as :func:`~skyprivacy.formulas.within_tolerance`); never for an infinity (exact)."""
-    return math.isfinite(a) and math.isfinite(b) and abs(a - b) <= LOG_TOL * (1.0 + abs(b))
 
 
 def _entropy_sum(owner: np.ndarray, count: np.ndarray, total: np.ndarray, n: int,

@@ -99,6 +99,12 @@ def cap_amounts(n_values: int, n_individuals: int, l: int, k: int, m: int) -> tu
     return min(l, n_values), min(k, n_individuals), min(m, n_individuals)
 
 
+def close_one(a: float, b: float) -> bool:
+    """:func:`within_tolerance` of two plain floats, both finite (an infinity is exact, never
+    too close to call): the scalar rule of the sequential decisions."""
+    return math.isfinite(a) and math.isfinite(b) and abs(a - b) <= LOG_TOL * (1.0 + abs(b))
+
+
 def within_tolerance(a, b) -> np.ndarray:
     """|a - b| <= LOG_TOL * (1 + |b|) elementwise: the float values may be on either side."""
     with np.errstate(invalid="ignore"):
@@ -540,7 +546,7 @@ def float_verdict_one(ss1: float, ss2: float, ss3: float, ss4: float, ss5: float
     log_nr = min(ss1, INF if first != first else first, INF if second != second else second)
     if theta == -INF:
         return log_nr == -INF, False
-    if math.isfinite(log_nr) and abs(log_nr - theta) <= LOG_TOL * (1.0 + abs(theta)):
+    if close_one(log_nr, theta):
         return False, True
     return log_nr - theta <= 0, False
 
