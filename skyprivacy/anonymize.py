@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ._core.encoding import factorize, list_like_cells, require_columns
-from ._core.engines import partitioned_engine
+from ._core.engines import dispatchable
 from ._core.exact import readable_fraction
 from ._core.text import confidence_text, percent_text
 from .check import SkylineCheckResult, skyline_check
@@ -1388,6 +1388,7 @@ def _bp0(root: ReleaseCandidate, value) -> str:
     return f"{readable_fraction(bp)} ({percent_text(bp)})"
 
 
+@dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
 def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy,
                       hierarchies: Mapping | None = None, semantics: str = "svpi",
                       split: str = "infogain", output: str = "generalized",
@@ -1490,14 +1491,6 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     >>> result.table["age"].tolist()
     ['[21, 24]', '[21, 24]', '[21, 24]', '[21, 24]', '[31, 38]', '[31, 38]', '[31, 38]', '[31, 38]']
     """
-    distributed = partitioned_engine(table)
-    if distributed is not None:  # the same search, distributed (see docs/dask.md)
-        return distributed.skyline_anonymize(
-            table, qi=qi, sensitive=sensitive, policy=policy, hierarchies=hierarchies,
-            semantics=semantics, split=split, output=output, random_state=random_state,
-            group_column=group_column, progress=progress, numeric=numeric,
-            categorical=categorical, order=order, label_length=label_length,
-            local_rows=local_rows)
     owner = "skyline_anonymize"
     _check_local_rows(local_rows, owner)
     qi, policy, semantics, hierarchies = _check_inputs(
@@ -1643,6 +1636,7 @@ class KAnonymizationResult:
         return self.groups.copy()
 
 
+@dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
 def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None = None,
                 split: str = "widest", output: str = "generalized",
                 group_column: str = "group", progress=None, numeric=None,
@@ -1679,13 +1673,6 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     >>> result.safe, result.groups["n_individuals"].tolist()
     (True, [4, 4])
     """
-    distributed = partitioned_engine(table)
-    if distributed is not None:  # the same search, distributed (see docs/dask.md)
-        return distributed.k_anonymize(
-            table, qi=qi, k=k, hierarchies=hierarchies, split=split, output=output,
-            group_column=group_column, progress=progress, numeric=numeric,
-            categorical=categorical, order=order, label_length=label_length,
-            local_rows=local_rows)
     owner = "k_anonymize"
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 2:
         raise param_error("k", owner, "be an integer >= 2", k)

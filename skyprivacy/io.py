@@ -432,9 +432,9 @@ def reject_missing(frame: pd.DataFrame, columns: Iterable[str],
     Column 'age' has 1 missing cell(s), the first on data row 2 ('NA');
     """
     na_values = tuple(na_values)
-    from ._core.engines import is_dask_frame
+    from ._core.engines import partitioned_engine
 
-    if is_dask_frame(frame):  # counted where the partitions live
+    if partitioned_engine(frame) is not None:  # counted where the partitions live
         from .dask_engine.io import first_missing
 
         for column, n_missing, first, cell in first_missing(frame, columns, na_values):
@@ -810,7 +810,7 @@ def read_table_dask(path, *, format: str | None = None, sep: str | None = None,
         No file matches, a directory without Parquet files, a bad CSV header, Parquet without
         pyarrow, or files of both formats.
     """
-    from ._core.engines import require_dask
+    from ._core.optional import require_dask
 
     require_dask("Reading a table with --engine dask")
     import glob

@@ -26,7 +26,7 @@ from ._core.encoding import (
     require_columns,
     sorted_uniques,
 )
-from ._core.engines import partitioned_engine
+from ._core.engines import dispatchable
 from ._core.exact import native
 from .errors import InvalidParameterError, SchemaError, param_error
 
@@ -418,14 +418,15 @@ class ReleaseCandidate:
                              int(count[e]), self._semantics)
 
     @classmethod
-    def from_table(cls, df: pd.DataFrame, *, sensitive: str, qi=None, group=None,
+    @dispatchable(method=True)  # a dask frame: one distributed aggregation (docs/dask.md)
+    def from_table(cls, table: pd.DataFrame, *, sensitive: str, qi=None, group=None,
                    individual=None, semantics: str = "svpi",
                    missing: str = "error") -> ReleaseCandidate:
         """Build a release candidate from a generalized or bucketized table.
 
         Parameters
         ----------
-        df : pandas.DataFrame or dask.dataframe.DataFrame
+        table : pandas.DataFrame or dask.dataframe.DataFrame
             The released table. It is never modified. A dask frame is aggregated on its
             cluster (see docs/dask.md): the result is equal to the pandas path's.
         sensitive : str
@@ -473,41 +474,36 @@ class ReleaseCandidate:
         semantics = check_semantics(semantics, owner)
         if missing not in MISSING_OPTIONS:
             raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
-        engine = partitioned_engine(df)
-        if engine is not None:  # one distributed aggregation; only the model reaches us
-            return engine.from_table(df, sensitive=sensitive, qi=qi, group=group,
-                                     individual=individual, semantics=semantics,
-                                     missing=missing)
-        if not isinstance(df, pd.DataFrame):
-            raise param_error("df", owner, "be a pandas DataFrame", type(df).__name__)
-        keys, used = check_release_columns(df, sensitive=sensitive, qi=qi, group=group,
+        if not isinstance(table, pd.DataFrame):
+            raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
+        keys, used = check_release_columns(table, sensitive=sensitive, qi=qi, group=group,
                                            individual=individual, owner=owner)
-        if len(df) == 0:
+        if len(table) == 0:
             raise SchemaError("The table is empty: a release candidate needs at least one row.")
         if missing == "error":
             for column in used:
-                n_missing = int(df[column].isna().sum())
+                n_missing = int(table[column].isna().sum())
                 if n_missing:
                     raise SchemaError(
                         f"Column {column!r} has {n_missing} missing value(s); pass "
                         f"missing='as_value' to treat them as a category, or clean the table.")
 
-        group_codes, labels = _group_codes(df, keys)
+        group_codes, labels = _group_codes(table, keys)
         n_groups = len(labels)
-        cells = df[sensitive]
+        cells = table[sensitive]
         list_like = list_like_cells(cells)
         if semantics == "svpi":
             if list_like.any():
-                row = df.index[int(np.flatnonzero(list_like.to_numpy())[0])]
+                row = table.index[int(np.flatnonzero(list_like.to_numpy())[0])]
                 raise SchemaError(
                     f"Column {sensitive!r} holds a list-like cell at row {row!r}; svpi allows "
                     f"exactly one sensitive value per individual (use semantics='mvpi-set' or "
                     f"'mvpi-multiset').")
             if individual is not None:
-                dup = df[individual].duplicated(keep=False)
+                dup = table[individual].duplicated(keep=False)
                 if dup.any():
-                    who = df[individual][dup].iloc[0]
-                    n_rows = int((df[individual] == who).sum())
+                    who = table[individual][dup].iloc[0]
+                    n_rows = int((table[individual] == who).sum())
                     raise SchemaError(
                         f"Individual {native(who)!r} appears in {n_rows} rows; svpi allows one "
                         f"row per individual.")
@@ -521,7 +517,7 @@ class ReleaseCandidate:
         # mvpi: one person per row (list-like cells) or one row per (individual, value).
         person_codes = None
         if individual is not None:
-            person_codes, persons = factorize(df[individual])
+            person_codes, persons = factorize(table[individual])
             person_group = np.full(len(persons), -1, dtype=np.int64)
             person_group[person_codes] = group_codes
             clash = person_group[person_codes] != group_codes
@@ -533,10 +529,10 @@ class ReleaseCandidate:
             sizes = np.bincount(person_group, minlength=n_groups)
         else:
             sizes = np.bincount(group_codes, minlength=n_groups)
-            person_codes = np.arange(len(df), dtype=np.int64)
+            person_codes = np.arange(len(table), dtype=np.int64)
         elements = [list(v) if is_list else [v]
                     for v, is_list in zip(cells.tolist(), list_like.tolist())]
-        row_of = np.repeat(np.arange(len(df), dtype=np.int64), [len(e) for e in elements])
+        row_of = np.repeat(np.arange(len(table), dtype=np.int64), [len(e) for e in elements])
         flat = pd.Series([x for e in elements for x in e], dtype=object)
         if missing == "error":
             n_missing = int(flat.map(is_missing).sum())
@@ -551,9 +547,9 @@ class ReleaseCandidate:
             if (counts_per > 1).any():
                 bad = int(uniq[np.flatnonzero(counts_per > 1)[0]])
                 who_code, value_code = divmod(bad, len(values))
-                who = (f"Individual {factorize(df[individual])[1][who_code]!r}"
+                who = (f"Individual {factorize(table[individual])[1][who_code]!r}"
                        if individual is not None
-                       else f"The individual in row {native(df.index[who_code])!r}")
+                       else f"The individual in row {native(table.index[who_code])!r}")
                 raise SchemaError(
                     f"{who} holds value {values[value_code]!r} more than once; "
                     f"mvpi-set allows each value at most once per person (use "

@@ -176,7 +176,7 @@ def test_from_table_parameter_errors(kwargs, exc, message):
 
 def test_from_table_rejects_non_frames_and_empty_tables():
     with pytest.raises(InvalidParameterError, match=re.escape(
-            "The 'df' parameter of ReleaseCandidate.from_table must be a pandas DataFrame. "
+            "The 'table' parameter of ReleaseCandidate.from_table must be a pandas DataFrame. "
             "Got 'dict' instead.")):
         ReleaseCandidate.from_table({"a": [1]}, qi="a", sensitive="b")
     with pytest.raises(SchemaError, match=re.escape(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-__all__ = ["EXTRAS", "optional_import", "missing_message"]
+__all__ = ["EXTRAS", "optional_import", "missing_message", "require_dask"]
 
 #: Top-level module -> (distribution to install, skyprivacy extra that installs it).
 EXTRAS = {
@@ -46,3 +46,13 @@ def optional_import(module: str, *, owner: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError:
         raise ImportError(missing_message(module, owner)) from None
+
+
+def require_dask(action: str) -> None:
+    """Raise one clear ImportError when the ``dask`` extra is missing."""
+    try:
+        import dask.dataframe  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ImportError(f"{action} needs Dask: pip install 'skyprivacy[dask]' "
+                          f"(dask[dataframe] and distributed).") from None

@@ -141,9 +141,9 @@ def read_input(args, **kwargs):
 
 def distinct_values(table, column: str) -> list:
     """The distinct cells of a column (on the cluster for a dask frame)."""
-    from .._core.engines import is_dask_frame
+    from .._core.engines import partitioned_engine
 
-    if is_dask_frame(table):
+    if partitioned_engine(table) is not None:
         return list(table[column].drop_duplicates().compute())
     return list(pd.unique(table[column]))
 
@@ -183,7 +183,7 @@ class EngineSession:
             if getattr(self.args, "scheduler", None):
                 raise UsageError("--scheduler needs --engine dask")
             return self
-        from .._core.engines import require_dask
+        from .._core.optional import require_dask
         require_dask("--engine dask")
         from distributed import Client, LocalCluster
         address = self.args.scheduler

@@ -16,7 +16,25 @@ import pandas as pd
 
 from ..errors import EngineError, SkyPrivacyError
 
-__all__: list[str] = []
+__all__ = ["accepts", "is_dask_frame"]
+
+
+def is_dask_frame(obj: object) -> bool:
+    """True for a ``dask.dataframe.DataFrame`` (a series or anything else is not a table).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> is_dask_frame(pd.DataFrame({"a": [1]}))
+    False
+    """
+    import dask.dataframe as dd
+
+    return isinstance(obj, dd.DataFrame)
+
+
+#: What the engine registry asks before handing a call to this engine.
+accepts = is_dask_frame
 
 #: Partial results combined per task of a tree reduction.
 SPLIT_EVERY = 8

@@ -223,7 +223,7 @@ def _sorted_codes(uniques: pd.Series) -> tuple[np.ndarray, list]:
     return codes, ordered
 
 
-def from_table(df, *, sensitive: str, qi=None, group=None, individual=None,
+def from_table(table, *, sensitive: str, qi=None, group=None, individual=None,
                semantics: str = "svpi", missing: str = "error") -> ReleaseCandidate:
     """:meth:`ReleaseCandidate.from_table` for a ``dask.dataframe.DataFrame`` (same parameters,
     result and errors; see there)."""
@@ -231,10 +231,10 @@ def from_table(df, *, sensitive: str, qi=None, group=None, individual=None,
     semantics = check_semantics(semantics, owner)
     if missing not in MISSING_OPTIONS:
         raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
-    keys, used = check_release_columns(df, sensitive=sensitive, qi=qi, group=group,
+    keys, used = check_release_columns(table, sensitive=sensitive, qi=qi, group=group,
                                        individual=individual, owner=owner)
     spec = _Spec(tuple(keys), sensitive, individual, semantics, missing)
-    frame = df[list(dict.fromkeys(used))]
+    frame = table[list(dict.fromkeys(used))]
     scan = scan_table(frame, spec)
     return release_from_scan(frame, scan, spec)
 

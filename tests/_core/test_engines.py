@@ -1,35 +1,45 @@
-"""Which engine takes a call (skyprivacy/_core/engines.py): a dask frame goes to
-skyprivacy.dask_engine, everything else stays on the in-memory path, which never imports dask."""
+"""Engines by registration (skyprivacy/_core/engines.py): a dask frame goes to the engine
+registered for dask under the ``skyprivacy.engines`` entry points, everything else stays on the
+in-memory path, which never imports dask; the kernel names no engine."""
 import importlib
-import re
 import subprocess
 import sys
+import types
+from importlib.metadata import entry_points
 
 import pandas as pd
 import pytest
 
-from skyprivacy._core.engines import is_dask_frame, partitioned_engine, require_dask
+from skyprivacy._core import engines
+from skyprivacy._core.engines import ENGINE_GROUP, dispatchable, partitioned_engine
 
 FRAME = pd.DataFrame({"zip": ["02139", "02140"], "disease": ["flu", "cold"]})
-MISSING = ("Anonymizing a partitioned table needs Dask: pip install 'skyprivacy[dask]' "
-           "(dask[dataframe] and distributed).")
 
 
 def test_the_in_memory_path_never_imports_dask():
     code = ("import sys\n"
             "import pandas as pd\n"
-            "from skyprivacy._core.engines import is_dask_frame, partitioned_engine\n"
-            "frame = pd.DataFrame({'a': [1]})\n"
-            "print(is_dask_frame(frame), partitioned_engine(frame), 'dask' in sys.modules)\n")
+            "import skyprivacy as sp\n"
+            "from skyprivacy._core.engines import partitioned_engine\n"
+            "frame = pd.DataFrame({'a': [1], 's': ['x']})\n"
+            "sp.ReleaseCandidate.from_table(frame, qi='a', sensitive='s')\n"
+            "print(partitioned_engine(frame), 'dask' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "False None False\n"
+    assert done.stdout == "None False\n"
+
+
+def test_the_dask_engine_is_registered_by_entry_point_not_named_by_the_kernel():
+    points = {p.name: p.value for p in entry_points(group=ENGINE_GROUP)}
+    assert points == {"dask": "skyprivacy.dask_engine"}
+    source = importlib.util.find_spec("skyprivacy._core.engines").origin
+    with open(source, encoding="utf-8") as file:
+        assert "dask_engine" not in file.read()
 
 
 @pytest.mark.parametrize("obj", [FRAME, FRAME["zip"], FRAME.to_numpy(), [[1, 2]], None, "t.csv"])
 def test_anything_but_a_dask_frame_stays_in_memory(obj):
-    assert is_dask_frame(obj) is False
     assert partitioned_engine(obj) is None
 
 
@@ -37,22 +47,48 @@ def test_a_dask_frame_goes_to_the_partitioned_engine():
     import dask.dataframe as dd  # the test extra installs dask
 
     frame = dd.from_pandas(FRAME, npartitions=2)
-    assert is_dask_frame(frame) is True
     assert partitioned_engine(frame) is importlib.import_module("skyprivacy.dask_engine")
     # a partitioned column is not a table: only whole frames are handed to the engine
-    assert is_dask_frame(frame["zip"]) is False
     assert partitioned_engine(frame["zip"]) is None
-    # dask being imported does not make a pandas frame partitioned
-    assert is_dask_frame(FRAME) is False
 
 
-def test_require_dask_is_silent_when_the_extra_is_installed():
-    assert require_dask("Anonymizing a partitioned table") is None
+def test_a_registered_engine_takes_a_dispatchable_call_with_its_arguments(monkeypatch):
+    class Rows(list):
+        pass
+
+    Rows.__module__ = "toyengine.frames"
+    seen = []
+    engine = types.SimpleNamespace(
+        accepts=lambda obj: isinstance(obj, Rows),
+        count=lambda table, *, limit=None: seen.append((table, limit)) or "engine")
+    monkeypatch.setitem(sys.modules, "toyengine", types.ModuleType("toyengine"))
+    monkeypatch.setitem(engines._registered, "toyengine", engine)
+
+    @dispatchable
+    def count(table, *, limit=None):
+        return len(table)
+
+    assert count([1, 2, 3], limit=2) == 3
+    assert count(Rows([1]), limit=2) == "engine"
+    assert count(table=Rows([2])) == "engine"
+    assert seen == [([1], 2), ([2], None)]
 
 
-@pytest.mark.parametrize("module", ["dask.dataframe", "distributed"])
-def test_without_the_dask_extra_one_import_error_names_what_to_install(monkeypatch, module):
-    monkeypatch.setitem(sys.modules, module, None)  # the import of `module` now fails
-    with pytest.raises(ImportError, match=f"^{re.escape(MISSING)}$") as caught:
-        require_dask("Anonymizing a partitioned table")
-    assert caught.value.__cause__ is None and caught.value.__suppress_context__  # from None
+def test_a_classmethod_constructor_dispatches_without_its_class(monkeypatch):
+    class Rows(list):
+        pass
+
+    Rows.__module__ = "toyengine.frames"
+    engine = types.SimpleNamespace(accepts=lambda obj: True,
+                                   build=lambda table, *, k: ("engine", list(table), k))
+    monkeypatch.setitem(sys.modules, "toyengine", types.ModuleType("toyengine"))
+    monkeypatch.setitem(engines._registered, "toyengine", engine)
+
+    class Model:
+        @classmethod
+        @dispatchable(method=True)
+        def build(cls, table, *, k):
+            return ("memory", cls.__name__, k)
+
+    assert Model.build([1], k=2) == ("memory", "Model", 2)
+    assert Model.build(Rows([1]), k=3) == ("engine", [1], 3)

@@ -38,3 +38,26 @@ def test_extras_match_pyproject():
     extras = pyproject["project"]["optional-dependencies"]
     for distribution, extra in EXTRAS.values():
         assert any(spec.startswith(distribution) for spec in extras[extra]), (distribution, extra)
+
+
+DASK_MISSING = ("Anonymizing a partitioned table needs Dask: pip install 'skyprivacy[dask]' "
+                "(dask[dataframe] and distributed).")
+
+
+def test_require_dask_is_silent_when_the_extra_is_installed():
+    from skyprivacy._core.optional import require_dask
+
+    assert require_dask("Anonymizing a partitioned table") is None
+
+
+@pytest.mark.parametrize("module", ["dask.dataframe", "distributed"])
+def test_without_the_dask_extra_one_import_error_names_what_to_install(monkeypatch, module):
+    import re
+    import sys
+
+    from skyprivacy._core.optional import require_dask
+
+    monkeypatch.setitem(sys.modules, module, None)  # the import of `module` now fails
+    with pytest.raises(ImportError, match=f"^{re.escape(DASK_MISSING)}$") as caught:
+        require_dask("Anonymizing a partitioned table")
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__  # from None

@@ -1,7 +1,7 @@
 """The Dask engine's facade (skyprivacy/dask_engine/__init__.py): the names it exports, each from
 the module that defines it, and the interface it is to the in-memory path: every function the
 public functions call on the engine ``partitioned_engine`` returns, with the keywords they
-pass."""
+pass, and every ``@dispatchable`` public function, with all its parameters."""
 import ast
 import inspect
 from pathlib import Path
@@ -9,7 +9,7 @@ from pathlib import Path
 from skyprivacy import dask_engine
 
 PACKAGE = Path(dask_engine.__file__).resolve().parents[1]
-EXPORTS = {"is_dask_frame", "require_dask", "from_table", "skyline_anonymize", "k_anonymize",
+EXPORTS = {"accepts", "is_dask_frame", "from_table", "skyline_anonymize", "k_anonymize",
            "text_frame", "partition_digests", "whole_sha256"}
 
 
@@ -28,8 +28,9 @@ def test_nothing_but_the_exports_and_the_modules_is_public(unexported_names):
 
 def test_every_cross_reference_of_the_docstring_resolves(docstring_references):
     references = docstring_references(dask_engine)
-    assert {"skyprivacy.dask_engine.release.from_table", "skyprivacy.anonymize.Mondrian",
-            "skyprivacy._core.engines.partitioned_engine"} <= set(references)
+    assert {"skyprivacy.dask_engine.release.from_table",
+            "skyprivacy._core.engines.partitioned_engine",
+            "skyprivacy._core.engines.dispatchable"} <= set(references)
     assert [target for target, obj in references.items() if obj is None] == []
 
 
@@ -57,12 +58,33 @@ def engine_calls():
     return calls
 
 
+def dispatched():
+    """(module path, function) of every function of the package decorated ``@dispatchable``."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if "dask_engine" in path.parts or path.parts[-2:] == ("_core", "engines.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any(
+                    "dispatchable" in ast.unparse(d) for d in node.decorator_list):
+                found.append((path.relative_to(PACKAGE), node))
+    return found
+
+
+def test_every_dispatchable_function_has_the_engine_function_with_all_its_parameters():
+    found = dispatched()
+    names = {node.name for _, node in found}
+    assert {"from_table", "skyline_anonymize", "k_anonymize"} <= names
+    for path, node in found:
+        mine = [a.arg for a in node.args.args + node.args.kwonlyargs if a.arg != "cls"]
+        engine = inspect.signature(getattr(dask_engine, node.name)).parameters
+        assert mine == list(engine), f"{path}:{node.name} {mine} != dask_engine {list(engine)}"
+
+
 def test_every_function_the_in_memory_path_hands_a_dask_frame_to_is_exported():
     calls = engine_calls()
     called = {function for _, function, _, _ in calls}
-    # the docstring's ReleaseCandidate.from_table, skyline_anonymize and k_anonymize, and the
-    # certificates' hashing
-    assert {"from_table", "skyline_anonymize", "k_anonymize", "text_frame"} <= called
+    assert {"text_frame", "whole_sha256", "partition_digests"} <= called
     assert called <= set(dask_engine.__all__), called - set(dask_engine.__all__)
     for caller, function, n_positional, keywords in calls:
         signature = inspect.signature(getattr(dask_engine, function))
