@@ -498,8 +498,20 @@ def combine(ss1, ss2, ss3, ss4, ss5) -> np.ndarray:
 
 
 def log_threshold(c: Fraction) -> float:
-    """Safe iff log NR > log(1/c - 1) (BP = 1/(NR+1) < c); -inf when c = 1."""
-    return -INF if c == 1 else math.log(1 / c - 1)
+    """Safe iff log NR > log(1/c - 1) (BP = 1/(NR+1) < c); -inf when c = 1.
+
+    Taken from c's integers, log((d - n) / n) for c = n/d, so a tiny c (1e-320, 1/10^300)
+    whose 1/c - 1 overflows a float still has its logarithm.
+
+    Examples
+    --------
+    >>> round(log_threshold(Fraction(1, 10**400)), 2)
+    921.03
+    """
+    if c == 1:
+        return -INF
+    c = Fraction(c)
+    return math.log(c.denominator - c.numerator) - math.log(c.numerator)
 
 
 def float_verdicts(log_nr, theta, pinned=False) -> tuple[np.ndarray, np.ndarray]:

@@ -4,14 +4,17 @@ import re
 import warnings
 from fractions import Fraction
 
+import pandas as pd
 import pytest
 
 from skyprivacy import (
     InvalidParameterError,
     Policy,
+    ReleaseCandidate,
     UnusedPolicyValueWarning,
     breach_probability,
     skyline_check,
+    skyline_find,
 )
 
 
@@ -106,3 +109,13 @@ def test_explain_prints_a_breach_equal_to_a_fraction_threshold_as_equal(table1b)
         "is in group [group=0] (4 people, 2 occurrences of 'AIDS'). They know the values of 1 "
         "other person in the same group, none of them 'AIDS'. Worst-case confidence 2/3 (66.7%) "
         "that the target has 'AIDS'.")
+
+
+@pytest.mark.parametrize("c", [1e-320, Fraction(1, 10**300), Fraction(1, 10**400)])
+def test_a_tiny_confidence_is_decided_not_overflowed(c):
+    # 1/c - 1 overflows a float; the threshold's logarithm is taken from c's integers
+    table = pd.DataFrame({"a": [1, 1, 2, 2], "s": ["x", "y", "x", "y"]})
+    release = ReleaseCandidate.from_table(table, qi="a", sensitive="s")
+    result = skyline_check(release, Policy(default=[(1, 1, 0, c)]))
+    assert result.safe is False
+    assert skyline_find(release, "x", c=c).points == ()
