@@ -165,3 +165,14 @@ __all__ += [
     "UnknownCategoryWarning",
     "NotFittedError",
 ]
+
+
+# --- Re-identification risk (skyprivacy.risk) ---
+
+
+class EstimatorError(SkyPrivacyError, ValueError):
+    """A population-uniqueness estimator does not apply to a sample: its likelihood equations
+    have no admissible solution, or its estimate lies outside [0, population size]."""
+
+
+__all__ += ["EstimatorError"]
