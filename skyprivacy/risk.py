@@ -71,6 +71,8 @@ __all__ = [
     "individual_risk",
     "AttributeRisk",
     "attribute_risk",
+    "IdentityRisk",
+    "identity_risk",
 ]
 
 #: The population-uniqueness models; "dankar" is the decision rule choosing among the others.
@@ -173,6 +175,11 @@ def class_sizes(table: pd.DataFrame, *, qi, missing: str = "error") -> ClassSize
     return _histogram(_sizes(table, names))
 
 
+def _check_top(top, owner: str) -> None:
+    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 0:
+        raise param_error("top", owner, "be a non-negative integer", top)
+
+
 def _threshold(value, owner: str) -> Fraction:
     if not is_real(value) or not 0 <= decimal_fraction(value) <= 1:
         raise param_error("threshold", owner, "be a number in [0, 1]", value)
@@ -261,9 +268,12 @@ def prosecutor_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
     owner = "prosecutor_risk"
     names = _check_table(table, qi, owner, missing)
     limit = None if threshold is None else _threshold(threshold, owner)
-    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 0:
-        raise param_error("top", owner, "be a non-negative integer", top)
-    sizes_series = _grouped(table, names).size()
+    _check_top(top, owner)
+    return _prosecutor(_grouped(table, names).size(), limit, top)
+
+
+def _prosecutor(sizes_series: pd.Series, limit: Fraction | None, top: int) -> ProsecutorRisk:
+    """Prosecutor risk from the class sizes (one entry per class, labelled by its QI values)."""
     sizes = sizes_series.to_numpy(dtype=np.int64)
     n, n_classes = int(sizes.sum()), len(sizes)
     smallest = int(sizes.min())
@@ -876,3 +886,86 @@ def attribute_risk(table: pd.DataFrame, *, qi, max_size: int | None = None,
         frame["qi"].iloc[i]))].reset_index(drop=True)
     return AttributeRisk(frame)
 
+
+
+# --------------------------------------------------------------------------------------------
+# Every count-based measure from one grouping
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IdentityRisk:
+    """The identity-disclosure figures of a table, from one grouping of its QIs.
+
+    Attributes
+    ----------
+    qi : tuple of str
+    prosecutor : ProsecutorRisk
+    marketer : Fraction
+        Classes / records (the table taken as the population).
+    sample_uniqueness : Fraction
+    class_sizes : ClassSizes
+    population : PopulationUniqueness or None
+        With ``population_size``: the estimated population uniqueness (Dankar et al.'s rule
+        unless another model was asked for).
+    """
+
+    qi: tuple
+    prosecutor: ProsecutorRisk
+    marketer: Fraction
+    sample_uniqueness: Fraction
+    class_sizes: ClassSizes
+    population: PopulationUniqueness | None
+
+    def to_dict(self) -> dict:
+        out = {"qi": list(self.qi), "prosecutor": self.prosecutor.to_dict(),
+               "marketer": self.marketer, "sample_uniqueness": self.sample_uniqueness}
+        if self.population is not None:
+            out["population"] = self.population.to_dict()
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        rows: list[tuple[str, object]] = [("prosecutor_max", self.prosecutor.max),
+                ("prosecutor_average", self.prosecutor.average),
+                ("marketer", self.marketer), ("sample_uniqueness", self.sample_uniqueness)]
+        if self.prosecutor.threshold is not None:
+            rows.append(("records_above_threshold", self.prosecutor.above_threshold))
+        if self.population is not None:
+            rows.append((f"population_uniqueness ({self.population.model})",
+                         self.population.share))
+        return pd.DataFrame(rows, columns=["measure", "value"])
+
+
+def identity_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
+                  population_size: int | None = None, model: str = "dankar",
+                  missing: str = "error") -> IdentityRisk:
+    """Every count-based identity-disclosure measure of a table, from ONE grouping of its QIs:
+    prosecutor risk (with the records above ``threshold`` and the ``top`` riskiest classes),
+    marketer risk, sample uniqueness, the class-size histogram and, given
+    ``population_size``, the estimated population uniqueness (``model`` as in
+    :func:`population_uniqueness`).
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"zip": ["1", "1", "2", "3", "3", "3"]})
+    >>> risk = identity_risk(table, qi="zip")
+    >>> risk.prosecutor.max, risk.marketer, risk.sample_uniqueness
+    (Fraction(1, 1), Fraction(1, 2), Fraction(1, 6))
+    """
+    owner = "identity_risk"
+    names = _check_table(table, qi, owner, missing)
+    limit = None if threshold is None else _threshold(threshold, owner)
+    _check_top(top, owner)
+    if model not in POPULATION_MODELS:
+        raise param_error("model", owner, f"be one of {list(POPULATION_MODELS)}", model)
+    sizes_series = _grouped(table, names).size()
+    prosecutor = _prosecutor(sizes_series, limit, top)
+    hist = _histogram(sizes_series.to_numpy(dtype=np.int64))
+    population = None
+    if population_size is not None:
+        N = _population_size(population_size, hist.n_records, owner)
+        population = population_uniques_from_sizes(hist, N, model)
+    return IdentityRisk(qi=tuple(names), prosecutor=prosecutor,
+                        marketer=Fraction(hist.n_classes, hist.n_records),
+                        sample_uniqueness=Fraction(hist.of_size(1), hist.n_records),
+                        class_sizes=hist, population=population)

@@ -287,3 +287,16 @@ def test_missing_as_value_is_a_class_of_its_own():
     table = pd.DataFrame({"a": [1, None, None]})
     assert prosecutor_risk(table, qi="a", missing="as_value").max == Fraction(1, 1)
     assert class_sizes(table, qi="a", missing="as_value").sizes == (1, 2)
+
+
+def test_identity_risk_gathers_every_count_from_one_grouping():
+    from skyprivacy.risk import identity_risk
+
+    risk = identity_risk(TABLE, qi=QI, threshold=Fraction(1, 3), population_size=70)
+    assert risk.prosecutor == prosecutor_risk(TABLE, qi=QI, threshold=Fraction(1, 3))
+    assert risk.marketer == marketer_risk(TABLE, qi=QI)
+    assert risk.sample_uniqueness == sample_uniqueness(TABLE, qi=QI)
+    assert risk.class_sizes == class_sizes(TABLE, qi=QI)
+    assert risk.population == population_uniqueness(TABLE, qi=QI, population_size=70)
+    assert risk.to_frame()["measure"].tolist()[:4] == [
+        "prosecutor_max", "prosecutor_average", "marketer", "sample_uniqueness"]
