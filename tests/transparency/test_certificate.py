@@ -1,5 +1,5 @@
-"""Decision-rule certificates: certify, verify, tamper, report (issue "Certify decision rules
-the way tables are certified")."""
+"""Decision-rule certificates (skyprivacy/transparency/certificate.py): certify, verify,
+tamper, report (issue "Certify decision rules the way tables are certified")."""
 import copy
 import json
 import re
@@ -15,14 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skyprivacy import InvalidParameterError, SchemaError
-from skyprivacy.certificate import (
+from skyprivacy.datasets import load_credit_card
+from skyprivacy.report import render_rule_report
+from skyprivacy.transparency import DecisionTable, Delta, optimal_privacy
+from skyprivacy.transparency.certificate import (
     RULE_CERTIFICATE_SCHEMA_VERSION,
     build_rule_certificate,
     verify_rule_certificate,
 )
-from skyprivacy.datasets import load_credit_card
-from skyprivacy.report import render_rule_report
-from skyprivacy.transparency import DecisionTable, Delta, optimal_privacy
 
 KW = {"public": "gender", "sensitive": "income", "weight": "section8", "decision": "d"}
 CLI = [sys.executable, "-m", "skyprivacy"]
