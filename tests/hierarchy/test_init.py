@@ -9,15 +9,17 @@ import pytest
 
 from skyprivacy import hierarchy
 from skyprivacy._core.validation import declared_constraints
+from skyprivacy.datasets import bundled
 from skyprivacy.errors import InvalidParameterError
 from skyprivacy.hierarchy import Hierarchy
-from skyprivacy.hierarchy_io import read_arx, write_arx
+from skyprivacy.io import read_arx, write_arx
 
 from .helpers import exactly
 
 SEX = Hierarchy([["Male", "*"], ["Female", "*"]], name="sex")
 
-#: Valid positional arguments of every function that declares its options.
+#: Valid positional arguments of every function that declares its options (and of the file
+#: and bundled-data functions that build hierarchies at the edge).
 CALLS = {
     Hierarchy: ([["a", "*"]],),
     hierarchy.parse_arx: ("a;*",),
@@ -27,7 +29,7 @@ CALLS = {
     hierarchy.intervals: ([1], [5]),
     hierarchy.masking: (["12"],),
     hierarchy.dates: (["2024-01-01"],),
-    hierarchy.bundled: ("adult", "sex"),
+    bundled: ("adult", "sex"),
     read_arx: ("in.csv",),
     write_arx: (SEX, "out.csv"),
 }
@@ -35,9 +37,8 @@ CALLS = {
 
 def test_exports():
     assert set(hierarchy.__all__) == {
-        "Hierarchy", "generalize_frame", "load_adult_hierarchies", "bundled", "parse_arx",
-        "generate_arx", "from_levels", "from_mapping", "intervals", "masking", "dates",
-        "ROOT_LABEL"}
+        "Hierarchy", "generalize_frame", "parse_arx", "generate_arx", "from_levels",
+        "from_mapping", "intervals", "masking", "dates", "ROOT_LABEL"}
     assert all(hasattr(hierarchy, name) for name in hierarchy.__all__)
 
 
@@ -53,8 +54,8 @@ def test_every_builder_and_reader_declares_its_options():
     undeclared = [name for name in hierarchy.__all__
                   if inspect.isroutine(getattr(hierarchy, name))
                   and declared_constraints(getattr(hierarchy, name)) is None]
-    # generalize_frame checks its mappings against the frame; load_adult_hierarchies has none
-    assert undeclared == ["generalize_frame", "load_adult_hierarchies"]
+    # generalize_frame checks its mappings against the frame
+    assert undeclared == ["generalize_frame"]
     assert declared_constraints(Hierarchy.__init__)[0] == "Hierarchy"
 
 
