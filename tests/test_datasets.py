@@ -10,6 +10,7 @@ import pytest
 from hierarchy.helpers import ADULT_QI, arx_rows, exactly
 
 from skyprivacy import InvalidParameterError
+from skyprivacy._core.validation import declared_constraints
 from skyprivacy.datasets import (
     ADULT_COLUMNS,
     ADULT_HIERARCHIES,
@@ -183,3 +184,15 @@ def test_bundled_errors():
         bundled("nursery", "age")
     with pytest.raises(InvalidParameterError, match=r"^The 'attribute' parameter of bundled "):
         bundled("adult", ["age"])  # unhashable: refused before the cache sees it
+
+
+def test_an_invalid_value_of_each_declared_option_of_bundled_gets_the_house_message():
+    owner, constraints = declared_constraints(bundled)
+    assert owner == "bundled" and list(constraints) == ["dataset"]  # attribute: by dataset
+    for parameter, constraint in constraints.items():
+        bad = constraint.invalid_value()
+        expected = (f"The '{parameter}' parameter of {owner} must "
+                    f"{constraint.message_requirement(bad)}. Got {constraint.shown(bad)!r} "
+                    f"instead.")
+        with pytest.raises(InvalidParameterError, match=exactly(expected)):
+            bundled(**{"dataset": "adult", "attribute": "sex", parameter: bad})

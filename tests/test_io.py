@@ -4,6 +4,7 @@ project's one atomic writer, so the file mode is every output's and a failed wri
 nothing behind)."""
 import builtins
 import hashlib
+import inspect
 import os
 import re
 import stat
@@ -13,11 +14,12 @@ import pandas as pd
 import pytest
 
 import skyprivacy.io
+from skyprivacy._core.validation import declared_constraints
 from skyprivacy import Policy
 from skyprivacy.certificate import table_sha256
 from skyprivacy.datasets import adult_hierarchy_path, bundled
 from skyprivacy.errors import HierarchyError, InvalidParameterError, SchemaError
-from skyprivacy.hierarchy import generate_arx, masking, parse_arx
+from skyprivacy.hierarchy import Hierarchy, generate_arx, masking, parse_arx
 from skyprivacy.io import (
     NA_MARKERS,
     InputError,
@@ -447,3 +449,26 @@ def test_read_hierarchy_of_io_still_reads_files(tmp_path):
     path = tmp_path / "age.csv"
     write_arx(bundled("adult", "age"), path)
     assert read_hierarchy(str(path), column="age") == bundled("adult", "age")
+
+
+ARX_CALLS = {read_arx: ("in.csv",),
+             write_arx: (Hierarchy([["Male", "*"], ["Female", "*"]], name="sex"), "out.csv")}
+ARX_CASES = [(function, parameter) for function in ARX_CALLS
+             for parameter in declared_constraints(function)[1]]
+
+
+@pytest.mark.parametrize("function, parameter", ARX_CASES,
+                         ids=[f"{f.__name__}-{p}" for f, p in ARX_CASES])
+def test_an_invalid_value_of_each_arx_option_gets_the_house_message(function, parameter,
+                                                                    tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # read_arx and write_arx must fail before touching a file
+    owner, constraints = declared_constraints(function)
+    constraint = constraints[parameter]
+    bad = constraint.invalid_value()
+    bound = inspect.signature(function).bind_partial(*ARX_CALLS[function])
+    bound.arguments[parameter] = bad
+    expected = (f"The '{parameter}' parameter of {owner} must "
+                f"{constraint.message_requirement(bad)}. Got {constraint.shown(bad)!r} instead.")
+    with pytest.raises(InvalidParameterError, match=exactly(expected)):
+        function(*bound.args, **bound.kwargs)
+    assert list(tmp_path.iterdir()) == []
