@@ -29,9 +29,8 @@ import pandas as pd
 
 from skyprivacy.anonymize import skyline_anonymize
 from skyprivacy.check import skyline_check
-from skyprivacy.datasets import load_adult, load_credit_card
+from skyprivacy.datasets import load_adult, load_adult_hierarchies, load_credit_card
 from skyprivacy.find import skyline_find_all
-from skyprivacy.hierarchy import load_adult_hierarchies
 from skyprivacy.knowledge import Policy
 from skyprivacy.release import ReleaseCandidate
 

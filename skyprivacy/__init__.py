@@ -35,8 +35,8 @@ from .find import (
     skyline_find_all,
 )
 from .plotting import plot_skyline, plot_skyline_slices
-from . import hierarchy_io  # noqa: F401  (attaches the deprecated Hierarchy.from_arx/to_arx)
-from .hierarchy import Hierarchy, generalize_frame, load_adult_hierarchies
+from .datasets import load_adult_hierarchies
+from .hierarchy import Hierarchy, generalize_frame
 from .utility import (
     UtilityReport,
     average_group_size,

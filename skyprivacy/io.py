@@ -24,7 +24,9 @@ problem becomes one clear :class:`InputError` (or the library's :class:`SchemaEr
   A threshold ``c`` may also be a fraction written as a string, ``"2/3"``.
 * Hierarchies are ARX CSV files (``leaf;level 1;...;*``) or references to the bundled ones:
   ``bundled:adult:ATTRIBUTE``, or ``bundled:adult`` for the Adult attribute of the column's
-  own name.
+  own name.  :func:`read_arx` and :func:`write_arx` are the thin file functions beside the
+  pure text ones of :mod:`skyprivacy.hierarchy.arx` (the hierarchy package never touches a
+  file); :func:`write_arx` writes atomically, as every output below.
 * Every output file is written atomically: to a temporary file in the target directory, then
   renamed over the target (:class:`OutputFiles` stages several files and renames them only when
   all are written), so a failed run leaves no partial file.
@@ -48,10 +50,11 @@ import numpy as np
 import pandas as pd
 
 from ._core.encoding import NA_MARKERS, as_numbers, missing_mask
-from ._core.validation import check
+from ._core.validation import InstanceOf, check, validate_params
 from .certificate import canonical_csv, policy_from_json, text_table
 from .errors import HierarchyError, InvalidParameterError, SchemaError, SkyPrivacyError
-from .hierarchy import Hierarchy, bundled, parse_arx
+from .datasets import bundled
+from .hierarchy import Hierarchy, generate_arx, parse_arx
 from .hierarchy.arx import SEP
 from .hierarchy.model import NAME
 from .knowledge import Policy
@@ -73,6 +76,8 @@ __all__ = [
     "as_numbers",
     "read_policy",
     "read_hierarchy",
+    "read_arx",
+    "write_arx",
     "read_certificate",
     "read_bytes",
     "table_bytes",
@@ -89,6 +94,7 @@ __all__ = [
 TABLE_FORMATS = ("csv", "parquet")
 _PARQUET_SUFFIXES = (".parquet", ".pq")
 _SHOW = 10  # how many values an error message lists before "..."
+_PATH = InstanceOf(str, os.PathLike, name="a path (str or os.PathLike)")
 
 
 class InputError(SkyPrivacyError, ValueError):
@@ -543,6 +549,78 @@ def read_hierarchy(source: str, *, column: str, sep: str = ";") -> Hierarchy:
     except HierarchyError as exc:
         raise HierarchyError(f"Hierarchy file {_name(source)} for column {column!r}: "
                              f"{exc}") from None
+
+
+@validate_params({"path": _PATH, "name": NAME, "sep": SEP})
+def read_arx(path, *, name=None, sep=";") -> Hierarchy:
+    """Read an ARX hierarchy file (UTF-8, a byte-order mark allowed).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.  A ``str`` is always a path (:func:`~skyprivacy.hierarchy.parse_arx`
+        takes text).
+    name : str, optional
+        Name of the attribute.
+    sep : str, default ``";"``
+        Field separator.
+
+    Returns
+    -------
+    Hierarchy
+
+    Raises
+    ------
+    OSError
+        If the file cannot be read (``FileNotFoundError``, ``IsADirectoryError``, ...).
+    UnicodeDecodeError
+        If the file is not UTF-8 text.
+    HierarchyError, InvalidParameterError
+        As for :func:`~skyprivacy.hierarchy.parse_arx` (rows cited by line number).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "sex.csv")
+    >>> with open(path, "w") as stream:
+    ...     _ = stream.write("Male;*\\nFemale;*\\n")
+    >>> read_arx(path, name="sex").leaves
+    ('Male', 'Female')
+    """
+    with open(path, encoding="utf-8-sig", newline="") as stream:
+        text = stream.read()
+    return parse_arx(text, name=name, sep=sep)
+
+
+@validate_params({"hierarchy": InstanceOf(Hierarchy, name="a Hierarchy"), "path": _PATH,
+                  "sep": SEP})
+def write_arx(hierarchy, path, *, sep=";") -> None:
+    """Write a hierarchy as an ARX file, atomically.
+
+    Parameters
+    ----------
+    hierarchy : Hierarchy
+    path : str or os.PathLike
+        The file to write; an existing file is replaced only once the new one is complete.
+    sep : str, default ``";"``
+        Field separator.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be written (a missing folder, a directory in its place, a full
+        disk); nothing is left behind.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from skyprivacy.hierarchy import masking
+    >>> path = os.path.join(tempfile.mkdtemp(), "zip.csv")
+    >>> write_arx(masking(["47906", "47920"], name="zip"), path)
+    >>> read_arx(path, name="zip") == masking(["47906", "47920"], name="zip")
+    True
+    """
+    write_text(generate_arx(hierarchy, sep=sep), path)
 
 
 def read_certificate(path) -> dict:

@@ -10,19 +10,16 @@ library works without it.
 * :func:`plot_tradeoff_curve` - beta* against the fidelity level per QID group, Fig. 5 of
   Chen, Golubchik and Pal (2022), from :func:`skyprivacy.transparency.tradeoff_curve`.
 
-``TradeoffCurve.plot()``, a deprecated alias of :func:`plot_tradeoff_curve` kept for one
-release, is attached to the class here, so that computation never imports drawing.
+Both areas' pictures are drawn here, beside the one helper that loads matplotlib: drawing is
+the edge's, whichever area computed the result.
 """
 
 from __future__ import annotations
 
-
-from ._core.deprecation import NEXT_RELEASE
 from ._core.optional import optional_import
 from ._core.validation import InstanceOf, validate_params
 from .find import KnowledgeSkyline
 from .transparency.tradeoff import TradeoffCurve
-from ._core.warning import warn
 
 __all__ = ["plot_skyline", "plot_skyline_slices", "plot_tradeoff_curve", "pyplot"]
 
@@ -150,14 +147,3 @@ def plot_tradeoff_curve(curve: TradeoffCurve, ax=None):
     ax.legend()
     return ax
 
-
-def _deprecated_tradeoff_plot(self, ax=None):
-    """Deprecated: use :func:`skyprivacy.plotting.plot_tradeoff_curve`; kept for one
-    release."""
-    warn("TradeoffCurve.plot is deprecated and stops working in "
-         f"{NEXT_RELEASE}; call skyprivacy.plotting.plot_tradeoff_curve(curve).",
-         FutureWarning)
-    return plot_tradeoff_curve(self, ax=ax)
-
-
-TradeoffCurve.plot = _deprecated_tradeoff_plot

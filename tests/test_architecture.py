@@ -37,8 +37,7 @@ LAYERS = {
                    "fairness_queries", "experimental", "dask_engine", "certificate", "prose",
                    "compare"},
     # files, argv, the terminal, HTML and drawing
-    "edge": {"io", "cli", "report", "plotting", "hierarchy_io", "__main__", "__init__",
-             "dask_engine.io"},
+    "edge": {"io", "cli", "report", "plotting", "__main__", "__init__", "dask_engine.io"},
 }
 ORDER = ["kernel", "model", "algorithms", "edge"]
 EDGE_ONLY_CALLS = {"open", "print"}

@@ -53,8 +53,8 @@ def test_exports():
 def test_every_export_comes_from_a_module_that_defines_or_exports_it(reexports,
                                                                      misattributed_exports):
     assert misattributed_exports(skyprivacy) == []
-    # everything the facade imports is exported, but the module imported for its side effect
-    assert set(reexports(skyprivacy)) - set(skyprivacy.__all__) == {"hierarchy_io"}
+    # everything the facade imports is exported
+    assert set(reexports(skyprivacy)) - set(skyprivacy.__all__) == set()
 
 
 def test_no_private_name_is_exported():
@@ -105,25 +105,3 @@ def test_importing_is_silent_and_loads_no_optional_dependency(fresh_python):
                         "import skyprivacy\n"
                         f"print([m for m in {NOT_LOADED!r} if m in sys.modules])\n")
     assert (done.returncode, done.stdout, done.stderr) == (0, "[]\n", "")
-
-
-def test_the_deprecated_arx_classmethods_are_attached_whichever_module_is_imported(
-        fresh_python):
-    # importing the model module runs the facade, which imports hierarchy_io for its shims
-    done = fresh_python(
-        "import warnings\n"
-        "from skyprivacy.hierarchy.model import Hierarchy\n"
-        "with warnings.catch_warnings(record=True) as caught:\n"
-        "    warnings.simplefilter('always')\n"
-        "    Hierarchy.from_arx('a;*\\n')\n"
-        "    Hierarchy([['a', '*']]).to_arx()\n"
-        "for warning in caught:\n"
-        "    print(warning.category.__name__, warning.message)\n")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [
-        "FutureWarning Hierarchy.from_arx is deprecated and stops working in the next release; "
-        "call skyprivacy.hierarchy.parse_arx(text) or skyprivacy.hierarchy_io.read_arx(path) "
-        "instead.",
-        "FutureWarning Hierarchy.to_arx is deprecated and stops working in the next release; "
-        "call skyprivacy.hierarchy.generate_arx(hierarchy) or "
-        "skyprivacy.hierarchy_io.write_arx(hierarchy, path) instead."]

@@ -24,15 +24,6 @@ def test_curve_plot_draws_one_line_per_group():
     assert plot_tradeoff_curve(curve, ax=ax) is ax
 
 
-def test_the_old_method_still_draws_and_warns():
-    curve = tradeoff_curve(credit_card_table("section8"), [0, 1])
-    with pytest.warns(FutureWarning, match=re.escape(
-            "TradeoffCurve.plot is deprecated and stops working in the next release; call "
-            "skyprivacy.plotting.plot_tradeoff_curve(curve).")):
-        ax = curve.plot()
-    assert len(ax.get_lines()) == 2
-
-
 def test_only_a_curve_is_drawn():
     with pytest.raises(InvalidParameterError, match=re.escape(
             "The 'curve' parameter of plot_tradeoff_curve must be a TradeoffCurve. "

@@ -82,7 +82,7 @@ def _rule_outputs(ctx, out, certificate, table) -> None:
 def cmd_transparency_check(ctx: Context) -> int:
     """``skyprivacy transparency check``: is the announced rule
     beta-private?"""
-    from ..certificate import build_rule_certificate
+    from ..transparency.certificate import build_rule_certificate
     from ..transparency import satisfies_beta
 
     args = ctx.args
@@ -123,7 +123,7 @@ def cmd_transparency_optimize(ctx: Context) -> int:
     beta under a fidelity constraint."""
     from ..transparency import Alpha, Delta, optimal_privacy
 
-    from ..certificate import build_rule_certificate
+    from ..transparency.certificate import build_rule_certificate
 
     args = ctx.args
     if args.certificate and not args.output:
@@ -167,7 +167,7 @@ def cmd_transparency_optimize(ctx: Context) -> int:
 def cmd_transparency_verify(ctx: Context) -> int:
     """``skyprivacy transparency verify``: recompute a decision-rule
     certificate."""
-    from ..certificate import verify_rule_certificate
+    from ..transparency.certificate import verify_rule_certificate
 
     args = ctx.args
     certificate = read_certificate(args.certificate)

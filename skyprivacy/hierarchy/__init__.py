@@ -15,12 +15,12 @@ module                 what lives there
                        :func:`generate_arx`
 :mod:`.builders`       :func:`from_levels`, :func:`from_mapping`, :func:`intervals`,
                        :func:`masking`, :func:`dates`
-:mod:`.shipped`        :func:`bundled`, :func:`load_adult_hierarchies`
-:mod:`.deprecated`     the old ``Hierarchy.from_arx``, ``.intervals``, ... (one release)
 =====================  =====================================================================
 
 Everything here is pure computation; ARX files are read and written by
-:func:`skyprivacy.hierarchy_io.read_arx` and :func:`skyprivacy.hierarchy_io.write_arx`.
+:func:`skyprivacy.io.read_arx` and :func:`skyprivacy.io.write_arx`, and the hierarchies
+shipped with skyprivacy are loaded beside the bundled data, by
+:func:`skyprivacy.datasets.bundled` and :func:`skyprivacy.datasets.load_adult_hierarchies`.
 
 Examples
 --------
@@ -39,14 +39,10 @@ from .arx import generate_arx, parse_arx
 from .builders import dates, from_levels, from_mapping, intervals, masking
 from .lookup import generalize_frame
 from .model import Hierarchy
-from .shipped import bundled, load_adult_hierarchies
-from . import deprecated  # noqa: F401  (attaches the deprecated classmethods)
 
 __all__ = [
     "Hierarchy",
     "generalize_frame",
-    "load_adult_hierarchies",
-    "bundled",
     "parse_arx",
     "generate_arx",
     "from_levels",

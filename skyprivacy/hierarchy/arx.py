@@ -2,8 +2,8 @@
 
 An ARX hierarchy file is CSV (``;``-separated by default, fields quoted with ``"``), one row
 per leaf: ``leaf;level 1;...;root``.  Here the text is parsed and generated; files are opened
-only at the edge (:func:`skyprivacy.hierarchy_io.read_arx`,
-:func:`skyprivacy.hierarchy_io.write_arx`), and a ``str`` is always text, never a path.
+only at the edge (:func:`skyprivacy.io.read_arx`, :func:`skyprivacy.io.write_arx`), and a
+``str`` is always text, never a path.
 
 References
 ----------

@@ -229,7 +229,7 @@ def generalize_frame(frame: pd.DataFrame, *, hierarchies: Mapping,
     Examples
     --------
     >>> import pandas as pd
-    >>> from skyprivacy.hierarchy import load_adult_hierarchies
+    >>> from skyprivacy.datasets import load_adult_hierarchies
     >>> table = pd.DataFrame({"age": [39, 52], "sex": ["Male", "Female"], "income": [1, 2]})
     >>> h = load_adult_hierarchies()
     >>> generalize_frame(table, hierarchies=h, levels={"age": 2, "sex": 1})

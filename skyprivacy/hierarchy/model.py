@@ -11,8 +11,9 @@ The class holds the model (levels, the frozen :class:`networkx.DiGraph`, nodes, 
 children, ancestors, leaves; equality, hashing, pickling) and its lookups
 (:meth:`~Hierarchy.generalize`, :meth:`~Hierarchy.lca`, :meth:`~Hierarchy.covers`, ...).
 Readers and builders live beside it as functions (:mod:`skyprivacy.hierarchy.arx`,
-:mod:`skyprivacy.hierarchy.builders`, :mod:`skyprivacy.hierarchy.shipped`); every one of them
-ends in :func:`make_hierarchy`, the one construction path.
+:mod:`skyprivacy.hierarchy.builders`; the bundled files are parsed by
+:func:`skyprivacy.datasets.bundled`); every one of them ends in :func:`make_hierarchy`, the one
+construction path.
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> bundled("adult", "education").nodes_at(2)
         ((2, 'Higher education'), (2, 'Secondary education'), (2, 'Primary education'))
         """
@@ -239,7 +240,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> h = bundled("adult", "education")
         >>> h.level_of("Undergraduate"), h.level_of("Masters"), h.level_of((3, "*"))
         (1, 0, 3)
@@ -251,7 +252,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> bundled("adult", "age").parent(39)
         (1, '35-39')
         """
@@ -273,7 +274,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> bundled("adult", "marital-status").children("*")
         ((1, 'spouse present'), (1, 'spouse not present'))
         """
@@ -284,7 +285,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> sorted(bundled("adult", "education").leaves_under("Graduate"))
         ['Doctorate', 'Masters']
         """
@@ -329,7 +330,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> bundled("adult", "sex").uncovered(["Male", "male", None, "Male"])
         ('male', nan)
         """
@@ -345,7 +346,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> age = bundled("adult", "age")
         >>> age.covers([17, "90"]), age.covers(101)
         (True, False)
@@ -357,7 +358,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> bundled("adult", "sex").validate(["Male", " Female", "x", "x"])
         Traceback (most recent call last):
         ...
@@ -404,7 +405,7 @@ class Hierarchy:
         Examples
         --------
         >>> import pandas as pd
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> age = bundled("adult", "age")
         >>> ages = pd.Series([39, 52, 38], index=[10, 11, 12], name="age")
         >>> age.generalize(ages, 2).tolist()
@@ -458,7 +459,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> h = bundled("adult", "education")
         >>> h.lca_node(["Masters", "Doctorate"])
         (1, 'Graduate')
@@ -474,7 +475,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> age = bundled("adult", "age")
         >>> age.lca([31, 38]), age.lca([22, 38]), age.lca([31, 45]), age.lca([39])
         ('30-39', '20-39', '*', '39')
@@ -525,7 +526,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> age = bundled("adult", "age")
         >>> age.lca_by_group([31, 38, 45, 45], ["g1", "g1", "g2", "g2"])
             level  label
@@ -569,7 +570,7 @@ class Hierarchy:
 
         Examples
         --------
-        >>> from skyprivacy.hierarchy import bundled
+        >>> from skyprivacy.datasets import bundled
         >>> bundled("adult", "sex").to_frame()
                 0  1
         0    Male  *

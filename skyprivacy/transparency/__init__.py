@@ -13,6 +13,9 @@ Linear Time" (ACM JDIQ 14(2), 2022; arXiv:2104.00137), as corrected by the proje
 * the trade-off region, curve and the largest fidelity for a target beta (:mod:`.tradeoff`);
 * fairness of the announced rule and Lemma 2's bounds (Appendix A, section 5.3);
 * :func:`lp_reference` - the LP bisection reference (section 6.2; needs scipy).
+* decision-rule certificates, built and verified in ``skyprivacy.transparency.certificate``
+  (imported on demand: the table certificate's canonical hash lives in
+  ``skyprivacy.certificate``).
 
 Tables are positional and options keyword-only.  The paper's demonstrations (Section 8 and
 the leaks of Section 3 / Appendix B) are reproduced outside the package, in

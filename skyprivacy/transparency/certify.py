@@ -340,11 +340,6 @@ def max_confidence_of(table: DecisionTable, conf: np.ndarray) -> MaxConfidence:
     )
 
 
-#: The old name, still imported by :mod:`skyprivacy.certificate`; goes when it imports
-#: :func:`max_confidence_of`.
-_max_confidence = max_confidence_of
-
-
 @validate_params({"table": TABLE, "exact": Boolean()})
 def max_confidence(table: DecisionTable, announced=None, *, exact: bool = False) -> MaxConfidence:
     """The maximum confidence Conf(X_U, A -> X_S) and the channel attaining it.

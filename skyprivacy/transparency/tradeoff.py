@@ -12,10 +12,9 @@ Drawing the curve is done at the edge, by :func:`skyprivacy.plotting.plot_tradeo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -115,11 +114,6 @@ class TradeoffCurve:
     kind: str
     points: pd.DataFrame
     by_group: pd.DataFrame = field(repr=False)
-
-    if TYPE_CHECKING:
-        # The deprecated ``curve.plot(ax=None)``, attached by skyprivacy.plotting (which the
-        # package always imports): drawing lives at the edge.
-        plot: ClassVar[Callable[..., Any]]
 
     def to_frame(self, *, per_group: bool = False) -> pd.DataFrame:
         return (self.by_group if per_group else self.points).copy()

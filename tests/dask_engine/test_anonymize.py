@@ -19,8 +19,8 @@ from skyprivacy import (
     skyline_anonymize,
     skyline_check,
 )
-from skyprivacy.datasets import load_adult
-from skyprivacy.hierarchy import load_adult_hierarchies, masking
+from skyprivacy.datasets import load_adult, load_adult_hierarchies
+from skyprivacy.hierarchy import masking
 
 DISEASES = ["flu", "aids", "cancer", "cold", "gout"]
 ZIPS = ["47906", "47907", "47901", "47302", "47305", "48001"]

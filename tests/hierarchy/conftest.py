@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from skyprivacy.datasets import load_adult
-from skyprivacy.hierarchy import Hierarchy, bundled, load_adult_hierarchies
+from skyprivacy.datasets import bundled, load_adult, load_adult_hierarchies
+from skyprivacy.hierarchy import Hierarchy
 
 
 @pytest.fixture(scope="session")

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 
 from skyprivacy.datasets import (ADULT_HIERARCHIES, NURSERY_COLUMNS, adult_hierarchy_path,
-                                 nursery_hierarchy_path)
+                                 bundled, nursery_hierarchy_path)
 from skyprivacy.errors import HierarchyError, InvalidParameterError
-from skyprivacy.hierarchy import (Hierarchy, bundled, dates, from_mapping, generate_arx,
-                                  intervals, masking, parse_arx)
+from skyprivacy.hierarchy import (Hierarchy, dates, from_mapping, generate_arx, intervals,
+                                  masking, parse_arx)
 
 from .helpers import ADULT_QI, PROFILE, exactly, trees
 

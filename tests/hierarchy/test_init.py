@@ -11,7 +11,6 @@ from skyprivacy import hierarchy
 from skyprivacy._core.validation import declared_constraints
 from skyprivacy.errors import InvalidParameterError
 from skyprivacy.hierarchy import Hierarchy
-from skyprivacy.hierarchy_io import read_arx, write_arx
 
 from .helpers import exactly
 
@@ -27,17 +26,13 @@ CALLS = {
     hierarchy.intervals: ([1], [5]),
     hierarchy.masking: (["12"],),
     hierarchy.dates: (["2024-01-01"],),
-    hierarchy.bundled: ("adult", "sex"),
-    read_arx: ("in.csv",),
-    write_arx: (SEX, "out.csv"),
 }
 
 
 def test_exports():
     assert set(hierarchy.__all__) == {
-        "Hierarchy", "generalize_frame", "load_adult_hierarchies", "bundled", "parse_arx",
-        "generate_arx", "from_levels", "from_mapping", "intervals", "masking", "dates",
-        "ROOT_LABEL"}
+        "Hierarchy", "generalize_frame", "parse_arx", "generate_arx", "from_levels",
+        "from_mapping", "intervals", "masking", "dates", "ROOT_LABEL"}
     assert all(hasattr(hierarchy, name) for name in hierarchy.__all__)
 
 
@@ -53,8 +48,8 @@ def test_every_builder_and_reader_declares_its_options():
     undeclared = [name for name in hierarchy.__all__
                   if inspect.isroutine(getattr(hierarchy, name))
                   and declared_constraints(getattr(hierarchy, name)) is None]
-    # generalize_frame checks its mappings against the frame; load_adult_hierarchies has none
-    assert undeclared == ["generalize_frame", "load_adult_hierarchies"]
+    # generalize_frame checks its mappings against the frame
+    assert undeclared == ["generalize_frame"]
     assert declared_constraints(Hierarchy.__init__)[0] == "Hierarchy"
 
 
@@ -68,7 +63,7 @@ CASES = [(function, parameter)
                          ids=[f"{getattr(f, '__name__', f)}-{p}" for f, p in CASES])
 def test_an_invalid_value_of_each_declared_option_gets_the_house_message(
         function, parameter, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)  # read_arx and write_arx must fail before touching a file
+    monkeypatch.chdir(tmp_path)  # no builder touches a file
     owner, constraints = declared_constraints(
         function.__init__ if function is Hierarchy else function)
     constraint = constraints[parameter]

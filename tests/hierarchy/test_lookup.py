@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from skyprivacy.datasets import bundled, load_adult_hierarchies
 from skyprivacy.errors import InvalidParameterError, SchemaError
-from skyprivacy.hierarchy import (Hierarchy, bundled, dates, generalize_frame,
-                                  load_adult_hierarchies)
+from skyprivacy.hierarchy import Hierarchy, dates, generalize_frame
 from skyprivacy.hierarchy.lookup import (LeafLookup, date_key, first_seen_codes, numeric_key,
                                          one_dimensional)
 

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from skyprivacy.datasets import bundled, load_adult_hierarchies
 from skyprivacy.errors import HierarchyError, InvalidParameterError
-from skyprivacy.hierarchy import (Hierarchy, bundled, from_levels, from_mapping,
-                                  load_adult_hierarchies, masking, parse_arx)
+from skyprivacy.hierarchy import Hierarchy, from_levels, from_mapping, masking, parse_arx
 from skyprivacy.hierarchy.model import make_hierarchy
 
 from .helpers import PROFILE, arx_rows, exactly, oracle_lca, trees

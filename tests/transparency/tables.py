@@ -1,11 +1,13 @@
-"""Decision tables the transparency tests share: Table 1 of the paper and small hand-made ones."""
+"""Decision tables the transparency tests share: Table 1 of the paper and small hand-made ones,
+and the certificate of Section 8's optimal rule."""
 import warnings
 
 import pandas as pd
 
 from skyprivacy.datasets import load_credit_card
 from skyprivacy.errors import PrivacyRiskWarning
-from skyprivacy.transparency import DecisionTable
+from skyprivacy.transparency import DecisionTable, Delta, optimal_privacy
+from skyprivacy.transparency.certificate import build_rule_certificate
 
 
 def credit_card_table(weight: str = "section8") -> DecisionTable:
@@ -35,3 +37,18 @@ def three_outcomes() -> DecisionTable:
     })
     return DecisionTable.from_frame(frame, public="g", sensitive="s", weight="w",
                                     decision=["no", "maybe", "yes"])
+
+
+#: The columns of Table 1 as the Section 8 certificates read them.
+KW = {"public": "gender", "sensitive": "income", "weight": "section8", "decision": "d"}
+
+
+def section8(exact):
+    """(table, announced rule, certificate) of Section 8 of the paper: Table 1 with populations 12, 5, 3 / 9, 7, 4, delta = 0.9."""
+    frame = load_credit_card()
+    result = optimal_privacy(DecisionTable.from_frame(frame, **KW), Delta(0.9), exact=exact)
+    rule = result.announced
+    cert = build_rule_certificate(frame, rule, announced="d_tilde", fidelity=Delta(0.9),
+                                  optimal=True, exact=exact, created="2026-01-01T00:00:00Z",
+                                  **KW)
+    return frame, rule, cert

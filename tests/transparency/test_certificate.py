@@ -1,12 +1,11 @@
-"""Decision-rule certificates: certify, verify, tamper, report (issue "Certify decision rules
-the way tables are certified")."""
+"""Decision-rule certificates (skyprivacy/transparency/certificate.py): certify, verify,
+tamper, report (issue "Certify decision rules the way tables are certified")."""
 import copy
 import json
 import re
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -15,29 +14,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skyprivacy import InvalidParameterError, SchemaError
-from skyprivacy.certificate import (
+from skyprivacy.datasets import load_credit_card
+from skyprivacy.transparency import DecisionTable, Delta, optimal_privacy
+from skyprivacy.transparency.certificate import (
     RULE_CERTIFICATE_SCHEMA_VERSION,
     build_rule_certificate,
     verify_rule_certificate,
 )
-from skyprivacy.datasets import load_credit_card
-from skyprivacy.report import render_rule_report
-from skyprivacy.transparency import DecisionTable, Delta, optimal_privacy
 
-KW = {"public": "gender", "sensitive": "income", "weight": "section8", "decision": "d"}
+from .tables import KW, section8
+
 CLI = [sys.executable, "-m", "skyprivacy"]
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-
-def section8(exact):
-    """Section 8 of the paper: Table 1 with populations 12, 5, 3 / 9, 7, 4, delta = 0.9."""
-    frame = load_credit_card()
-    result = optimal_privacy(DecisionTable.from_frame(frame, **KW), Delta(0.9), exact=exact)
-    rule = result.announced
-    cert = build_rule_certificate(frame, rule, announced="d_tilde", fidelity=Delta(0.9),
-                                  optimal=True, exact=exact, created="2026-01-01T00:00:00Z",
-                                  **KW)
-    return frame, rule, cert
 
 
 @pytest.mark.parametrize("exact", [False, True])
@@ -180,37 +167,6 @@ def test_build_errors_name_the_bad_value():
         cert = dict(section8(False)[2])
         del cert["beta"]
         verify_rule_certificate(frame, None, cert)
-
-
-def test_reports_say_certified_or_risk_with_the_next_step():
-    frame, rule, cert = section8(True)
-    page = render_rule_report(cert, curve=[(0.0, 0.6), (0.9, 0.675), (1.0, 1.0)])
-    assert "Verdict: CERTIFIED" in page and "27/40" in page and "<svg" in page
-    assert "decision-rule certification" in page
-    unsafe = build_rule_certificate(frame, beta=0.9, **KW)
-    page = render_rule_report(unsafe)
-    assert "decision-rule risk report" in page and "Verdict: NOT CERTIFIED" in page
-    assert "transparency optimize" in page  # the next step
-
-
-def test_the_rule_report_renders_in_headless_chromium(tmp_path):
-    from test_report import _chromium, _headless
-    chromium = _chromium()
-    image = pytest.importorskip("matplotlib.image")
-    frame, rule, cert = section8(False)
-    page = tmp_path / "rule.html"
-    page.write_text(render_rule_report(cert, curve=[(x / 10, 0.6 + 0.04 * x) for x in range(11)],
-                                       source="table1.csv"), encoding="utf-8")
-    shot = tmp_path / "shot.png"
-    done = _headless(chromium, tmp_path / "p1", f"--screenshot={shot}",
-                     "--window-size=1200,1400", page.resolve().as_uri())
-    assert shot.exists(), done.stderr[-2000:]
-    pixels = image.imread(shot)
-    assert pixels.shape[:2] == (1400, 1200)
-    assert len(np.unique((pixels[..., :3] * 255).astype(np.uint8).reshape(-1, 3), axis=0)) > 50
-    dom = _headless(chromium, tmp_path / "p2", "--dump-dom", page.resolve().as_uri())
-    assert re.search(r'<div class="verdict safe" id="verdict">Verdict: CERTIFIED', dom.stdout)
-    assert "<polyline" in dom.stdout and "<script" not in dom.stdout
 
 
 def _run(*args, cwd):

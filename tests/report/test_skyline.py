@@ -1,8 +1,6 @@
-"""The HTML report: content, escaping, self-containment, pictures, and a render in Chromium."""
-import os
+"""The HTML report of a certified table (skyprivacy/report/skyline.py): content, escaping,
+self-containment, pictures, and a render in Chromium."""
 import re
-import shutil
-import subprocess
 from fractions import Fraction
 
 import numpy as np
@@ -13,12 +11,14 @@ from skyprivacy import Policy, ReleaseCandidate, skyline_check, skyline_find
 from skyprivacy.certificate import build_certificate
 from skyprivacy.errors import InvalidParameterError
 from skyprivacy.report import (
-    _staircase,
     group_size_svg,
     render_report,
     report_skylines,
     skyline_svg,
 )
+from skyprivacy.report.skyline import _staircase
+
+from .browser import chromium, headless
 
 EVIL = '<script>alert("x")</script>&'
 
@@ -160,34 +160,14 @@ def test_group_size_bins():
     assert counts == ["2", "2", "2", "1", "0", "0", "1"]
 
 
-# ------------------------------------------------------------------------------ Chromium
-def _chromium():
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name)
-        if path:
-            return path
-    if os.environ.get("SKYPRIVACY_REQUIRE_CHROMIUM") == "1":
-        pytest.fail("SKYPRIVACY_REQUIRE_CHROMIUM=1 but no chromium on PATH (Debian: apt-get "
-                    "install chromium)")
-    pytest.skip("chromium is not installed (Debian: apt-get install chromium)")
-
-
-def _headless(chromium, profile, *arguments):
-    return subprocess.run(
-        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", f"--user-data-dir={profile}", *arguments],
-        capture_output=True, text=True, timeout=120)
-
-
 def test_the_report_renders_in_headless_chromium(unsafe_release, tmp_path):
-    chromium = _chromium()
+    browser = chromium()
     image = pytest.importorskip("matplotlib.image")
     page = tmp_path / "report.html"
     page.write_text(page_of(unsafe_release), encoding="utf-8")
     url = page.resolve().as_uri()
     shot = tmp_path / "shot.png"
-    done = _headless(chromium, tmp_path / "profile-1", f"--screenshot={shot}",
+    done = headless(browser, tmp_path / "profile-1", f"--screenshot={shot}",
                      "--window-size=1200,2000", url)
     assert shot.exists(), done.stderr[-2000:]
     assert shot.stat().st_size > 20_000
@@ -197,33 +177,7 @@ def test_the_report_renders_in_headless_chromium(unsafe_release, tmp_path):
     assert len(colours) > 50  # text, the verdict box, lines and bars: not a blank page
     rows_with_ink = (pixels[..., :3].min(axis=2) < 0.5).any(axis=1).sum()
     assert rows_with_ink > 500
-    dom = _headless(chromium, tmp_path / "profile-2", "--dump-dom", url)
+    dom = headless(browser, tmp_path / "profile-2", "--dump-dom", url)
     assert dom.returncode == 0, dom.stderr[-2000:]
     assert re.search(r'<div class="verdict unsafe" id="verdict">Verdict: UNSAFE', dom.stdout)
     assert "<script" not in dom.stdout
-
-
-def test_a_missing_chromium_skips_locally_but_fails_when_required(monkeypatch):
-    monkeypatch.setattr(shutil, "which", lambda name: None)
-    monkeypatch.delenv("SKYPRIVACY_REQUIRE_CHROMIUM", raising=False)
-    with pytest.raises(pytest.skip.Exception, match="chromium is not installed"):
-        _chromium()
-    monkeypatch.setenv("SKYPRIVACY_REQUIRE_CHROMIUM", "1")
-    with pytest.raises(pytest.fail.Exception, match="SKYPRIVACY_REQUIRE_CHROMIUM=1 but no "
-                                                    "chromium on PATH"):
-        _chromium()
-
-
-def test_report_skylines_takes_the_old_confidence_keyword_for_one_release():
-    release = ReleaseCandidate.from_groups([(4, ["AIDS", "AIDS", "Flu", "Flu"]),
-                                            (4, ["AIDS", "Cancer", "Flu", "Flu"])])
-    check = skyline_check(release, Policy.uniform([(0, 1, 0, 0.7)]))
-    with pytest.warns(FutureWarning) as caught:
-        old = report_skylines(release, check, confidence=0.5, n_values=2)
-    assert str(caught[0].message) == (
-        "The keyword 'confidence' of report_skylines is deprecated and stops working in the "
-        "next release; pass c=0.5 instead.")
-    assert old == report_skylines(release, check, c=0.5, n_values=2)
-    with pytest.raises(TypeError, match="^report_skylines got both 'confidence' and 'c'; "
-                                        "pass 'c' only.$"):
-        report_skylines(release, check, confidence=0.5, c=0.5)

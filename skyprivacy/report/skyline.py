@@ -1,4 +1,4 @@
-"""The HTML certification report: one self-contained page for reviewers.
+"""The HTML certification report of a released table: one self-contained page for reviewers.
 
 :func:`render_report` turns a certificate (:mod:`skyprivacy.certificate`), the release candidate
 it describes and a few knowledge skylines (Chen, LeFevre and Ramakrishnan 2009, Definition 5,
@@ -6,9 +6,8 @@ Sect. 6.3; computed by :func:`report_skylines`) into one HTML page: the verdict,
 table of breach probabilities, the worst cases in words (Sect. 6.1), a picture of each knowledge
 skyline with the policy's points on it, and the distribution of QI-group sizes.
 
-The page needs nothing from outside: CSS is inline, pictures are inline SVG drawn here (or, with
-``images="png"``, the library's matplotlib pictures as ``data:`` URIs), there is no script and no
-external font.  Every value that comes from the data is escaped with :func:`html.escape`.
+Pictures are inline SVG drawn here (or, with ``images="png"``, the library's matplotlib
+pictures as ``data:`` URIs); the page's frame and escaping are :mod:`.page`'s.
 
 Everything here is pure: the page is returned as a string (:func:`skyprivacy.io.write_text`
 writes it).
@@ -17,31 +16,23 @@ writes it).
 from __future__ import annotations
 
 import base64
-import html
 import io
 import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ._core.deprecation import renamed_keyword
-from ._core.exact import parse_fraction, readable_fraction
-from ._core.text import confidence_text, percent_text
-from .check import SkylineCheckResult
-from .errors import param_error
-from .find import KnowledgeSkyline, skyline_find
-from .release import ReleaseCandidate
+from .._core.exact import parse_fraction, readable_fraction
+from .._core.text import confidence_text, percent_text
+from ..check import SkylineCheckResult
+from ..errors import param_error
+from ..find import KnowledgeSkyline, skyline_find
+from ..release import ReleaseCandidate
+from .page import PALETTE, esc, page_head, section, summary_list, verdict_box
 
-__all__ = ["render_report", "report_skylines", "skyline_svg", "group_size_svg",
-           "confidence_text", "render_rule_report", "tradeoff_svg"]
+__all__ = ["render_report", "report_skylines", "skyline_svg", "group_size_svg"]
 
 _IMAGES = ("svg", "png", "auto")
-_PALETTE = ("#1b6ca8", "#d1495b", "#2e933c", "#e09f3e", "#6a4c93", "#00a6a6", "#8c5e34",
-            "#5c5c5c")
-
-
-def _esc(value) -> str:
-    return html.escape(str(value), quote=True)
 
 
 def _pct(p, threshold=None) -> str:
@@ -58,7 +49,6 @@ def _readable(value) -> str:
     return readable_fraction(_exact(value))
 
 
-@renamed_keyword("confidence", "c")
 def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, c=None,
                     n_values: int = 4, progress=None) -> list[KnowledgeSkyline]:
     """Knowledge skylines of the most exposed values of a checked release.
@@ -70,7 +60,7 @@ def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, c=N
         Its check; values are ranked by their smallest margin c - breach probability (failing
         values first).
     c : float or Fraction, optional
-        The confidence of every skyline (``confidence=`` before, deprecated); by default
+        The confidence of every skyline; by default
         each value's strictest (smallest) c in the policy, so the policy's points can be read
         against the picture.
     n_values : int, default 4
@@ -112,7 +102,6 @@ def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, c=N
     return out
 
 
-# ------------------------------------------------------------------------------------- pictures
 def _nice_ticks(top: float, count: int = 5) -> list[float]:
     if top <= 0:
         return [0]
@@ -173,7 +162,7 @@ def skyline_svg(skyline: KnowledgeSkyline, *, policy_points: Sequence[tuple] = (
     plot_w, plot_h = width - left - right, height - top - bottom
     m_top = max([m for _, _, m in points + marks] + [1]) + 1
     k_top = max([k for _, k, _ in points + marks] + [1]) * 1.08 + 1
-    title = _esc(f"Knowledge skyline of {skyline.value!r} at c = "
+    title = esc(f"Knowledge skyline of {skyline.value!r} at c = "
                  f"{confidence_text(skyline.c)}")
 
     def x(m):
@@ -201,7 +190,7 @@ def skyline_svg(skyline: KnowledgeSkyline, *, policy_points: Sequence[tuple] = (
                  f'text-anchor="middle" font-size="12">k: others\' values known</text>')
     levels = sorted({l for l, _, _ in points} | {l for l, _, _ in marks})
     for index, level in enumerate(levels):
-        color = _PALETTE[index % len(_PALETTE)]
+        color = PALETTE[index % len(PALETTE)]
         runs = _staircase(points, level)
         if runs:
             path, m_from = [], 0
@@ -220,7 +209,7 @@ def skyline_svg(skyline: KnowledgeSkyline, *, policy_points: Sequence[tuple] = (
             if l != level:
                 continue
             parts.append(f'<circle cx="{x(m):.1f}" cy="{y(k):.1f}" r="4.5" fill="{color}" '
-                         f'stroke="#000"><title>{_esc(f"policy point (l={l}, k={k}, m={m})")}'
+                         f'stroke="#000"><title>{esc(f"policy point (l={l}, k={k}, m={m})")}'
                          f'</title></circle><text x="{x(m) + 6:.1f}" y="{y(k) - 6:.1f}" '
                          f'font-size="10">({l},{k},{m})</text>')
     if not points:
@@ -282,7 +271,7 @@ def group_size_svg(sizes, *, width: int = 560, height: int = 240) -> str:
 
 
 def _skyline_png(skyline: KnowledgeSkyline) -> str:
-    from .plotting import plot_skyline_slices, pyplot
+    from ..plotting import plot_skyline_slices, pyplot
 
     plt = pyplot("render_report")
     figure = plot_skyline_slices(skyline)
@@ -293,7 +282,7 @@ def _skyline_png(skyline: KnowledgeSkyline) -> str:
         plt.close(figure)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
     alt = f"Knowledge skyline of {skyline.value!r} at c = {confidence_text(skyline.c)}"
-    return (f'<img alt="{_esc(alt)}" '
+    return (f'<img alt="{esc(alt)}" '
             f'src="data:image/png;base64,{data}">')
 
 
@@ -311,31 +300,15 @@ def _use_png(images: str) -> bool:
 
 
 # ----------------------------------------------------------------------------------------- page
-_CSS = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
-margin:0 auto;max-width:1100px;padding:24px;color:#1d1d1f;line-height:1.45;background:#fff}
-h1{font-size:1.6em;margin:0 0 4px}h2{font-size:1.2em;margin:28px 0 8px;border-bottom:1px solid #ddd;
-padding-bottom:4px}.muted{color:#666}.verdict{font-size:1.5em;font-weight:700;padding:14px 18px;
-border-radius:8px;margin:16px 0}.verdict.safe{background:#e3f4e6;color:#155d27;
-border:2px solid #2e933c}.verdict.unsafe{background:#fde7ea;color:#8a1022;border:2px solid #d1495b}
-table{border-collapse:collapse;width:100%;font-size:.92em}th,td{border:1px solid #ddd;
-padding:4px 8px;text-align:left;vertical-align:top}th{background:#f3f3f3}
-tr.fail td{background:#fdf0f2}td.num{text-align:right;font-variant-numeric:tabular-nums}
-dl{display:grid;grid-template-columns:max-content auto;gap:4px 16px;margin:0}dt{font-weight:600}
-dd{margin:0;word-break:break-all}figure{margin:12px 0 24px}figcaption{font-size:.9em;color:#444;
-max-width:900px}li{margin-bottom:6px}code{background:#f3f3f3;padding:0 3px;border-radius:3px}
-"""
-
-
 def _policy_text(policy: Mapping) -> str:
     def points(entry):
         return ", ".join(f"({', '.join(str(x) for x in p)})" for p in entry)
 
     lines = []
     if policy.get("default"):
-        lines.append(f"<li>every value not listed: {_esc(points(policy['default']))}</li>")
+        lines.append(f"<li>every value not listed: {esc(points(policy['default']))}</li>")
     for value, entry in (policy.get("values") or {}).items():
-        lines.append(f"<li><code>{_esc(value)}</code>: {_esc(points(entry))}</li>")
+        lines.append(f"<li><code>{esc(value)}</code>: {esc(points(entry))}</li>")
     return "<ul>" + "".join(lines) + "</ul>"
 
 
@@ -391,7 +364,7 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
     if title is None:  # an unsafe table is not certified: call the page what it is
         title = "skyprivacy certification report" if safe else "skyprivacy risk report"
     sections = [
-        _page_head(title, f"{_esc(source or 'released table')} &middot; certified",
+        page_head(title, f"{esc(source or 'released table')} &middot; certified",
                    certificate),
         _table_verdict(checks, failing),
         _table_summary(certificate, release, source),
@@ -400,34 +373,9 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
         _table_skylines(skylines, checks, png),
         _table_next_step(failing),
         _table_group_sizes(release),
-        _section("What this certifies", _TABLE_SCOPE),
+        section("What this certifies", _TABLE_SCOPE),
     ]
     return "\n".join(part for part in sections if part) + "\n</body></html>\n"
-
-
-def _page_head(title: str, subtitle_html: str, certificate: Mapping) -> str:
-    """The page's head, title and the line naming the input, date and library version."""
-    return "\n".join([
-        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_esc(title)}</title><style>{_CSS}</style></head><body>",
-        f"<h1>{_esc(title)}</h1>",
-        f'<p class="muted">{subtitle_html} {_esc(certificate.get("created", ""))} by '
-        f'skyprivacy {_esc(certificate.get("library", {}).get("version", ""))}</p>'])
-
-
-def _verdict_box(safe: bool, verdict_html: str, explanation_html: str) -> str:
-    return (f'<div class="verdict {"safe" if safe else "unsafe"}" id="verdict">{verdict_html}'
-            f"</div>\n<p>{explanation_html}</p>")
-
-
-def _section(heading: str, paragraph_html: str) -> str:
-    return f"<h2>{_esc(heading)}</h2><p>{paragraph_html}</p>"
-
-
-def _summary_list(rows) -> str:
-    return "<h2>Summary</h2><dl>" + "".join(
-        f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in rows) + "</dl>"
 
 
 # -- the sections of a table's report
@@ -437,7 +385,7 @@ def _table_verdict(checks: list, failing: list) -> str:
     else:
         verdict = (f"Verdict: UNSAFE &mdash; {len(failing)} of {len(checks)} (value, point) "
                    f"checks fail")
-    return _verdict_box(
+    return verdict_box(
         not failing, verdict,
         "Each check asks: can an attacker who knows <i>l</i> values the target does not "
         "have, the values of <i>k</i> other people and <i>m</i> members of the target's "
@@ -461,11 +409,11 @@ def _table_summary(certificate: Mapping, release: ReleaseCandidate, source) -> s
         ("Sensitive column", parameters.get("sensitive", "")),
         ("Semantics", parameters.get("semantics", "")),
     ]
-    out = [_summary_list(rows), "<h3>Policy (l, k, m, c)</h3>" + _policy_text(
+    out = [summary_list(rows), "<h3>Policy (l, k, m, c)</h3>" + _policy_text(
         certificate["policy"])]
     if certificate.get("unused_policy_values"):
         out.append(f"<p>The policy names values the release does not contain: "
-                   f"{_esc(', '.join(certificate['unused_policy_values']))}.</p>")
+                   f"{esc(', '.join(certificate['unused_policy_values']))}.</p>")
     return "\n".join(out)
 
 
@@ -474,12 +422,12 @@ def _table_checks(checks: list) -> str:
            "<th>l</th><th>k</th><th>m</th><th>c</th><th>Breach probability</th>"
            "<th>Exact</th><th>Verdict</th></tr></thead><tbody>"]
     for c in checks:
-        out.append(f'<tr class="{"ok" if c["safe"] else "fail"}"><td>{_esc(c["value"])}</td>'
-                   f'<td>{_esc(c.get("source", ""))}</td><td class="num">{c["l"]}</td>'
+        out.append(f'<tr class="{"ok" if c["safe"] else "fail"}"><td>{esc(c["value"])}</td>'
+                   f'<td>{esc(c.get("source", ""))}</td><td class="num">{c["l"]}</td>'
                    f'<td class="num">{c["k"]}</td><td class="num">{c["m"]}</td>'
-                   f'<td class="num">{_esc(c.get("c", c["c_exact"]))}</td>'
+                   f'<td class="num">{esc(c.get("c", c["c_exact"]))}</td>'
                    f'<td class="num">{_pct(c["breach_probability_exact"], c["c_exact"])}</td>'
-                   f'<td class="num">{_esc(_readable(c["breach_probability_exact"]))}</td>'
+                   f'<td class="num">{esc(_readable(c["breach_probability_exact"]))}</td>'
                    f'<td>{"safe" if c["safe"] else "<b>UNSAFE</b>"}</td></tr>')
     out.append("</tbody></table>")
     return "\n".join(out)
@@ -495,11 +443,11 @@ def _table_worst_cases(checks: list, failing: list) -> str:
         shown = sorted(checks, key=lambda c: _exact(c["c_exact"])
                        - _exact(c["breach_probability_exact"]))[:3]
     for c in shown:
-        out.append(f'<li><b>{_esc(c["value"])}</b> at (l={c["l"]}, k={c["k"]}, m={c["m"]}, '
-                   f'c={_esc(c.get("c", c["c_exact"]))}): breach probability '
-                   f'{_esc(_readable(c["breach_probability_exact"]))} '
+        out.append(f'<li><b>{esc(c["value"])}</b> at (l={c["l"]}, k={c["k"]}, m={c["m"]}, '
+                   f'c={esc(c.get("c", c["c_exact"]))}): breach probability '
+                   f'{esc(_readable(c["breach_probability_exact"]))} '
                    f'({_pct(c["breach_probability_exact"], c["c_exact"])}). '
-                   f'{_esc(c.get("worst_case", ""))}</li>')
+                   f'{esc(c.get("worst_case", ""))}</li>')
     out.append("</ul>")
     return "\n".join(out)
 
@@ -526,7 +474,7 @@ def _table_skylines(skylines: Sequence[KnowledgeSkyline], checks: list, png: boo
         if any(b == p for point in skyline.points for b, p in zip(skyline.bounds, point)):
             caption += (f" A coordinate equal to its search bound {skyline.bounds} means "
                         f"safe up to that bound.")
-        out.append(f"<figure>{picture}<figcaption>{_esc(caption)}</figcaption></figure>")
+        out.append(f"<figure>{picture}<figcaption>{esc(caption)}</figcaption></figure>")
     return "\n".join(out)
 
 
@@ -534,13 +482,13 @@ def _table_next_step(failing: list) -> str:
     if not failing:
         return ""
     values = sorted({str(c["value"]) for c in failing})
-    return _section(
+    return section(
         "Next step",
         "This table is not safe to release under the policy. Generalize it until it is: "
         "<code>skyprivacy anonymize</code> (Python: <code>skyline_anonymize</code>) with the "
         "same policy finds a safe generalization and certifies it; or, if the policy asks "
         "more than the release must withstand, relax the failing points for "
-        f"{_esc(', '.join(values[:10]))}{' ...' if len(values) > 10 else ''}.")
+        f"{esc(', '.join(values[:10]))}{' ...' if len(values) > 10 else ''}.")
 
 
 def _table_group_sizes(release: ReleaseCandidate) -> str:
@@ -556,206 +504,3 @@ _TABLE_SCOPE = ("The breach probabilities are recomputed by <code>skyprivacy ver
                 "with at most the stated (l, k, m) knowledge can infer from the "
                 "quasi-identifiers named above; other columns, other releases of the same "
                 "people and other kinds of knowledge are outside this guarantee.")
-
-
-# ----------------------------------------------------------------------- decision rules
-def tradeoff_svg(points: Sequence[tuple], *, kind: str = "delta", beta=None, fidelity=None,
-                 width: int = 560, height: int = 260) -> str:
-    """The privacy-fidelity trade-off curve beta*(fidelity) as an inline SVG (Fig. 5 of
-    Chen, Golubchik and Pal), with the certified beta and the fidelity marked.
-
-    Parameters
-    ----------
-    points : sequence of (fidelity, beta_star)
-        Sorted by fidelity (:func:`skyprivacy.transparency.tradeoff_curve`).
-    kind : {'delta', 'alpha'}
-    beta, fidelity : float, optional
-        The certified rule's beta and its fidelity level (a dot and a dashed line).
-
-    Examples
-    --------
-    >>> svg = tradeoff_svg([(0.0, 0.6), (0.5, 0.62), (1.0, 1.0)], beta=0.62, fidelity=0.5)
-    >>> svg.startswith("<svg") and "polyline" in svg and "circle" in svg
-    True
-    """
-    left, right, top, bottom = 52, 16, 14, 40
-    w, h = width - left - right, height - top - bottom
-
-    def x(v):
-        return left + w * float(v)
-
-    def y(v):
-        return top + h * (1 - float(v))
-
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="optimal beta against '
-             f'{_esc(kind)}-fidelity">',
-             f'<rect x="{left}" y="{top}" width="{w}" height="{h}" fill="#fafafa" '
-             f'stroke="#bbb"/>']
-    for t in (0, 0.25, 0.5, 0.75, 1):
-        parts.append(f'<line x1="{left - 4}" x2="{left}" y1="{y(t):.1f}" y2="{y(t):.1f}" '
-                     f'stroke="#777"/><text x="{left - 7}" y="{y(t) + 4:.1f}" font-size="11" '
-                     f'text-anchor="end">{t:g}</text>')
-        parts.append(f'<line x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{top + h}" y2="{top + h + 4}" '
-                     f'stroke="#777"/><text x="{x(t):.1f}" y="{top + h + 16}" font-size="11" '
-                     f'text-anchor="middle">{t:g}</text>')
-    line = " ".join(f"{x(f):.1f},{y(b):.1f}" for f, b in points)
-    parts.append(f'<polyline points="{line}" fill="none" stroke="{_PALETTE[0]}" '
-                 f'stroke-width="2"/>')
-    if beta is not None:
-        parts.append(f'<line x1="{left}" x2="{left + w}" y1="{y(beta):.1f}" y2="{y(beta):.1f}" '
-                     f'stroke="{_PALETTE[1]}" stroke-dasharray="4 3"/>')
-        if fidelity is not None:
-            parts.append(f'<circle cx="{x(fidelity):.1f}" cy="{y(beta):.1f}" r="4.5" '
-                         f'fill="{_PALETTE[1]}"><title>the certified rule: {_esc(kind)} = '
-                         f'{float(fidelity):g}, beta = {float(beta):.6g}</title></circle>')
-    parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 6}" font-size="12" '
-                 f'text-anchor="middle">{_esc(kind)}-fidelity</text>')
-    parts.append(f'<text x="14" y="{top + h / 2:.1f}" font-size="12" text-anchor="middle" '
-                 f'transform="rotate(-90 14 {top + h / 2:.1f})">optimal beta*</text>')
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def render_rule_report(certificate: Mapping, *, curve: Sequence[tuple] = (),
-                       source: str | None = None, title: str | None = None) -> str:
-    """The HTML report of a certified decision rule (transparency report), self-contained.
-
-    Parameters
-    ----------
-    certificate : mapping
-        From :func:`skyprivacy.certificate.build_rule_certificate`.
-    curve : sequence of (fidelity, beta_star), optional
-        The trade-off curve to draw (binary tables; see
-        :func:`skyprivacy.transparency.tradeoff_curve`).
-    source : str, optional
-        How to name the decision table.
-    title : str, optional
-        Default: a certification report when the rule is certified, a risk report otherwise.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from skyprivacy.certificate import build_rule_certificate
-    >>> df = pd.DataFrame({"g": ["F", "F"], "s": ["<b>a</b>", "b"], "w": [1, 1],
-    ...                    "d": [0.5, 0.5]})
-    >>> cert = build_rule_certificate(df, public="g", sensitive="s", weight="w",
-    ...                               decision="d", beta=0.6)
-    >>> page = render_rule_report(cert)
-    >>> "Verdict: CERTIFIED" in page, "<b>a</b>" in page
-    (True, False)
-    """
-    ok = bool(certificate["satisfied"])
-    title = title or ("skyprivacy decision-rule certification" if ok
-                      else "skyprivacy decision-rule risk report")
-    sections = [
-        _page_head(title, f"{_esc(source or 'decision table')} &middot;", certificate),
-        _rule_verdict(certificate, ok),
-        _rule_summary(certificate, source),
-        _rule_groups(certificate),
-        _rule_curve(certificate, curve),
-        _rule_next_step(certificate, ok),
-        _section("What this certifies", _RULE_SCOPE),
-    ]
-    return "\n".join(part for part in sections if part) + "\n</body></html>\n"
-
-
-def _num(entry: Mapping) -> str:
-    """A recorded number: its exact form when it has one, else the float."""
-    return entry["exact"] if entry.get("exact") else f"{entry['value']:.6g}"
-
-
-# -- the sections of a decision rule's report
-def _rule_verdict(certificate: Mapping, ok: bool) -> str:
-    beta, worst = certificate["beta"], certificate["max_confidence"]
-    if ok:
-        verdict = (f"Verdict: CERTIFIED &mdash; no inference channel of the announced rule "
-                   f"reaches confidence above beta = {_esc(_num(beta))}")
-    elif not certificate["private"]:
-        verdict = (f"Verdict: NOT CERTIFIED &mdash; the announced rule lets an observer infer "
-                   f"a sensitive value with confidence {_esc(_num(worst))}, above beta = "
-                   f"{_esc(_num(beta))}")
-    else:
-        verdict = ("Verdict: NOT CERTIFIED &mdash; the announced rule breaks its fidelity "
-                   "constraint")
-    return _verdict_box(
-        ok, verdict,
-        "An observer who knows a person's public attributes and sees the decision the "
-        "announced rule gives infers the sensitive value with a confidence (Definition 4 of "
-        "Chen, Golubchik and Pal); the rule is beta-private when no such confidence exceeds "
-        "beta.")
-
-
-def _rule_summary(certificate: Mapping, source) -> str:
-    beta, worst = certificate["beta"], certificate["max_confidence"]
-    parameters, fidelity = certificate["parameters"], certificate["fidelity"]
-    rows = [("Decision table", f"{source or '(in memory)'}: "
-                               f"{certificate['table']['n_rows']:,} rows, SHA-256 "
-                               f"{certificate['table']['sha256']}"),
-            ("Announced rule", f"columns {', '.join(parameters['announced'] or [])} "
-                               f"(SHA-256 {certificate['rule']['sha256']})"
-                               if parameters.get("announced") else "the true decision rule"),
-            ("Public / sensitive", f"{', '.join(parameters['public'])} / "
-                                   f"{', '.join(parameters['sensitive'])}"),
-            ("Certified beta", f"{_num(beta)} (uncertainty gamma = {beta['gamma']:.4g})"
-                               + ("" if beta.get("exact") else
-                                  f", float with relative tolerance {parameters['tolerance']}")),
-            ("Maximum confidence", f"{_num(worst)}: group {worst['group']}, outcome "
-                                   f"{worst['outcome']!r}, inferring {worst['sensitive']!r}")]
-    if certificate.get("beta_star"):
-        rows.append(("Optimal beta*", f"{_num(certificate['beta_star'])} (the smallest beta "
-                                      f"any rule within the fidelity constraint can reach)"))
-    constraint = fidelity.get("constraint")
-    achieved = fidelity["achieved"]
-    rows.append(("Fidelity", (f"constraint {constraint['kind']} >= {constraint['value']:g}: "
-                              f"{'holds' if fidelity['holds'] else 'BROKEN'}; "
-                              if constraint else "")
-                 + f"achieved delta = {_num(achieved['delta'])}, alpha = "
-                   f"{_num(achieved['alpha'])}"))
-    return _summary_list(rows)
-
-
-def _rule_groups(certificate: Mapping) -> str:
-    groups = certificate["groups_reaching_beta"]
-    if not groups:
-        return "<h2>The groups that set beta</h2>\n<p>No group comes close to beta.</p>"
-    return ("<h2>The groups that set beta</h2>\n"
-            "<table><thead><tr><th>Public group</th><th>Maximum confidence</th>"
-            "</tr></thead><tbody>" + "".join(
-                f'<tr><td>{_esc(g["group"])}</td><td class="num">'
-                f'{_esc(_num(g["max_confidence"]))}</td></tr>' for g in groups)
-            + "</tbody></table>")
-
-
-def _rule_curve(certificate: Mapping, curve: Sequence[tuple]) -> str:
-    if not curve:
-        return ""
-    constraint = certificate["fidelity"].get("constraint")
-    level = constraint["value"] if constraint else None
-    kind = constraint["kind"] if constraint else "delta"
-    return ("<h2>Privacy against fidelity</h2><figure>"
-            + tradeoff_svg(curve, kind=kind, beta=certificate["beta"]["value"], fidelity=level)
-            + "<figcaption>The smallest beta a rule within each fidelity level can "
-              "reach (the optimal scheme); the dashed line is the certified beta, the "
-              "dot the certified rule. More fidelity to the true rule costs "
-              "privacy.</figcaption></figure>")
-
-
-def _rule_next_step(certificate: Mapping, ok: bool) -> str:
-    if ok:
-        return ""
-    return _section("Next step", (
-        "Announce a perturbed rule: <code>skyprivacy transparency optimize</code> finds "
-        "the rule with the smallest beta under a fidelity constraint; certify that rule."
-        if not certificate["private"] else
-        "Announce a rule within the fidelity constraint, or relax the constraint."))
-
-
-_RULE_SCOPE = ("<code>skyprivacy transparency verify</code> recomputes every number above from "
-               "the decision table and the announced rule. The guarantee covers observers who "
-               "know the public attributes and the announced rule; it says nothing about other "
-               "data about the same people.")
