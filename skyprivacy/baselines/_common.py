@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .._core.deprecation import renamed_attribute
 from .._core.exact import native
 from .._core.validation import InstanceOf
 from ..errors import InvalidParameterError, param_error
@@ -73,8 +72,8 @@ class GroupVerdicts:
     ``_measure_columns()`` (the per-group measure columns of :meth:`to_frame`) and
     ``_summary()`` (its parameters and level for :meth:`to_dict`).
 
-    ``safe`` is the verdict's one name across skyprivacy; ``satisfied`` (the release) and
-    ``ok`` (per group) are its deprecated aliases, kept for one release.
+    ``safe`` (the release) and ``group_safe`` (per group) are the verdict's one name across
+    skyprivacy.
     """
 
     if TYPE_CHECKING:
@@ -91,9 +90,6 @@ class GroupVerdicts:
 
         def _summary(self) -> dict: ...
 
-    satisfied = renamed_attribute("satisfied", "safe")
-    ok = renamed_attribute("ok", "group_safe")
-
     @property
     def violating_groups(self) -> tuple:
         """Labels of the groups that fail the criterion, in release order."""
@@ -109,7 +105,7 @@ class GroupVerdicts:
 
     def to_dict(self) -> dict:
         """JSON-friendly summary: criterion, parameters, verdict (``safe``; ``satisfied``
-        repeats it for one release), level, worst and violating groups (labels as strings,
+        repeats it, as the command line's JSON does), level, worst and violating groups (labels as strings,
         exact quantities as 'p/q')."""
         return {"criterion": self._criterion, **self._summary(), "safe": self.safe,
                 "satisfied": self.safe, "worst_group": str(self.worst_group),

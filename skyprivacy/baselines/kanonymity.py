@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import positional_options
 from .._core.exact import native
 from .._core.validation import Interval, validate_params
 from ..errors import InvalidParameterError
@@ -80,7 +79,6 @@ class KAnonymityResult(GroupVerdicts):
         return {"k": self.k, "level": self.level}
 
 
-@positional_options("release", "k")
 @validate_params({"release": RELEASE, "k": Interval("integer", 1)})
 def k_anonymity(release: ReleaseCandidate, *, k: int) -> KAnonymityResult:
     """Check k-anonymity: every QI-group holds at least ``k`` individuals.

@@ -28,7 +28,6 @@ from functools import reduce
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import positional_options
 from .._core.exact import (
     REL_TOL,
     decimal_fraction,
@@ -106,7 +105,6 @@ class DistinctLDiversityResult(GroupVerdicts):
         return {"l": self.l, "level": self.level}
 
 
-@positional_options("release", "l")
 @validate_params({"release": RELEASE, "l": _L})
 def distinct_l_diversity(release: ReleaseCandidate, *, l: int) -> DistinctLDiversityResult:
     """Check distinct l-diversity: every QI-group holds at least ``l`` distinct values.
@@ -278,7 +276,6 @@ class EntropyLDiversityResult(GroupVerdicts):
         return {"l": json_number(self.l), "level": self.level}
 
 
-@positional_options("release", "l")
 @validate_params({"release": RELEASE, "l": _ENTROPY_L})
 def entropy_l_diversity(release: ReleaseCandidate, *, l: int | float | Fraction
                         ) -> EntropyLDiversityResult:
@@ -454,7 +451,6 @@ def _threshold(top: np.ndarray, tail: np.ndarray) -> tuple[Fraction | float, int
     return best, where
 
 
-@positional_options("release", "c", "l")
 @validate_params({"release": RELEASE, "c": _C, "l": _L})
 def recursive_cl_diversity(release: ReleaseCandidate, *, c: int | float | Fraction,
                            l: int) -> RecursiveCLDiversityResult:
@@ -515,7 +511,6 @@ def recursive_cl_diversity(release: ReleaseCandidate, *, c: int | float | Fracti
         tuple(int(t) for t in tail), names, c_exact)
 
 
-@positional_options("release", "l")
 @validate_params({"release": RELEASE, "l": _L})
 def recursive_cl_diversity_threshold(release: ReleaseCandidate, *, l: int) -> Fraction | float:
     """max_g r_1 / (r_l + ... + r_m): the release is recursive (c, l)-diverse iff c exceeds it.
@@ -533,7 +528,6 @@ def recursive_cl_diversity_threshold(release: ReleaseCandidate, *, l: int) -> Fr
     return _threshold(*_top_and_tail(release, int(l)))[0]
 
 
-@positional_options("c", "l")
 @validate_params({"c": _C, "l": _POLICY_L})
 def cl_diversity_policy(*, c: int | float | Fraction, l: int) -> Policy:
     """Recursive (c, l)-diversity as a skyline policy: (l-2, 0, 0) at confidence c/(c+1).

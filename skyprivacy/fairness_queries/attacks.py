@@ -29,7 +29,6 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import positional_options
 from .._core.optional import optional_import
 from .._core.validation import (
     Interval,
@@ -757,7 +756,6 @@ def linear_system_reveal(H, sp) -> AttackResult:
 # Theorem 2 and Algorithm 2: compressed sensing
 # ---------------------------------------------------------------------------------------------
 
-@positional_options("h0", "m")
 @validate_params({"m": _COUNT, "half_width": _UNIT_OPEN_RIGHT, "random_state": RandomState()})
 def uniform_perturbation_design(h0, *, m, half_width=0.1, random_state=None) -> np.ndarray:
     """Algorithm 2's realistic queries: ``clip(h0 + U(-w, w), 0, 1)``, i.i.d. per entry.
@@ -793,7 +791,6 @@ def uniform_perturbation_design(h0, *, m, half_width=0.1, random_state=None) -> 
     return np.clip(h0[None, :] + rng.uniform(-w, w, size=(m, h0.size)), 0.0, 1.0)
 
 
-@positional_options("m", "n")
 @validate_params({"n": _COUNT, "m": _COUNT, "p": Interval("real", 0, 1, closed="neither"),
                   "random_state": RandomState()})
 def bernoulli_design(n, *, m, p=0.5, random_state=None) -> np.ndarray:

@@ -29,7 +29,6 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import positional_options
 from .._core.exact import decimal_fraction
 from .._core.validation import (
     Boolean,
@@ -784,7 +783,6 @@ class ComplianceOracle:
 # Utility comparison (spec §7.7)
 # ---------------------------------------------------------------------------------------------
 
-@positional_options("mechanism", "n", "n0", "m", "epsilon")
 @validate_params({"mechanism": Options("cauchy", "smooth_laplace", "laplace"), "m": QUERIES,
                   "epsilon": _FINITE_EPSILON})
 def expected_median_abs_error(n, n0, *, mechanism, m, epsilon, delta=None) -> float:
@@ -833,7 +831,6 @@ def expected_median_abs_error(n, n0, *, mechanism, m, epsilon, delta=None) -> fl
     return 2.0 * smooth_sp_value(n, n0, beta, m) / eps * math.log(2)
 
 
-@positional_options("n", "n0", "m")
 @validate_params({"m": QUERIES})
 def crossover_epsilon(n, n0, *, m) -> float:
     """Epsilon above which Attribute-Conceal (Cauchy) has lower median error than Laplace.

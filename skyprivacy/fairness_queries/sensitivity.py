@@ -24,7 +24,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._core.deprecation import positional_options
 from .._core.validation import Boolean, Interval, Options, check, validate_params
 from .._core.warning import warn
 from ..errors import UnsafeConstantWarning
@@ -633,7 +632,6 @@ def smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg, *, beta, m=1):
     return float(m * np.max(joint * decay))
 
 
-@positional_options("epsilon", "m")
 @validate_params({"epsilon": Interval("real", 0, closed="neither"), "m": QUERIES,
                   "noise": Options("cauchy", "laplace")})
 def attribute_conceal_beta(*, epsilon, m, noise="cauchy", delta=None) -> float:

@@ -16,7 +16,6 @@ module                 what lives there
 :mod:`.builders`       :func:`from_levels`, :func:`from_mapping`, :func:`intervals`,
                        :func:`masking`, :func:`dates`
 :mod:`.shipped`        :func:`bundled`, :func:`load_adult_hierarchies`
-:mod:`.deprecated`     the old ``Hierarchy.from_arx``, ``.intervals``, ... (one release)
 =====================  =====================================================================
 
 Everything here is pure computation; ARX files are read and written by
@@ -40,7 +39,6 @@ from .builders import dates, from_levels, from_mapping, intervals, masking
 from .lookup import generalize_frame
 from .model import Hierarchy
 from .shipped import bundled, load_adult_hierarchies
-from . import deprecated  # noqa: F401  (attaches the deprecated classmethods)
 
 __all__ = [
     "Hierarchy",

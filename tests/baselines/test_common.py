@@ -58,12 +58,10 @@ def test_every_result_has_the_same_shape(check):
     pd.testing.assert_frame_equal(release.counts, before)
 
 
-def test_satisfied_and_ok_are_deprecated_aliases_of_safe_and_group_safe():
+def test_the_verdict_is_named_safe_and_group_safe_only():
     result = k_anonymity(table_release(), k=3)
-    with pytest.warns(FutureWarning, match="read 'safe' instead"):
-        assert result.satisfied is result.safe is False
-    with pytest.warns(FutureWarning, match="read 'group_safe' instead"):
-        assert result.ok == result.group_safe == (True, False, False, False)
+    assert result.safe is False and result.group_safe == (True, False, False, False)
+    assert not hasattr(result, "satisfied") and not hasattr(result, "ok")  # removed aliases
     assert result.to_dict()["satisfied"] is result.to_dict()["safe"] is False
 
 

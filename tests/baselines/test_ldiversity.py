@@ -345,14 +345,3 @@ def test_cl_diversity_policy_needs_l_at_least_2(l, shown):
     with raises(f"The 'l' parameter of cl_diversity_policy must be an integer >= 2. "
                 f"Got {shown} instead."):
         cl_diversity_policy(c=2, l=l)
-
-
-def test_the_old_positional_calls_still_work_and_name_the_new_ones():
-    with pytest.warns(FutureWarning, match=re.escape(
-            "call recursive_cl_diversity(release, c=2, l=2).")):
-        assert recursive_cl_diversity(SVPI, 2, 2) == recursive_cl_diversity(SVPI, c=2, l=2)
-    with pytest.warns(FutureWarning, match=re.escape("call cl_diversity_policy(c=3, l=4).")):
-        assert cl_diversity_policy(3, 4) == cl_diversity_policy(c=3, l=4)
-    for function in (distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity_threshold):
-        with pytest.warns(FutureWarning, match=re.escape(f"call {function.__name__}(release, l=2).")):
-            assert function(SVPI, 2) == function(SVPI, l=2)

@@ -501,17 +501,12 @@ def test_attacks_do_not_touch_their_inputs():
     assert result.to_dict()["queries_used"] == 30
 
 
-def test_data_may_be_named_and_old_positional_designs_warn():
+def test_data_may_be_named_and_options_are_keyword_only():
     a = np.array([1, 0, 1, 1, 0, 1])
     h0 = [0.2, 0.9, 0.4, 0.1, 0.6, 0.3]
     named = flip_reveal(oracle=exact_oracle(a), h0=h0)  # no positional-only data any more
     assert named.a_hat.tolist() == a.tolist()
-    with pytest.warns(FutureWarning, match=re.escape(
-            "Passing m to bernoulli_design by position is deprecated and stops working in the "
-            "next release; call bernoulli_design(n, m=4).")):
-        old = bernoulli_design(4, 6, random_state=3)
-    assert np.array_equal(old, bernoulli_design(6, m=4, random_state=3))
-    with pytest.warns(FutureWarning, match=re.escape(
-            "call uniform_perturbation_design(h0, m=3).")):
-        old = uniform_perturbation_design(h0, 3, random_state=1)
-    assert np.array_equal(old, uniform_perturbation_design(h0, m=3, random_state=1))
+    with pytest.raises(TypeError):
+        bernoulli_design(4, 6, random_state=3)
+    with pytest.raises(TypeError):
+        uniform_perturbation_design(h0, 3, random_state=1)

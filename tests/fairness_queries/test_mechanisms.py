@@ -419,17 +419,6 @@ def test_weak_epsilon_warns_and_threshold_is_configurable():
         LaplaceBiasQuery(epsilon=1.0, metric="abs_sp", abs_variant="paper")
 
 
-def test_old_positional_calls_warn_and_name_the_new_call():
-    with pytest.warns(FutureWarning, match=re.escape(
-            "Passing mechanism, m, epsilon to expected_median_abs_error by position is "
-            "deprecated and stops working in the next release; call expected_median_abs_error("
-            "n, n0, mechanism='cauchy', m=25, epsilon=5.0).")):
-        old = expected_median_abs_error("cauchy", 100, 10, 25, 5.0)
-    assert old == expected_median_abs_error(100, 10, mechanism="cauchy", m=25, epsilon=5.0)
-    with pytest.warns(FutureWarning, match=re.escape("call crossover_epsilon(n, n0, m=300).")):
-        assert crossover_epsilon(1000, 104, 300) == crossover_epsilon(1000, 104, m=300)
-
-
 def test_declared_numpy_options_reach_the_mechanism_as_python_scalars():
     mech = LaplaceBiasQuery(epsilon=np.float64(2.0), risk_epsilon=np.int64(5))
     assert type(mech.epsilon) is float and type(mech.risk_epsilon) is float

@@ -407,6 +407,6 @@ def test_numpy_integers_are_accepted_and_results_are_native():
 
 def test_attribute_conceal_beta_takes_its_options_by_keyword():
     assert attribute_conceal_beta(epsilon=6, m=2) == 0.5
-    with pytest.warns(FutureWarning, match=r"call attribute_conceal_beta\(epsilon=6, m=2\)\.$"):
-        assert attribute_conceal_beta(6, 2) == 0.5
+    with pytest.raises(TypeError):
+        attribute_conceal_beta(6, 2)  # options are keyword-only, without a shim
     assert local_sensitivity_sp(n=10, n0=3, exact=True) == local_sensitivity_sp(10, 3, exact=True)
