@@ -105,8 +105,8 @@ class GroupVerdicts:
 
     def to_dict(self) -> dict:
         """JSON-friendly summary: criterion, parameters, verdict (``safe``; ``satisfied``
-        repeats it, as the command line's JSON does), level, worst and violating groups (labels as strings,
-        exact quantities as 'p/q')."""
+        repeats it, as the command line's JSON does), level, worst and violating groups
+        (labels as strings, exact quantities as 'p/q')."""
         return {"criterion": self._criterion, **self._summary(), "safe": self.safe,
                 "satisfied": self.safe, "worst_group": str(self.worst_group),
                 "violating_groups": [str(g) for g in self.violating_groups]}
