@@ -12,9 +12,11 @@ metrics
     and the evaluation scores (Leakage, average answer error).
 sensitivity
     Local, smooth and global sensitivities in closed form, with lattice oracles.
+accountant
+    The budget accountant (sequential composition, exact, passed explicitly).
 mechanisms
-    Attribute-Conceal (Cauchy and Laplace smooth-sensitivity noise), the Laplace baseline,
-    the budget accountant and the compliance oracle the attacks talk to.
+    Attribute-Conceal (Cauchy and Laplace smooth-sensitivity noise), the Laplace baseline and
+    the compliance oracle the attacks talk to.
 attacks
     Attribute-Reveal: single-query identification, exact reconstruction from n queries and
     compressed-sensing reconstruction from O(N_k log(n/N_k)) queries.
@@ -25,10 +27,12 @@ The paper's experiments are reproduced outside the package, in
 ``examples/fairness_query_experiments.py``.
 """
 
-from . import attacks, mechanisms, metrics, sensitivity
-from .attacks import *  # noqa: F403 - each module's __all__ is the public API
+from . import accountant, attacks, mechanisms, metrics, sensitivity
+from .accountant import *  # noqa: F403 - each module's __all__ is the public API
+from .attacks import *  # noqa: F403
 from .mechanisms import *  # noqa: F403
 from .metrics import *  # noqa: F403
 from .sensitivity import *  # noqa: F403
 
-__all__ = [*metrics.__all__, *sensitivity.__all__, *mechanisms.__all__, *attacks.__all__]
+__all__ = [*metrics.__all__, *sensitivity.__all__, *accountant.__all__, *mechanisms.__all__,
+           *attacks.__all__]

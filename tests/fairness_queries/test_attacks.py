@@ -1,7 +1,6 @@
 """Attribute-Reveal attacks on synthetic data (spec §4; T8-T11, S1, S2)."""
 
 import math
-import re
 import warnings
 
 import numpy as np

@@ -14,7 +14,7 @@ import pytest
 from skyprivacy.datasets import adult_hierarchy_path
 from skyprivacy.errors import InvalidParameterError
 from skyprivacy.io import InputError
-from skyprivacy.hierarchy import (Hierarchy, bundled, dates, from_levels, from_mapping,
+from skyprivacy.hierarchy import (Hierarchy, bundled, dates, from_mapping,
                                   generate_arx, intervals, masking, parse_arx)
 
 from .helpers import exactly

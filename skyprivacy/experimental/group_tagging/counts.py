@@ -24,7 +24,7 @@ from ..._core.exact import native
 from ..._core.validation import (InstanceOf, Interval, Nullable, Options, as_generator,
                                  validate_params)
 from ...errors import InvalidParameterError, SchemaError, param_error
-from ...fairness_queries.mechanisms import BudgetAccountant
+from ...fairness_queries.accountant import BudgetAccountant
 from ._common import FRAME, RANDOM_STATE, check_table, require_complete, sorted_labels
 from .encoding import ENCODING
 from .query import QuerySpec, predicate_mask
