@@ -21,8 +21,8 @@ attacks
     Attribute-Reveal: single-query identification, exact reconstruction from n queries and
     compressed-sensing reconstruction from O(N_k log(n/N_k)) queries.
 
-Data are positional and options keyword-only (``crossover_epsilon(n, n0, m=25)``); a call in
-the old positional form still works for one release, with a FutureWarning naming the new call.
+Data are positional and options keyword-only (``crossover_epsilon(n, n0, n_queries=25)``).
+The paper's query count m is ``n_queries`` here: ``m`` is a knowledge amount in skyprivacy.
 The paper's experiments are reproduced outside the package, in
 ``examples/fairness_query_experiments.py``.
 """

@@ -756,16 +756,17 @@ def linear_system_reveal(H, sp) -> AttackResult:
 # Theorem 2 and Algorithm 2: compressed sensing
 # ---------------------------------------------------------------------------------------------
 
-@validate_params({"m": _COUNT, "half_width": _UNIT_OPEN_RIGHT, "random_state": RandomState()})
-def uniform_perturbation_design(h0, *, m, half_width=0.1, random_state=None) -> np.ndarray:
+@validate_params({"n_queries": _COUNT, "half_width": _UNIT_OPEN_RIGHT,
+                  "random_state": RandomState()})
+def uniform_perturbation_design(h0, *, n_queries, half_width=0.1, random_state=None) -> np.ndarray:
     """Algorithm 2's realistic queries: ``clip(h0 + U(-w, w), 0, 1)``, i.i.d. per entry.
 
     Parameters
     ----------
     h0 : array-like, shape (n,)
         Base model scores (probabilities).
-    m : int, keyword-only
-        Number of perturbed models.
+    n_queries : int, keyword-only
+        Number of perturbed models (the paper's m).
     half_width : float, keyword-only
         ``w``, in (0, 1]; the paper uses 0.1.
     random_state : None, int or numpy.random.Generator, keyword-only
@@ -781,27 +782,27 @@ def uniform_perturbation_design(h0, *, m, half_width=0.1, random_state=None) -> 
 
     Examples
     --------
-    >>> H = uniform_perturbation_design([0.5, 0.95, 0.02], m=4, random_state=0)
+    >>> H = uniform_perturbation_design([0.5, 0.95, 0.02], n_queries=4, random_state=0)
     >>> H.shape, bool(((H >= 0) & (H <= 1)).all())
     ((4, 3), True)
     """
     h0 = _check_vector(h0, None, name="h0", owner="uniform_perturbation_design")
     w = float(half_width)
     rng = as_generator(random_state)
-    return np.clip(h0[None, :] + rng.uniform(-w, w, size=(m, h0.size)), 0.0, 1.0)
+    return np.clip(h0[None, :] + rng.uniform(-w, w, size=(n_queries, h0.size)), 0.0, 1.0)
 
 
-@validate_params({"n": _COUNT, "m": _COUNT, "p": Interval("real", 0, 1, closed="neither"),
+@validate_params({"n": _COUNT, "n_queries": _COUNT, "p": Interval("real", 0, 1, closed="neither"),
                   "random_state": RandomState()})
-def bernoulli_design(n, *, m, p=0.5, random_state=None) -> np.ndarray:
+def bernoulli_design(n, *, n_queries, p=0.5, random_state=None) -> np.ndarray:
     """Random binary predictors with i.i.d. Bernoulli(p) entries (Theorem 2's hypothesis).
 
     Parameters
     ----------
     n : int
         Test-set size.
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     p : float, keyword-only
         Acceptance probability, in (0, 1).
     random_state : None, int or numpy.random.Generator, keyword-only
@@ -812,11 +813,11 @@ def bernoulli_design(n, *, m, p=0.5, random_state=None) -> np.ndarray:
 
     Examples
     --------
-    >>> bernoulli_design(5, m=2, random_state=0).shape
+    >>> bernoulli_design(5, n_queries=2, random_state=0).shape
     (2, 5)
     """
     rng = as_generator(random_state)
-    return (rng.random((m, n)) < p).astype(float)
+    return (rng.random((n_queries, n)) < p).astype(float)
 
 
 def _basis_pursuit(H, eta, *, nonneg, alpha_column, method, owner):
@@ -942,7 +943,7 @@ def cs_reveal(H, sp, *, n1=None, n0=None, minority=0, decoder="bp", threshold=No
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> a = np.ones(200, dtype=int); a[rng.choice(200, 4, replace=False)] = 0
-    >>> H = bernoulli_design(200, m=40, random_state=1)
+    >>> H = bernoulli_design(200, n_queries=40, random_state=1)
     >>> sp = H @ np.where(a == 1, 1 / 196, -1 / 4)
     >>> cs_reveal(H, sp, n0=4).recovered_all(a)
     True
@@ -1023,9 +1024,9 @@ def estimate_group_sizes(oracle) -> GroupSizeEstimate:
     return GroupSizeEstimate(n0=single.group_size, n1=n - single.group_size)
 
 
-@validate_params({"m": _COUNT, "design": Options("bernoulli", "perturbation"),
+@validate_params({"n_queries": _COUNT, "design": Options("bernoulli", "perturbation"),
                   "random_state": RandomState()})
-def compressed_sensing_reveal(oracle, *, m, design="bernoulli", h0=None, half_width=0.1,
+def compressed_sensing_reveal(oracle, *, n_queries, design="bernoulli", h0=None, half_width=0.1,
                               p=0.5, decoder="bp", group_sizes="query", minority=0,
                               random_state=None, lp_method="highs") -> AttackResult:
     """Audit: how much of ``a`` do m compressed-sensing queries reveal? (Algorithm 2)
@@ -1036,9 +1037,10 @@ def compressed_sensing_reveal(oracle, *, m, design="bernoulli", h0=None, half_wi
     ----------
     oracle : ComplianceOracle
         Answers SP queries.
-    m : int, keyword-only
-        Number of design queries; O(N_min log(n/N_min)) suffice (Theorem 2, no constant
-        given: spec §4.4 reports m = 80 for n = 1000, N_0 = 10 with a Bernoulli design).
+    n_queries : int, keyword-only
+        Number of design queries (the paper's m); O(N_min log(n/N_min)) suffice (Theorem 2,
+        no constant given: spec §4.4 reports m = 80 for n = 1000, N_0 = 10 with a Bernoulli
+        design).
     design : {"bernoulli", "perturbation"}, keyword-only
         Random binary predictors (Theorem 2) or ``clip(h0 + U(-w, w))`` (Algorithm 2).
     h0 : array-like, shape (n,), optional, keyword-only
@@ -1066,7 +1068,7 @@ def compressed_sensing_reveal(oracle, *, m, design="bernoulli", h0=None, half_wi
     >>> from skyprivacy.fairness_queries import AttributeConceal, ComplianceOracle
     >>> a = np.ones(300, dtype=int); a[::50] = 0  # N_0 = 6
     >>> oracle = ComplianceOracle(a, mechanism=AttributeConceal(epsilon=math.inf, noise=None))
-    >>> r = compressed_sensing_reveal(oracle, m=60, random_state=0)
+    >>> r = compressed_sensing_reveal(oracle, n_queries=60, random_state=0)
     >>> r.recovered_all(a), r.queries_used, (r.n0, r.n1)
     (True, 61, (6, 294))
     """
@@ -1085,10 +1087,11 @@ def compressed_sensing_reveal(oracle, *, m, design="bernoulli", h0=None, half_wi
     if design == "perturbation":
         if h0 is None:
             raise param_error("h0", owner, "be given for design='perturbation'", None)
-        H = uniform_perturbation_design(_check_vector(h0, n, name="h0", owner=owner), m=m,
-                                        half_width=half_width, random_state=rng)
+        H = uniform_perturbation_design(_check_vector(h0, n, name="h0", owner=owner),
+                                        n_queries=n_queries, half_width=half_width,
+                                        random_state=rng)
     else:
-        H = bernoulli_design(n, m=m, p=p, random_state=rng)
+        H = bernoulli_design(n, n_queries=n_queries, p=p, random_state=rng)
     if group_sizes == "query":
         estimate = estimate_group_sizes(oracle)
         sizes = {"n0": estimate.n0, "n1": estimate.n1}

@@ -179,8 +179,8 @@ class BiasQueryRelease:
     audit: ReleaseAudit | None = field(default=None, repr=False, compare=False)
 
     @property
-    def m(self) -> int:
-        """Number of queries answered."""
+    def n_queries(self) -> int:
+        """Number of queries answered (the paper's m)."""
         return int(self.values.shape[0])
 
     def to_public_dict(self) -> dict:
@@ -197,8 +197,9 @@ class BiasQueryRelease:
     def to_frame(self) -> pd.DataFrame:
         """The released answers, one row per query."""
         columns = list(_METRIC_COLUMNS[self.metric])
-        data = self.values.reshape(self.m, len(columns))
-        return pd.DataFrame(data, columns=columns, index=pd.RangeIndex(self.m, name="query"))
+        data = self.values.reshape(self.n_queries, len(columns))
+        return pd.DataFrame(data, columns=columns,
+                            index=pd.RangeIndex(self.n_queries, name="query"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,7 +235,7 @@ class _BiasQueryMechanism:
     def name(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _slice_noise(self, n: int, n0: int, m: int, slice_name: str):
+    def _slice_noise(self, n: int, n0: int, n_queries: int, slice_name: str):
         """Return (noise scale, SliceAudit) for one slice answered at the full budget."""
         raise NotImplementedError  # pragma: no cover
 
@@ -390,7 +391,7 @@ class AttributeConceal(_BiasQueryMechanism):
     >>> preds = [[0.5] * 100, [1.0] * 50 + [0.0] * 50]
     >>> mech = AttributeConceal(epsilon=5.0, random_state=0)
     >>> release = mech.answer(preds, a)
-    >>> release.m, release.mechanism
+    >>> release.n_queries, release.mechanism
     (2, 'attribute_conceal_cauchy')
     >>> round(release.audit.slices[0].scale, 4)  # 6 S / epsilon, CT-side only
     0.2664
@@ -443,16 +444,16 @@ class AttributeConceal(_BiasQueryMechanism):
     def name(self) -> str:
         return "exact" if self.noise is None else f"attribute_conceal_{self.noise}"
 
-    def _slice_noise(self, n, n0, m, slice_name):
+    def _slice_noise(self, n, n0, n_queries, slice_name):
         if self.noise is None:
             return 0.0, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=0.0,
                                    beta=None, scale=0.0, noise=None)
-        beta = attribute_conceal_beta(epsilon=self.epsilon, m=m, noise=self.noise,
+        beta = attribute_conceal_beta(epsilon=self.epsilon, n_queries=n_queries, noise=self.noise,
                                       delta=self.delta if self.noise == "laplace" else None)
         if self.metric == "abs_sp" and self.abs_mode == "paper":
-            sens = smooth_abs_sp_paper_value(n0, beta, m)
+            sens = smooth_abs_sp_paper_value(n0, beta, n_queries)
         else:
-            sens = smooth_sp_value(n, n0, beta, m)
+            sens = smooth_sp_value(n, n0, beta, n_queries)
         factor = 6.0 if self.noise == "cauchy" else 2.0
         scale = factor * sens / self.epsilon
         return scale, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=sens,
@@ -521,13 +522,13 @@ class LaplaceBiasQuery(_BiasQueryMechanism):
 
     name = "laplace"
 
-    def _slice_noise(self, n, n0, m, slice_name):
+    def _slice_noise(self, n, n0, n_queries, slice_name):
         if self.metric == "abs_sp":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UnsafeConstantWarning)
-                sens = global_sensitivity_abs_sp(n, m=m, variant=self.abs_variant)
+                sens = global_sensitivity_abs_sp(n, n_queries=n_queries, variant=self.abs_variant)
         else:
-            sens = global_sensitivity_sp(n, m=m)
+            sens = global_sensitivity_sp(n, n_queries=n_queries)
         scale = sens / self.epsilon
         return scale, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=sens,
                                  beta=None, scale=scale, noise="laplace")
@@ -639,7 +640,7 @@ class ComplianceOracle:
         release = self.mechanism.answer(h, self._a, self._y)
         if h.shape[0] > 0:
             self.accountant.spend(*charge)
-        self.queries_answered += release.m
+        self.queries_answered += release.n_queries
         self._audit_log.append(release)
         return np.array(release.values)
 
@@ -652,9 +653,9 @@ class ComplianceOracle:
 # Utility comparison (spec §7.7)
 # ---------------------------------------------------------------------------------------------
 
-@validate_params({"mechanism": Options("cauchy", "smooth_laplace", "laplace"), "m": QUERIES,
+@validate_params({"mechanism": Options("cauchy", "smooth_laplace", "laplace"), "n_queries": QUERIES,
                   "epsilon": _FINITE_EPSILON})
-def expected_median_abs_error(n, n0, *, mechanism, m, epsilon, delta=None) -> float:
+def expected_median_abs_error(n, n0, *, mechanism, n_queries, epsilon, delta=None) -> float:
     """Median absolute error of each answer under a mechanism (spec §7.7).
 
     Parameters
@@ -664,8 +665,8 @@ def expected_median_abs_error(n, n0, *, mechanism, m, epsilon, delta=None) -> fl
     mechanism : {"cauchy", "smooth_laplace", "laplace"}, keyword-only
         Attribute-Conceal with Cauchy noise, Attribute-Conceal with Laplace noise
         (Theorem 6), or the Laplace baseline.
-    m : int, keyword-only
-        Number of queries in the batch.
+    n_queries : int, keyword-only
+        Number of queries in the batch (the paper's m).
     epsilon : float, keyword-only
         Privacy parameter.
     delta : float, keyword-only
@@ -684,32 +685,32 @@ def expected_median_abs_error(n, n0, *, mechanism, m, epsilon, delta=None) -> fl
 
     Examples
     --------
-    >>> round(expected_median_abs_error(100, 10, mechanism="cauchy", m=25, epsilon=5.0), 3)
+    >>> round(expected_median_abs_error(100, 10, mechanism="cauchy", n_queries=25, epsilon=5.0), 3)
     11.721
-    >>> round(expected_median_abs_error(100, 10, mechanism="laplace", m=25, epsilon=5.0), 4)
+    >>> round(expected_median_abs_error(100, 10, mechanism="laplace", n_queries=25, epsilon=5.0), 4)
     1.7679
     """
     n, n0 = check_sizes(n, n0, owner="expected_median_abs_error")
     eps = float(epsilon)
     if mechanism == "laplace":  # 2.55051 ln 2 in the example
-        return global_sensitivity_sp(n, m=m) / eps * math.log(2)
+        return global_sensitivity_sp(n, n_queries=n_queries) / eps * math.log(2)
     if mechanism == "cauchy":
-        beta = attribute_conceal_beta(epsilon=eps, m=m)
-        return 6.0 * smooth_sp_value(n, n0, beta, m) / eps
-    beta = attribute_conceal_beta(epsilon=eps, m=m, noise="laplace", delta=delta)
-    return 2.0 * smooth_sp_value(n, n0, beta, m) / eps * math.log(2)
+        beta = attribute_conceal_beta(epsilon=eps, n_queries=n_queries)
+        return 6.0 * smooth_sp_value(n, n0, beta, n_queries) / eps
+    beta = attribute_conceal_beta(epsilon=eps, n_queries=n_queries, noise="laplace", delta=delta)
+    return 2.0 * smooth_sp_value(n, n0, beta, n_queries) / eps * math.log(2)
 
 
-@validate_params({"m": QUERIES})
-def crossover_epsilon(n, n0, *, m) -> float:
+@validate_params({"n_queries": QUERIES})
+def crossover_epsilon(n, n0, *, n_queries) -> float:
     """Epsilon above which Attribute-Conceal (Cauchy) has lower median error than Laplace.
 
     Parameters
     ----------
     n, n0 : int
         Test-set size and disadvantaged-group size.
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
 
     Returns
     -------
@@ -729,9 +730,9 @@ def crossover_epsilon(n, n0, *, m) -> float:
 
     Examples
     --------
-    >>> crossover_epsilon(100, 10, m=25)  # the paper's n = 100 Adult setting: never
+    >>> crossover_epsilon(100, 10, n_queries=25)  # the paper's n = 100 Adult setting: never
     inf
-    >>> round(crossover_epsilon(1000, 104, m=300), 2)
+    >>> round(crossover_epsilon(1000, 104, n_queries=300), 2)
     38.09
     """
     n, n0 = check_sizes(n, n0, owner="crossover_epsilon")
@@ -740,4 +741,4 @@ def crossover_epsilon(n, n0, *, m) -> float:
     glob = 0.5 + 1.0 / (n - 1)
     if n_min <= 2 or 6.0 * (1.0 / (n_max + 1) + 1.0 / n_min) >= glob * math.log(2):
         return math.inf
-    return 6.0 * m * math.log(6.0 / math.log(2)) / (n_min - 2)
+    return 6.0 * n_queries * math.log(6.0 / math.log(2)) / (n_min - 2)
