@@ -255,9 +255,10 @@ def _query_rows(oracle, make_rows, count: int, batch_size: int | None) -> np.nda
 # Example 1 and Example 2: one target
 # ---------------------------------------------------------------------------------------------
 
-@validate_params({"n": Interval("integer", 2), "c": _UNIT_OPEN_RIGHT})
-def single_query_design(n, target, *, c=1.0) -> np.ndarray:
-    """The query of Example 1: ``h(x_target) = c``, every other prediction 0.
+@validate_params({"n": Interval("integer", 2), "target_prediction": _UNIT_OPEN_RIGHT})
+def single_query_design(n, target, *, target_prediction=1.0) -> np.ndarray:
+    """The query of Example 1: ``h(x_target) = c``, every other prediction 0 (``c`` is
+    ``target_prediction``; skyprivacy keeps ``c`` for the skyline confidence).
 
     Parameters
     ----------
@@ -265,7 +266,7 @@ def single_query_design(n, target, *, c=1.0) -> np.ndarray:
         Test-set size.
     target : int
         Position of the target.
-    c : float, keyword-only
+    target_prediction : float, keyword-only
         Prediction given to the target, in (0, 1] (the soft variant of spec §4.1).
 
     Returns
@@ -279,7 +280,7 @@ def single_query_design(n, target, *, c=1.0) -> np.ndarray:
     """
     target = _check_target(target, n, "single_query_design")
     design = np.zeros((1, n))
-    design[0, target] = c
+    design[0, target] = target_prediction
     return design
 
 
@@ -287,7 +288,8 @@ def single_query_design(n, target, *, c=1.0) -> np.ndarray:
 def decode_single(sp) -> int:
     """Decode Example 1: ``a_target = 1`` iff the answer is positive.
 
-    ``SP = c/N_1`` if the target is in group 1 and ``-c/N_0`` otherwise.
+    ``SP = target_prediction/N_1`` if the target is in group 1 and ``-target_prediction/N_0``
+    otherwise.
 
     Parameters
     ----------
@@ -311,8 +313,8 @@ def decode_single(sp) -> int:
     return 1 if sp > 0 else 0
 
 
-@validate_params({"c": _UNIT_OPEN_RIGHT})
-def single_query_reveal(oracle, target, *, c=1.0) -> TargetResult:
+@validate_params({"target_prediction": _UNIT_OPEN_RIGHT})
+def single_query_reveal(oracle, target, *, target_prediction=1.0) -> TargetResult:
     """Identify one individual's protected attribute with one SP query (Example 1).
 
     Parameters
@@ -321,13 +323,14 @@ def single_query_reveal(oracle, target, *, c=1.0) -> TargetResult:
         Answers statistical-parity queries.
     target : int
         Position of the target.
-    c : float, keyword-only
+    target_prediction : float, keyword-only
         Prediction given to the target, in (0, 1].
 
     Returns
     -------
     TargetResult
-        The target's attribute, 1 query, and the size of its group (``round(c/|SP|)``).
+        The target's attribute, 1 query, and the size of its group
+        (``round(target_prediction/|SP|)``).
 
     References
     ----------
@@ -343,11 +346,12 @@ def single_query_reveal(oracle, target, *, c=1.0) -> TargetResult:
     """
     owner = "single_query_reveal"
     n = _check_oracle(oracle, owner)
-    design = single_query_design(n, target, c=c)
+    design = single_query_design(n, target, target_prediction=target_prediction)
     target = int(target)
     sp = float(_answers(oracle.query(design))[0])
     a_t = decode_single(sp)
-    size = None if a_t == -1 else int(min(max(round(float(c) / abs(sp)), 1), n - 1))
+    size = None if a_t == -1 else int(min(max(round(float(target_prediction) / abs(sp)), 1),
+                                          n - 1))
     return TargetResult(target=target, a_target=a_t, queries_used=1, answers=(sp,),
                         group_size=size)
 

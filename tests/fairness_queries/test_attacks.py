@@ -43,7 +43,7 @@ def test_example_1_single_query_identifies_the_target():
     result = single_query_reveal(oracle, 17)
     assert (result.a_target, result.queries_used, result.group_size) == (0, 1, 5)
     assert result.answers == (pytest.approx(-0.2),)  # -1/N_0 (spec §4.1)
-    result = single_query_reveal(oracle, 3, c=0.3)  # the soft variant
+    result = single_query_reveal(oracle, 3, target_prediction=0.3)  # the soft variant
     assert (result.a_target, result.group_size) == (1, 15)
     assert result.answers[0] == pytest.approx(0.3 / 15)
     assert oracle.queries_answered == 2
@@ -397,9 +397,9 @@ def test_attack_input_errors():
                              r"position in \[0, 19\]\. Got 20 instead\."):
         single_query_reveal(oracle, 20)
     with pytest.raises(InvalidParameterError,
-                       match=r"The 'c' parameter of single_query_design must be in \(0, 1\]\. "
-                             r"Got 0 instead\."):
-        single_query_design(5, 0, c=0)
+                       match=r"The 'target_prediction' parameter of single_query_design must "
+                             r"be in \(0, 1\]\. Got 0 instead\."):
+        single_query_design(5, 0, target_prediction=0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'oracle' parameter of flip_reveal must answer one of the "
                              r"metrics \['sp'\] \(wrap EO and equalized-odds oracles with "
