@@ -522,7 +522,7 @@ def _tree_accuracy(table: pd.DataFrame, target, features: list, cv: int, random_
     return tuple(scores)
 
 
-def classification_accuracy(release_table: pd.DataFrame, *, target: Hashable, features=None,
+def classification_accuracy(table: pd.DataFrame, *, target: Hashable, features=None,
                             cv: int = 10, random_state=None, test: pd.DataFrame | None = None,
                             original: pd.DataFrame | None = None,
                             sensitive: Hashable | None = None,
@@ -539,7 +539,7 @@ def classification_accuracy(release_table: pd.DataFrame, *, target: Hashable, fe
 
     Parameters
     ----------
-    release_table : pandas.DataFrame
+    table : pandas.DataFrame
         The released table (e.g. ``skyline_anonymize(...).table``). Never modified.
     target : hashable
         The class label column (must not be the sensitive attribute, Sect. 8.4).
@@ -587,20 +587,19 @@ def classification_accuracy(release_table: pd.DataFrame, *, target: Hashable, fe
     0.99
     """
     owner = "classification_accuracy"
-    if not isinstance(release_table, pd.DataFrame):
-        raise param_error("release_table", owner, "be a pandas DataFrame",
-                          type(release_table).__name__)
-    if not len(release_table):
-        raise InvalidParameterError(f"The 'release_table' parameter of {owner} must have rows. "
+    if not isinstance(table, pd.DataFrame):
+        raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
+    if not len(table):
+        raise InvalidParameterError(f"The 'table' parameter of {owner} must have rows. "
                                     f"Got an empty table instead.")
     if isinstance(cv, bool) or not isinstance(cv, (int, np.integer)) or not \
-            2 <= cv <= len(release_table):
-        raise param_error("cv", owner, f"be an integer in [2, {len(release_table)}]", cv)
-    require_columns(release_table, [target])
+            2 <= cv <= len(table):
+        raise param_error("cv", owner, f"be an integer in [2, {len(table)}]", cv)
+    require_columns(table, [target])
     if features is None:
-        features = [c for c in release_table.columns if c not in (target, group_column)]
+        features = [c for c in table.columns if c not in (target, group_column)]
     features = _column_list(features, owner)
-    require_columns(release_table, features)
+    require_columns(table, features)
     if target in features:
         raise InvalidParameterError(
             f"The 'features' parameter of {owner} must not contain the target {target!r}.")
@@ -613,7 +612,7 @@ def classification_accuracy(release_table: pd.DataFrame, *, target: Hashable, fe
             if not isinstance(frame, pd.DataFrame):
                 raise param_error(name, owner, "be a pandas DataFrame", type(frame).__name__)
             require_columns(frame, [target, *features])
-    scores = _tree_accuracy(release_table, target, features, cv, random_state, test)
+    scores = _tree_accuracy(table, target, features, cv, random_state, test)
     upper = lower = None
     if original is not None:
         upper = float(np.mean(_tree_accuracy(original, target, features, cv, random_state,
