@@ -16,7 +16,8 @@ import pandas as pd
 from .anonymize import AnonymizationResult, skyline_anonymize
 from .baselines import RecursiveCLDiversityResult, cl_diversity_policy, recursive_cl_diversity
 from .find import KnowledgeSkylines, skyline_find_all
-from .knowledge import exact_confidence
+from ._core.validation import validate_params
+from .knowledge import CONFIDENCE, exact_confidence
 from .labels import DEFAULT_LABEL_LENGTH
 
 __all__ = ["compare_l_diversity", "LDiversityComparison"]
@@ -70,6 +71,8 @@ class LDiversityComparison:
         return "\n".join(lines)
 
 
+# diversity_c and l are checked by cl_diversity_policy, whose name their messages carry
+@validate_params({"c": CONFIDENCE})
 def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c, l: int, c,
                         hierarchies=None, split: str = "infogain", values=None,
                         semantics: str = "svpi", numeric=None, categorical=None, order=None,

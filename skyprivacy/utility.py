@@ -22,9 +22,10 @@ from typing import Literal, overload
 import numpy as np
 import pandas as pd
 
-from .baselines._common import check_release
-from .errors import InvalidParameterError, SchemaError, param_error
 from ._core.encoding import require_columns
+from ._core.validation import Boolean, InstanceOf, Options, validate_params
+from .errors import InvalidParameterError, SchemaError, param_error
+from .formulas import RELEASE
 from .release import MISSING_OPTIONS, ReleaseCandidate, check_qi_and_sensitive
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
 _DENSE_CELLS = 20_000_000
 
 
+@validate_params({"release": RELEASE})
 def average_group_size(release: ReleaseCandidate) -> float:
     """The average number of individuals per QI-group, N / B.
 
@@ -70,7 +72,6 @@ def average_group_size(release: ReleaseCandidate) -> float:
     >>> average_group_size(release)
     3.0
     """
-    check_release(release, "average_group_size")
     return release.n_individuals / release.n_groups
 
 
@@ -80,6 +81,7 @@ def discernibility(release: ReleaseCandidate, *, normalized: Literal[False] = ..
 def discernibility(release: ReleaseCandidate, *, normalized: bool) -> int | float: ...
 
 
+@validate_params({"release": RELEASE, "normalized": Boolean()})
 def discernibility(release: ReleaseCandidate, *, normalized: bool = False) -> int | float:
     """The discernibility metric: every individual is charged the size of its group.
 
@@ -118,9 +120,6 @@ def discernibility(release: ReleaseCandidate, *, normalized: bool = False) -> in
     >>> round(discernibility(release, normalized=True), 4)
     0.5556
     """
-    check_release(release, "discernibility")
-    if not isinstance(normalized, (bool, np.bool_)):
-        raise param_error("normalized", "discernibility", "be True or False", normalized)
     total = sum(int(n) * int(n) for n in release.sizes_array)
     if normalized:
         return total / release.n_individuals ** 2
@@ -193,6 +192,10 @@ def _column_list(qi: object, owner: str) -> list:
     raise param_error("qi", owner, "be a column name or a non-empty list of column names", qi)
 
 
+#: The declared type of a ``table`` parameter.
+_TABLE = InstanceOf(pd.DataFrame, name="a pandas DataFrame")
+
+
 def _check_kl_inputs(table: object, assignment: object, qi: object, sensitive: object,
                      missing: object, owner: str) -> tuple[pd.DataFrame, pd.Series, list]:
     if not isinstance(table, pd.DataFrame):
@@ -239,6 +242,7 @@ def _check_kl_inputs(table: object, assignment: object, qi: object, sensitive: o
     return table, aligned, columns
 
 
+@validate_params({"table": _TABLE, "missing": Options(*MISSING_OPTIONS)})
 def kl_divergence(table: pd.DataFrame, assignment: pd.Series, *, qi, sensitive: Hashable,
                   missing: str = "error") -> float:
     """KL-divergence between the original table and its bucketized release (Sect. 8.4).
@@ -363,6 +367,7 @@ class UtilityReport:
         return pd.DataFrame([self.to_dict()])
 
 
+@validate_params({"release": RELEASE})
 def utility_report(release: ReleaseCandidate, *, table: pd.DataFrame | None = None,
                    assignment: pd.Series | None = None, qi=None, sensitive=None,
                    missing: str = "error") -> UtilityReport:
@@ -403,7 +408,6 @@ def utility_report(release: ReleaseCandidate, *, table: pd.DataFrame | None = No
     0         2               2               4
     """
     owner = "utility_report"
-    check_release(release, owner)
     kl_inputs = {"table": table, "assignment": assignment, "qi": qi, "sensitive": sensitive}
     given = [name for name, v in kl_inputs.items() if v is not None]
     kl = None
@@ -522,6 +526,7 @@ def _tree_accuracy(table: pd.DataFrame, target, features: list, cv: int, random_
     return tuple(scores)
 
 
+@validate_params({"table": _TABLE})
 def classification_accuracy(table: pd.DataFrame, *, target: Hashable, features=None,
                             cv: int = 10, random_state=None, test: pd.DataFrame | None = None,
                             original: pd.DataFrame | None = None,
@@ -587,8 +592,6 @@ def classification_accuracy(table: pd.DataFrame, *, target: Hashable, features=N
     0.99
     """
     owner = "classification_accuracy"
-    if not isinstance(table, pd.DataFrame):
-        raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
     if not len(table):
         raise InvalidParameterError(f"The 'table' parameter of {owner} must have rows. "
                                     f"Got an empty table instead.")

@@ -266,20 +266,34 @@ class Boolean(Constraint):
         return "yes"
 
 
+class _Bare(str):
+    """A text shown as it is after "Got" (its repr is the text, without quotes)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 class InstanceOf(Constraint):
     """An instance of one of some classes; the message shows the wrong value's type name.
+
+    ``bare=True`` shows the name without quotes (``Got list instead.``), the wording of the
+    skyline core's messages; by default it is quoted (``Got 'list' instead.``).
 
     Examples
     --------
     >>> import pandas as pd
     >>> InstanceOf(pd.DataFrame, name="a pandas DataFrame").requirement([])
     'be a pandas DataFrame'
+    >>> repr(InstanceOf(pd.DataFrame, bare=True).shown([]))
+    'list'
     """
 
-    def __init__(self, *types: type, name: str | None = None, text: str | None = None):
+    def __init__(self, *types: type, name: str | None = None, text: str | None = None,
+                 bare: bool = False):
         self.types = types
         self.name = name or " or ".join(f"a {t.__name__}" for t in types)
         self.text = text
+        self.bare = bare
 
     def is_satisfied_by(self, value) -> bool:
         return isinstance(value, self.types)
@@ -288,7 +302,8 @@ class InstanceOf(Constraint):
         return f"be {self.name}"
 
     def shown(self, value):
-        return type(value).__name__
+        name = type(value).__name__
+        return _Bare(name) if self.bare else name
 
     def invalid_value(self):
         return object()

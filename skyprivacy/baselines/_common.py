@@ -13,26 +13,13 @@ import pandas as pd
 
 from .._core.exact import native
 from .._core.validation import InstanceOf
-from ..errors import InvalidParameterError, param_error
+from ..errors import param_error
 from ..release import ReleaseCandidate
 
 __all__: list[str] = []
 
 #: The declared type of every baseline's ``release`` parameter.
 RELEASE = InstanceOf(ReleaseCandidate)
-
-
-def check_release(release: object, owner: str) -> ReleaseCandidate:
-    """Reject anything that is not a release candidate, naming its type bare.
-
-    Kept for :mod:`skyprivacy.utility` only, whose messages show the type unquoted; the
-    baselines declare :data:`RELEASE` instead.  Goes when utility declares it too.
-    """
-    if not isinstance(release, ReleaseCandidate):
-        raise InvalidParameterError(
-            f"The 'release' parameter of {owner} must be a ReleaseCandidate. "
-            f"Got {type(release).__name__} instead.")
-    return release
 
 
 def check_svpi(release: ReleaseCandidate, owner: str, why: str) -> None:
