@@ -310,15 +310,22 @@ class InstanceOf(Constraint):
 
 
 class Predicate(Constraint):
-    """Anything a function accepts, described in words: ``Predicate(callable, "be a callable")``."""
+    """Anything a function accepts, described in words: ``Predicate(callable, "be a callable")``.
+
+    ``show``, if given, turns a failing value into what the message shows after "Got".
+    """
 
     text: str  # always given: the words are the whole requirement
 
-    def __init__(self, test: Callable[[object], bool], text: str, *, invalid: object = None):
-        self.test, self.text, self._invalid = test, text, invalid
+    def __init__(self, test: Callable[[object], bool], text: str, *, invalid: object = None,
+                 show: Callable[[object], object] | None = None):
+        self.test, self.text, self._invalid, self._show = test, text, invalid, show
 
     def is_satisfied_by(self, value) -> bool:
         return bool(self.test(value))
+
+    def shown(self, value):
+        return super().shown(value) if self._show is None else self._show(value)
 
     def requirement(self, value) -> str:
         return self.text
