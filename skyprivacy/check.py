@@ -209,7 +209,7 @@ class SkylineCheckResult:
 
 
 @validate_params({"release": RELEASE,
-                  "policy": InstanceOf(Policy, dict, name="a Policy", bare=True)})
+                  "policy": InstanceOf(Policy, dict, name="a Policy", got="{}")})
 def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResult:
     """Check a release against a value-centric skyline policy (SkylineCheck, Fig. 3).
 

@@ -89,7 +89,7 @@ Exact = Fraction | float  # a Fraction, or math.inf for "no such placement"
 #: (bools rejected).
 AMOUNT = Interval("integer", 0)
 #: The declared type of the skyline core's ``release`` parameter (the type named bare).
-RELEASE = InstanceOf(ReleaseCandidate, bare=True)
+RELEASE = InstanceOf(ReleaseCandidate, got="{}")
 
 
 def check_amount(name: str, value: object, owner: str) -> int:

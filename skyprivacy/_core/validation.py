@@ -276,24 +276,25 @@ class _Bare(str):
 class InstanceOf(Constraint):
     """An instance of one of some classes; the message shows the wrong value's type name.
 
-    ``bare=True`` shows the name without quotes (``Got list instead.``), the wording of the
-    skyline core's messages; by default it is quoted (``Got 'list' instead.``).
+    ``got`` formats the type name without quotes (``got="{}"``: ``Got list instead.``, the
+    wording of the skyline core's messages; ``got="a {}"``: ``Got a list instead.``); by
+    default the name is quoted (``Got 'list' instead.``).
 
     Examples
     --------
     >>> import pandas as pd
     >>> InstanceOf(pd.DataFrame, name="a pandas DataFrame").requirement([])
     'be a pandas DataFrame'
-    >>> repr(InstanceOf(pd.DataFrame, bare=True).shown([]))
+    >>> repr(InstanceOf(pd.DataFrame, got="{}").shown([]))
     'list'
     """
 
     def __init__(self, *types: type, name: str | None = None, text: str | None = None,
-                 bare: bool = False):
+                 got: str | None = None):
         self.types = types
         self.name = name or " or ".join(f"a {t.__name__}" for t in types)
         self.text = text
-        self.bare = bare
+        self.got = got
 
     def is_satisfied_by(self, value) -> bool:
         return isinstance(value, self.types)
@@ -303,7 +304,7 @@ class InstanceOf(Constraint):
 
     def shown(self, value):
         name = type(value).__name__
-        return _Bare(name) if self.bare else name
+        return name if self.got is None else _Bare(self.got.format(name))
 
     def invalid_value(self):
         return object()

@@ -486,6 +486,7 @@ def flip_design(h0) -> np.ndarray:
     return design
 
 
+@validate_params({"tol": Interval("real", 0, 1, closed="left")})
 def flip_design_slogdet(h0, *, tol=1e-12) -> tuple[float, float]:
     """Sign and log-|determinant| of :func:`flip_design` in O(n), from its closed form.
 

@@ -38,6 +38,7 @@ import pandas as pd
 from pandas.api.types import is_hashable
 
 from .._core.encoding import require_columns
+from .._core.validation import InstanceOf, validate_params
 from ..errors import SchemaError
 from ._common import described_error, object_array
 
@@ -201,6 +202,7 @@ def first_seen_codes(data) -> tuple[np.ndarray, list]:
     return np.asarray(codes, dtype=np.intp), list(uniques)
 
 
+@validate_params({"table": InstanceOf(pd.DataFrame, name="a pandas DataFrame", got="a {}")})
 def generalize_frame(table: pd.DataFrame, *, hierarchies: Mapping,
                      levels: Mapping) -> pd.DataFrame:
     """Generalize several columns of a table, each to a level of its hierarchy.
@@ -237,9 +239,6 @@ def generalize_frame(table: pd.DataFrame, *, hierarchies: Mapping,
     0  30-39   *       1
     1  50-59   *       2
     """
-    if not isinstance(table, pd.DataFrame):
-        raise described_error("table", "generalize_frame", "be a pandas DataFrame",
-                              f"a {type(table).__name__}")
     for column in levels:
         require_columns(table, [column])
         if column not in hierarchies:

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._core.encoding import column_names, require_columns
 from .._core.exact import REL_TOL, exact_array, native
-from .._core.validation import InstanceOf, Options, validate_params
+from .._core.validation import Boolean, InstanceOf, Options, validate_params
 from .._core.warning import warn
 from ..errors import PrivacyRiskWarning, SchemaError, param_error
 from ._segments import Segments
@@ -391,11 +391,13 @@ class DecisionTable:
         """Records of positive weight in the solvers' working order (see :class:`GroupLayout`)."""
         return GroupLayout(self._codes, self._weights)
 
+    @validate_params({"exact": Boolean()})
     def weight_array(self, *, exact: bool = False) -> np.ndarray:
         """P(x) in table order: :attr:`weights`, or with ``exact`` an object array of Fractions
         (each weight read as the decimal it prints as)."""
         return self._exact_weights if exact else self._weights
 
+    @validate_params({"exact": Boolean()})
     def decision_matrix(self, *, exact: bool = False) -> np.ndarray:
         """D(x) in table order: :attr:`decisions`, or with ``exact`` Fractions, each row
         summing to exactly 1."""

@@ -121,6 +121,7 @@ class TradeoffCurve:
         # package always imports): drawing lives at the edge.
         plot: ClassVar[Callable[..., Any]]
 
+    @validate_params({"per_group": Boolean()})
     def to_frame(self, *, per_group: bool = False) -> pd.DataFrame:
         return (self.by_group if per_group else self.points).copy()
 
