@@ -78,7 +78,7 @@ setups = {
     "k5_arx": lambda: (lambda a, h: lambda: k_anonymize(a, qi=QI7, k=5, hierarchies=h))(
         *adult_setup()),
     "skyline_400_075": lambda: (lambda a, h: lambda: skyline_anonymize(
-        a, qi=QI7, sensitive="occupation", policy=cl_diversity_policy(c=3, l=6),
+        a, qi=QI7, sensitive="occupation", policy=cl_diversity_policy(diversity_c=3, l=6),
         hierarchies=h))(*adult_setup()),
     "skyline_table3": lambda: (lambda a, h: lambda: skyline_anonymize(
         a, qi=QI7, sensitive="occupation", policy=TABLE3, hierarchies=h))(*adult_setup()),

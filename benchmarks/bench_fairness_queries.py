@@ -84,7 +84,7 @@ def bench_cs_attack(n: int, n_k: int, seed: int, lp_method: str) -> dict:
     runs = []
     for c in (1.0, 1.5):
         m = math.ceil(c * n_k * math.log(n / n_k))
-        H = bernoulli_design(n, m=m, random_state=seed + 1)
+        H = bernoulli_design(n, n_queries=m, random_state=seed + 1)
         answers = np.asarray(oracle.query(H))
         result, seconds = timed(lambda: cs_reveal(H, answers, n0=sizes.n0, n1=sizes.n1,
                                                   decoder="bp_nonneg", lp_method=lp_method))
@@ -96,7 +96,7 @@ def bench_cs_attack(n: int, n_k: int, seed: int, lp_method: str) -> dict:
 
     # competitors on the same answers: dense least squares, OMP
     m = best["m"]
-    H = bernoulli_design(n, m=m, random_state=seed + 1)
+    H = bernoulli_design(n, n_queries=m, random_state=seed + 1)
     answers = statistical_parity_gap(H, a)
     eta = H.sum(axis=1) / sizes.n1 - answers
     (s_ls, _, _, _), ls_seconds = timed(lambda: np.linalg.lstsq(H, eta, rcond=None), 3)
@@ -153,7 +153,7 @@ def bench_mechanisms(n: int, n0: int, total: int, batch: int, seed: int) -> dict
                 entry[name] = {"seconds": seconds, "per_query_us": 1e6 * seconds / total,
                                "median_abs_error": float(np.median(err)),
                                "expected_median_abs_error":
-                                   expected_median_abs_error(n, n0, mechanism=kind, m=m,
+                                   expected_median_abs_error(n, n0, mechanism=kind, n_queries=m,
                                                              epsilon=eps)}
             entry["ratios"] = {
                 "time_per_query_conceal_over_laplace":

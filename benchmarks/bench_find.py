@@ -75,7 +75,7 @@ def main(argv=None) -> int:
     adult = load_adult()
     hierarchies = {k: v for k, v in load_adult_hierarchies().items() if k in QI and k != "age"}
     release = skyline_anonymize(adult, qi=QI, sensitive="occupation",
-                                policy=cl_diversity_policy(c=3, l=6), hierarchies=hierarchies)
+                                policy=cl_diversity_policy(diversity_c=3, l=6), hierarchies=hierarchies)
     candidate = release.candidate
     values = [v for v in candidate.values]
     if args.quick:

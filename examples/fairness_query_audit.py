@@ -52,7 +52,7 @@ def main(argv=None) -> int:
     print(f"   Example 1: one query reveals individual {target}: a = {hit.a_target} "
           f"(truth {a[target]}); also N_0 = {hit.group_size}.")
     oracle = ComplianceOracle(a, mechanism=exact)
-    cs = compressed_sensing_reveal(oracle, m=m, design="perturbation", h0=h0,
+    cs = compressed_sensing_reveal(oracle, n_queries=m, design="perturbation", h0=h0,
                                    random_state=rng).evaluate(a)
     print(f"   Compressed sensing (Algorithm 2, basis pursuit): {cs.queries_used} queries, "
           f"Leakage {cs.leakage:.1f}%, {n - int((cs.a_hat == a).sum())} individuals wrong.")
@@ -68,7 +68,7 @@ def main(argv=None) -> int:
                           "Laplace": LaplaceBiasQuery(epsilon=eps, random_state=rng)}
         for name, mech in mechanisms.items():
             oracle = ComplianceOracle(a, mechanism=mech, budget=eps)
-            result = compressed_sensing_reveal(oracle, m=m, design="perturbation", h0=h0,
+            result = compressed_sensing_reveal(oracle, n_queries=m, design="perturbation", h0=h0,
                                                group_sizes=(sizes.n0, sizes.n1),
                                                random_state=np.random.default_rng(1))
             released = oracle.audit_log[-1]
@@ -78,11 +78,12 @@ def main(argv=None) -> int:
 
     print("\n3. Which mechanism answers more accurately? (median |error|, closed form)")
     for eps in (5.0, 50.0, 500.0):
-        cauchy = expected_median_abs_error(n, sizes.n0, mechanism="cauchy", m=m, epsilon=eps)
-        laplace = expected_median_abs_error(n, sizes.n0, mechanism="laplace", m=m,
+        cauchy = expected_median_abs_error(n, sizes.n0, mechanism="cauchy", n_queries=m,
+                                           epsilon=eps)
+        laplace = expected_median_abs_error(n, sizes.n0, mechanism="laplace", n_queries=m,
                                             epsilon=eps)
         print(f"   eps = {eps:>5g}: Attribute-Conceal {cauchy:.4g}, Laplace {laplace:.4g}")
-    cross = crossover_epsilon(n, sizes.n0, m=m)
+    cross = crossover_epsilon(n, sizes.n0, n_queries=m)
     verdict = "never" if math.isinf(cross) else f"only for eps > {cross:.1f}"
     print(f"   Attribute-Conceal beats Laplace here {verdict} (spec §7.7).")
     print(f"\nVerdict: {m} exact answers reveal everyone's protected attribute (one answer "

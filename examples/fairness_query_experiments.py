@@ -292,9 +292,9 @@ def run_trial(h0, a, *, m, mechanism="none", epsilon=math.inf, design="perturbat
     n = a.size
     n0 = int((a == 0).sum())
     if design == "perturbation":
-        H = uniform_perturbation_design(h0, m=m, random_state=rng)
+        H = uniform_perturbation_design(h0, n_queries=m, random_state=rng)
     else:
-        H = bernoulli_design(n, m=m, random_state=rng)
+        H = bernoulli_design(n, n_queries=m, random_state=rng)
     release = _mechanism(mechanism, epsilon, rng).answer(H, a)
     released, exact = np.asarray(release.values), release.audit.true_values
     result = cs_reveal(H, released, n0=n0, n1=n - n0, decoder=decoder)
@@ -479,10 +479,11 @@ def error_scale_table(cells) -> pd.DataFrame:
     rows = []
     for n, n0, m, eps in cells:
         paper = PAPER_TABLE1.get((n, m, eps), (None, None, None, None))
-        laplace_median = expected_median_abs_error(n, n0, mechanism="laplace", m=m,
+        laplace_median = expected_median_abs_error(n, n0, mechanism="laplace", n_queries=m,
                                                    epsilon=eps)
         rows.append({"n": n, "N0": n0, "m": m, "epsilon": eps,
-                     "cauchy scale": expected_median_abs_error(n, n0, mechanism="cauchy", m=m,
+                     "cauchy scale": expected_median_abs_error(n, n0, mechanism="cauchy",
+                                                               n_queries=m,
                                                                epsilon=eps),
                      "laplace b": laplace_median / math.log(2),
                      "laplace median": laplace_median,

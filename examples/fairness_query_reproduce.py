@@ -92,7 +92,7 @@ def main(argv=None) -> int:
             markdown(synthetic), ""]
 
     crossings = pd.DataFrame([{"n": n, "N0": n0, "m": m,
-                               "crossover epsilon": crossover_epsilon(n, n0, m=m)}
+                               "crossover epsilon": crossover_epsilon(n, n0, n_queries=m)}
                               for n, n0, m in [(100, 10, 25), (1000, 104, 300),
                                                (1000, 310, 800), (10000, 1000, 1000)]])
     out += ["## Smallest epsilon at which Attribute-Conceal beats Laplace (median error)", "",

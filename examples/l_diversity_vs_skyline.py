@@ -24,8 +24,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     adult = load_adult()
     hierarchies = {k: v for k, v in load_adult_hierarchies().items() if k in QI and k != "age"}
-    comparison = compare_l_diversity(adult, qi=QI, sensitive="occupation", c=3, l=6,
-                                     confidence=args.confidence, hierarchies=hierarchies)
+    comparison = compare_l_diversity(adult, qi=QI, sensitive="occupation", diversity_c=3, l=6,
+                                     c=args.confidence, hierarchies=hierarchies)
     print(comparison.report())
     print()
     ours = comparison.skylines["Exec-managerial"].points

@@ -19,9 +19,10 @@ import pandas as pd
 
 from ._core.exact import fraction_text, readable_fraction
 from ._core.text import percent_text
+from ._core.validation import InstanceOf, validate_params
 from ._core.warning import warn
-from .errors import InvalidParameterError, UnusedPolicyValueWarning
-from .formulas import float_breach_probability, point_verdicts, sufficient_statistics
+from .errors import UnusedPolicyValueWarning
+from .formulas import RELEASE, float_breach_probability, point_verdicts, sufficient_statistics
 from .knowledge import Policy, SkylinePoint
 from .prose import WorstCase, worst_case
 from .release import ReleaseCandidate
@@ -125,7 +126,7 @@ class SkylineCheckResult:
         if row is None:
             value, point, source = self._targets[i]
             stats = sufficient_statistics(self._release, value, l=point.l, k=point.k,
-                                          m=point.m, owner="skyline_check")
+                                          m=point.m)
             bp = stats.breach_probability
             row = PointCheck(value, point, bp, bool(self._safe[i]), source,
                              worst_case(self._release, value, stats, bp, point.c_exact))
@@ -207,6 +208,8 @@ class SkylineCheckResult:
         return self.explain()
 
 
+@validate_params({"release": RELEASE,
+                  "policy": InstanceOf(Policy, dict, name="a Policy", got="{}")})
 def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResult:
     """Check a release against a value-centric skyline policy (SkylineCheck, Fig. 3).
 
@@ -257,16 +260,8 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
     1  Cancer  0  0  0  0.9            0.250000  True
     2     Flu  0  0  0  0.9            0.500000  True
     """
-    if not isinstance(release, ReleaseCandidate):
-        raise InvalidParameterError(
-            f"The 'release' parameter of skyline_check must be a ReleaseCandidate. "
-            f"Got {type(release).__name__} instead.")
     if isinstance(policy, dict):
         policy = Policy(policy)
-    if not isinstance(policy, Policy):
-        raise InvalidParameterError(
-            f"The 'policy' parameter of skyline_check must be a Policy. "
-            f"Got {type(policy).__name__} instead.")
     totals = release.value_totals
     unused = tuple(v for v in policy.values if not release.contains(v))
     if unused:

@@ -16,7 +16,8 @@ import pandas as pd
 from .anonymize import AnonymizationResult, skyline_anonymize
 from .baselines import RecursiveCLDiversityResult, cl_diversity_policy, recursive_cl_diversity
 from .find import KnowledgeSkylines, skyline_find_all
-from .knowledge import exact_confidence
+from ._core.validation import validate_params
+from .knowledge import CONFIDENCE, exact_confidence
 from .labels import DEFAULT_LABEL_LENGTH
 
 __all__ = ["compare_l_diversity", "LDiversityComparison"]
@@ -33,12 +34,12 @@ class LDiversityComparison:
     diversity : RecursiveCLDiversityResult
         The direct recursive (c, l)-diversity check of the release (it passes).
     skylines : KnowledgeSkylines
-        Every value's knowledge skyline at ``confidence``, most exposed first.
+        Every value's knowledge skyline at confidence ``c``, most exposed first.
     """
 
-    c_diversity: object  # the c of (c, l)-diversity as the caller gave it
+    diversity_c: object  # the c of (c, l)-diversity as the caller gave it
     l_diversity: int
-    confidence: Fraction
+    c: Fraction  # the confidence of the skylines
     anonymization: AnonymizationResult
     diversity: RecursiveCLDiversityResult
     skylines: KnowledgeSkylines
@@ -50,11 +51,11 @@ class LDiversityComparison:
     def report(self) -> str:
         """A plain-words answer to "is my l-diverse release actually safe?"."""
         n_groups = self.anonymization.candidate.n_groups
-        lines = [f"The release is recursive ({self.c_diversity}, {self.l_diversity})-diverse "
+        lines = [f"The release is recursive ({self.diversity_c}, {self.l_diversity})-diverse "
                  f"({n_groups} QI-groups, average size "
                  f"{self.anonymization.average_group_size:.1f}); (c, l)-diversity only "
                  f"protects against an attacker who rules out l - 2 = {self.l_diversity - 2} "
-                 f"values. At confidence {float(self.confidence):g}:"]
+                 f"values. At confidence {float(self.c):g}:"]
         for skyline in self.skylines:
             breach = skyline.least_breach
             if breach is None:
@@ -70,7 +71,9 @@ class LDiversityComparison:
         return "\n".join(lines)
 
 
-def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, c, l: int, confidence,
+# diversity_c and l are checked by cl_diversity_policy, whose name their messages carry
+@validate_params({"c": CONFIDENCE})
+def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c, l: int, c,
                         hierarchies=None, split: str = "infogain", values=None,
                         semantics: str = "svpi", numeric=None, categorical=None, order=None,
                         label_length: int | None = DEFAULT_LABEL_LENGTH,
@@ -79,17 +82,17 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, c, l: int, c
 
     The release is built by :func:`skyprivacy.skyline_anonymize` with the Prop. 4 policy
     (l - 2, 0, 0) at c / (c + 1); its (c, l)-diversity is checked directly, then the knowledge
-    skyline of every value is computed at ``confidence``.
+    skyline of every value is computed at confidence ``c``.
 
     Parameters
     ----------
     table : pandas.DataFrame
     qi : list of str
     sensitive : str
-    c, l : numbers
-        The (c, l)-diversity parameters (c > 0, l >= 2).
-    confidence : float or Fraction
-        The confidence at which the skylines are drawn (e.g. 0.95).
+    diversity_c, l : numbers
+        The (c, l)-diversity parameters (``diversity_c`` > 0, l >= 2).
+    c : float or Fraction
+        The confidence at which the skylines are drawn (e.g. 0.95), in (0, 1].
     hierarchies, split, semantics, numeric, categorical, order, label_length
         As in :func:`skyprivacy.skyline_anonymize`.
     values : iterable, optional
@@ -106,16 +109,16 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, c, l: int, c
     ----------
     Chen, LeFevre and Ramakrishnan (2009), Proposition 4 and Sect. 8.3 (Table 2).
     """
-    policy = cl_diversity_policy(c=c, l=l)
+    policy = cl_diversity_policy(diversity_c=diversity_c, l=l)
     result = skyline_anonymize(table, qi=qi, sensitive=sensitive, policy=policy,
                                hierarchies=hierarchies, semantics=semantics, split=split,
                                numeric=numeric, categorical=categorical, order=order,
                                label_length=label_length,
                                progress=None if progress is None else _half(progress, 0))
-    diversity = recursive_cl_diversity(result.candidate, c=c, l=l)
-    skylines = skyline_find_all(result.candidate, c=confidence, values=values,
+    diversity = recursive_cl_diversity(result.candidate, diversity_c=diversity_c, l=l)
+    skylines = skyline_find_all(result.candidate, c=c, values=values,
                                 progress=None if progress is None else _half(progress, 1))
-    return LDiversityComparison(c, l, exact_confidence(confidence, "compare_l_diversity"),
+    return LDiversityComparison(diversity_c, l, exact_confidence(c, "compare_l_diversity"),
                                 result, diversity, skylines)
 
 

@@ -25,15 +25,17 @@ import pandas as pd
 from .prose import worst_case
 from .errors import InvalidParameterError
 from .formulas import (
+    AMOUNT,
+    RELEASE,
     breach_probability,
-    check_amount,
     float_verdicts,
     holder_shapes,
     log_negated_ratio,
     log_threshold,
     sufficient_statistics,
 )
-from .knowledge import exact_confidence
+from ._core.validation import validate_params
+from .knowledge import CONFIDENCE, exact_confidence
 from .release import ReleaseCandidate
 
 __all__ = [
@@ -201,6 +203,7 @@ class KnowledgeSkyline:
         """
         return {l: _runs(heights) for l, heights in sorted(self._staircase.items())}
 
+    @validate_params({"l": AMOUNT, "k": AMOUNT, "m": AMOUNT})
     def is_safe(self, l: int, k: int, m: int) -> bool:
         """True iff (l, k, m) lies beneath the skyline (within the searched bounds).
 
@@ -210,7 +213,6 @@ class KnowledgeSkyline:
             If an amount is negative or exceeds the searched bounds.
         """
         for name, value, bound in zip("lkm", (l, k, m), self.bounds):
-            check_amount(name, value, "KnowledgeSkyline.is_safe")
             if value > bound:
                 raise InvalidParameterError(
                     f"The '{name}' parameter of KnowledgeSkyline.is_safe must be at most the "
@@ -245,13 +247,11 @@ class KnowledgeSkyline:
                 "exposure": self.exposure}
 
 
-def _check_release(release, owner):
-    if not isinstance(release, ReleaseCandidate):
-        raise InvalidParameterError(
-            f"The 'release' parameter of {owner} must be a ReleaseCandidate. "
-            f"Got {type(release).__name__} instead.")
+#: The declared parameters of the public searches.
+_SEARCH = {"release": RELEASE, "c": CONFIDENCE}
 
 
+@validate_params(_SEARCH)
 def skyline_find(release: ReleaseCandidate, sigma: object, *, c) -> KnowledgeSkyline:
     """The knowledge skyline of a release for one value at confidence c (Definition 5).
 
@@ -286,7 +286,6 @@ def skyline_find(release: ReleaseCandidate, sigma: object, *, c) -> KnowledgeSky
     >>> skyline_find(release, "AIDS", c=0.7).points
     ((0, 1, 0),)
     """
-    _check_release(release, "skyline_find")
     c_exact = exact_confidence(c, "skyline_find")
     stats = _ValueStats(release, sigma)
     return _find(stats, c_exact)
@@ -476,6 +475,7 @@ class KnowledgeSkylines:
                 "worst_cases": {str(v): w.to_dict() for v, w in self.worst_cases.items()}}
 
 
+@validate_params(_SEARCH)
 def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
                      progress=None) -> KnowledgeSkylines:
     """Knowledge skylines of every sensitive value at once, the most exposed first.
@@ -504,7 +504,6 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
     >>> [(s.value, s.exposure) for s in result]
     [('AIDS', 1), ('Flu', 1), ('Cancer', 2)]
     """
-    _check_release(release, "skyline_find_all")
     c_exact = exact_confidence(c, "skyline_find_all")
     if values is None:
         values = [v for v in release.values if release.contains(v)]
@@ -526,6 +525,7 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
 
 
 # --------------------------------------------------------------------------- references
+@validate_params(_SEARCH)
 def skyline_find_paper(release: ReleaseCandidate, sigma: object, *, c,
                        cached: bool = False) -> tuple:
     """The paper's SkylineFind (Fig. 5), kept as a reference and benchmark competitor.
@@ -545,7 +545,6 @@ def skyline_find_paper(release: ReleaseCandidate, sigma: object, *, c,
     -------
     tuple of (l, k, m)
     """
-    _check_release(release, "skyline_find_paper")
     c_exact = exact_confidence(c, "skyline_find_paper")
     stats = _ValueStats(release, sigma)
     if cached:
@@ -578,6 +577,7 @@ def _paper_loop(safe, l_max: int, k_max: int) -> tuple:
     return tuple(sorted(set(points)))
 
 
+@validate_params(_SEARCH)
 def exhaustive_skyline(release: ReleaseCandidate, sigma: object, *, c, bounds) -> tuple:
     """Maximal safe points by evaluating every (l, k, m) in ``bounds`` (tiny releases only).
 

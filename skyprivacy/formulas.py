@@ -40,8 +40,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._core.validation import InstanceOf, Interval, check, validate_params
 from ._core.warning import warn
-from .errors import InvalidParameterError, UnknownValueWarning, param_error
+from .errors import UnknownValueWarning
 from .release import ReleaseCandidate
 
 __all__ = [
@@ -84,12 +85,16 @@ Exact = Fraction | float  # a Fraction, or math.inf for "no such placement"
 
 
 # --------------------------------------------------------------------------- validation
+#: The declared type of a knowledge amount l, k or m: a non-negative integer of any size
+#: (bools rejected).
+AMOUNT = Interval("integer", 0)
+#: The declared type of the skyline core's ``release`` parameter (the type named bare).
+RELEASE = InstanceOf(ReleaseCandidate, got="{}")
+
+
 def check_amount(name: str, value: object, owner: str) -> int:
-    """Validate one of l, k, m: a non-negative integer of any size (bools rejected)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) \
-            or value < 0:
-        raise param_error(name, owner, "be a non-negative integer", value)
-    return int(value)
+    """Validate one of l, k, m in a body (:data:`AMOUNT`), as a Python int."""
+    return int(check(value, AMOUNT, name=name, owner=owner))
 
 
 def cap_amounts(n_values: int, n_individuals: int, l: int, k: int, m: int) -> tuple:
@@ -786,8 +791,9 @@ def _first_fitting(release: ReleaseCandidate, need: int, holders: np.ndarray | N
     return int(hits[0]) if len(hits) else None
 
 
-def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k: int, m: int,
-                          owner: str = "sufficient_statistics") -> SufficientStatistics:
+@validate_params({"release": RELEASE, "l": AMOUNT, "k": AMOUNT, "m": AMOUNT})
+def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k: int,
+                          m: int) -> SufficientStatistics:
     """The five sufficient statistics of Theorem 2, exact, with the groups attaining them.
 
     One vectorized pass over the groups holding sigma finds near-minimal groups in floating
@@ -813,9 +819,7 @@ def sufficient_statistics(release: ReleaseCandidate, sigma: object, *, l: int, k
     >>> stats.breach_probability, stats.case
     (Fraction(1, 2), 'same-group')
     """
-    l = check_amount("l", l, owner)
-    k = check_amount("k", k, owner)
-    m = check_amount("m", m, owner)
+    l, k, m = int(l), int(k), int(m)
     semantics = release.semantics
     j = release.value_index(sigma)
     if j is None or not release.contains(sigma):
@@ -890,6 +894,7 @@ def _warn_unknown(release: ReleaseCandidate, sigma: object, owner: str) -> None:
          UnknownValueWarning)
 
 
+@validate_params({"release": RELEASE, "l": AMOUNT, "k": AMOUNT, "m": AMOUNT})
 def breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k: int, m: int,
                        exact: bool = False) -> float | Fraction:
     """Worst-case probability that an attacker with at most (l, k, m) knowledge infers sigma.
@@ -949,11 +954,7 @@ def breach_probability(release: ReleaseCandidate, sigma: object, *, l: int, k: i
     >>> breach_probability(r, "AIDS", l=10**9, k=2**70, m=2**70)
     1.0
     """
-    if not isinstance(release, ReleaseCandidate):
-        raise InvalidParameterError(
-            f"The 'release' parameter of breach_probability must be a ReleaseCandidate. "
-            f"Got {type(release).__name__} instead.")
-    stats = sufficient_statistics(release, sigma, l=l, k=k, m=m, owner="breach_probability")
+    stats = sufficient_statistics(release, sigma, l=l, k=k, m=m)
     if release.value_index(sigma) is None:
         _warn_unknown(release, sigma, "breach_probability")
     bp = stats.breach_probability

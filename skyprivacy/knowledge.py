@@ -10,6 +10,7 @@ every value not listed.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -18,10 +19,30 @@ from fractions import Fraction
 
 import numpy as np
 
-from .errors import InvalidParameterError, param_error
+from ._core.exact import is_real
+from ._core.validation import Interval, Nullable, Predicate, check, validate_params
+from .errors import InvalidParameterError
 from .formulas import check_amount
 
-__all__ = ["SkylinePoint", "Skyline", "Policy", "exact_confidence"]
+__all__ = ["SkylinePoint", "Skyline", "Policy", "exact_confidence", "CONFIDENCE"]
+
+class _Confidence(Interval):
+    """A real number in (0, 1]; a non-finite value of a float-like type is shown as its float
+    (``Got inf instead.``), whatever type it came in."""
+
+    def __init__(self):
+        super().__init__("real", 0, 1, closed="right")
+
+    def shown(self, value):
+        if is_real(value) and not isinstance(value, (numbers.Rational, Decimal)) \
+                and not math.isfinite(float(value)):
+            return float(value)
+        return super().shown(value)
+
+
+#: The declared type of a confidence threshold ``c``: a real number in (0, 1], compared
+#: exactly (floats as the decimal they print as).
+CONFIDENCE = _Confidence()
 
 
 def exact_confidence(c: object, owner: str = "SkylinePoint") -> Fraction:
@@ -36,18 +57,12 @@ def exact_confidence(c: object, owner: str = "SkylinePoint") -> Fraction:
     >>> exact_confidence(0.9)
     Fraction(9, 10)
     """
-    if isinstance(c, (bool, np.bool_)) or not isinstance(c, (numbers.Real, Decimal)):
-        raise param_error("c", owner, "be a number in (0, 1]", c)
+    check(c, CONFIDENCE, name="c", owner=owner)
     if isinstance(c, (numbers.Rational, Decimal)):
-        exact = Fraction(c)
-    else:  # a float, a numpy float or another real type: the decimal its float prints as
-        if not np.isfinite(float(c)):
-            raise param_error("c", owner, "be in (0, 1]", float(c))
-        exact = Fraction(repr(float(c)))
-    if not 0 < exact <= 1:
-        raise param_error("c", owner, "be in (0, 1]", c if not isinstance(c, np.generic)
-                          else c.item())
-    return exact
+        return Fraction(c)
+    assert isinstance(c, numbers.Real)  # CONFIDENCE accepts real numbers only
+    # a float, a numpy float or another real type: the decimal its float prints as
+    return Fraction(repr(float(c)))
 
 
 @dataclass(frozen=True, order=True)
@@ -220,12 +235,12 @@ class Policy:
 
     __slots__ = ("_skylines", "_default")
 
+    @validate_params({"skylines": Nullable(Predicate(
+        lambda v: isinstance(v, Mapping), "be a mapping of value -> list of points",
+        invalid=[]))})
     def __init__(self, skylines: Mapping | None = None, *, default: Iterable | None = None):
         if skylines is None:
             skylines = {}
-        if not isinstance(skylines, Mapping):
-            raise param_error("skylines", "Policy", "be a mapping of value -> list of points",
-                              skylines)
         parsed: dict[Hashable, Skyline] = {}
         for value, points in skylines.items():
             try:
@@ -284,6 +299,8 @@ class Policy:
         return out
 
     @classmethod
+    @validate_params({"data": Predicate(lambda v: isinstance(v, Mapping), "be a mapping",
+                                        invalid=[])})
     def from_dict(cls, data: Mapping) -> Policy:
         """Inverse of :meth:`to_dict`; also accepts the TOML shape ``{"default": {"skyline":
         [...]}, "values": {v: {"skyline": [...]}}}``.
@@ -293,8 +310,6 @@ class Policy:
         >>> Policy.from_dict({"default": {"skyline": [[1, 5, 1, 0.9]]}}).default
         Skyline([(1, 5, 1, 0.9)])
         """
-        if not isinstance(data, Mapping):
-            raise param_error("data", "Policy.from_dict", "be a mapping", data)
         unknown = set(data) - {"default", "values"}
         if unknown:
             raise InvalidParameterError(

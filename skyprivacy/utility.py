@@ -22,9 +22,10 @@ from typing import Literal, overload
 import numpy as np
 import pandas as pd
 
-from .baselines._common import check_release
-from .errors import InvalidParameterError, SchemaError, param_error
 from ._core.encoding import require_columns
+from ._core.validation import Boolean, InstanceOf, Options, validate_params
+from .errors import InvalidParameterError, SchemaError, param_error
+from .formulas import RELEASE
 from .release import MISSING_OPTIONS, ReleaseCandidate, check_qi_and_sensitive
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
 _DENSE_CELLS = 20_000_000
 
 
+@validate_params({"release": RELEASE})
 def average_group_size(release: ReleaseCandidate) -> float:
     """The average number of individuals per QI-group, N / B.
 
@@ -70,7 +72,6 @@ def average_group_size(release: ReleaseCandidate) -> float:
     >>> average_group_size(release)
     3.0
     """
-    check_release(release, "average_group_size")
     return release.n_individuals / release.n_groups
 
 
@@ -80,6 +81,7 @@ def discernibility(release: ReleaseCandidate, *, normalized: Literal[False] = ..
 def discernibility(release: ReleaseCandidate, *, normalized: bool) -> int | float: ...
 
 
+@validate_params({"release": RELEASE, "normalized": Boolean()})
 def discernibility(release: ReleaseCandidate, *, normalized: bool = False) -> int | float:
     """The discernibility metric: every individual is charged the size of its group.
 
@@ -118,9 +120,6 @@ def discernibility(release: ReleaseCandidate, *, normalized: bool = False) -> in
     >>> round(discernibility(release, normalized=True), 4)
     0.5556
     """
-    check_release(release, "discernibility")
-    if not isinstance(normalized, (bool, np.bool_)):
-        raise param_error("normalized", "discernibility", "be True or False", normalized)
     total = sum(int(n) * int(n) for n in release.sizes_array)
     if normalized:
         return total / release.n_individuals ** 2
@@ -193,6 +192,10 @@ def _column_list(qi: object, owner: str) -> list:
     raise param_error("qi", owner, "be a column name or a non-empty list of column names", qi)
 
 
+#: The declared type of a ``table`` parameter.
+_TABLE = InstanceOf(pd.DataFrame, name="a pandas DataFrame")
+
+
 def _check_kl_inputs(table: object, assignment: object, qi: object, sensitive: object,
                      missing: object, owner: str) -> tuple[pd.DataFrame, pd.Series, list]:
     if not isinstance(table, pd.DataFrame):
@@ -239,6 +242,7 @@ def _check_kl_inputs(table: object, assignment: object, qi: object, sensitive: o
     return table, aligned, columns
 
 
+@validate_params({"table": _TABLE, "missing": Options(*MISSING_OPTIONS)})
 def kl_divergence(table: pd.DataFrame, assignment: pd.Series, *, qi, sensitive: Hashable,
                   missing: str = "error") -> float:
     """KL-divergence between the original table and its bucketized release (Sect. 8.4).
@@ -363,6 +367,7 @@ class UtilityReport:
         return pd.DataFrame([self.to_dict()])
 
 
+@validate_params({"release": RELEASE})
 def utility_report(release: ReleaseCandidate, *, table: pd.DataFrame | None = None,
                    assignment: pd.Series | None = None, qi=None, sensitive=None,
                    missing: str = "error") -> UtilityReport:
@@ -403,7 +408,6 @@ def utility_report(release: ReleaseCandidate, *, table: pd.DataFrame | None = No
     0         2               2               4
     """
     owner = "utility_report"
-    check_release(release, owner)
     kl_inputs = {"table": table, "assignment": assignment, "qi": qi, "sensitive": sensitive}
     given = [name for name, v in kl_inputs.items() if v is not None]
     kl = None
@@ -522,7 +526,8 @@ def _tree_accuracy(table: pd.DataFrame, target, features: list, cv: int, random_
     return tuple(scores)
 
 
-def classification_accuracy(release_table: pd.DataFrame, *, target: Hashable, features=None,
+@validate_params({"table": _TABLE})
+def classification_accuracy(table: pd.DataFrame, *, target: Hashable, features=None,
                             cv: int = 10, random_state=None, test: pd.DataFrame | None = None,
                             original: pd.DataFrame | None = None,
                             sensitive: Hashable | None = None,
@@ -539,7 +544,7 @@ def classification_accuracy(release_table: pd.DataFrame, *, target: Hashable, fe
 
     Parameters
     ----------
-    release_table : pandas.DataFrame
+    table : pandas.DataFrame
         The released table (e.g. ``skyline_anonymize(...).table``). Never modified.
     target : hashable
         The class label column (must not be the sensitive attribute, Sect. 8.4).
@@ -587,20 +592,17 @@ def classification_accuracy(release_table: pd.DataFrame, *, target: Hashable, fe
     0.99
     """
     owner = "classification_accuracy"
-    if not isinstance(release_table, pd.DataFrame):
-        raise param_error("release_table", owner, "be a pandas DataFrame",
-                          type(release_table).__name__)
-    if not len(release_table):
-        raise InvalidParameterError(f"The 'release_table' parameter of {owner} must have rows. "
+    if not len(table):
+        raise InvalidParameterError(f"The 'table' parameter of {owner} must have rows. "
                                     f"Got an empty table instead.")
     if isinstance(cv, bool) or not isinstance(cv, (int, np.integer)) or not \
-            2 <= cv <= len(release_table):
-        raise param_error("cv", owner, f"be an integer in [2, {len(release_table)}]", cv)
-    require_columns(release_table, [target])
+            2 <= cv <= len(table):
+        raise param_error("cv", owner, f"be an integer in [2, {len(table)}]", cv)
+    require_columns(table, [target])
     if features is None:
-        features = [c for c in release_table.columns if c not in (target, group_column)]
+        features = [c for c in table.columns if c not in (target, group_column)]
     features = _column_list(features, owner)
-    require_columns(release_table, features)
+    require_columns(table, features)
     if target in features:
         raise InvalidParameterError(
             f"The 'features' parameter of {owner} must not contain the target {target!r}.")
@@ -613,7 +615,7 @@ def classification_accuracy(release_table: pd.DataFrame, *, target: Hashable, fe
             if not isinstance(frame, pd.DataFrame):
                 raise param_error(name, owner, "be a pandas DataFrame", type(frame).__name__)
             require_columns(frame, [target, *features])
-    scores = _tree_accuracy(release_table, target, features, cv, random_state, test)
+    scores = _tree_accuracy(table, target, features, cv, random_state, test)
     upper = lower = None
     if original is not None:
         upper = float(np.mean(_tree_accuracy(original, target, features, cv, random_state,

@@ -210,9 +210,9 @@ def test_k_anonymize_matches_the_identity_skyline_through_the_same_engine():
 def test_cl_diversity_policy_yields_a_cl_diverse_release():
     table = make_table(11, 300)
     result = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="disease",
-                               policy=cl_diversity_policy(c=3, l=3),
+                               policy=cl_diversity_policy(diversity_c=3, l=3),
                                hierarchies={"zip": ZIP_HIERARCHY})
-    assert recursive_cl_diversity(result.candidate, c=3, l=3).safe
+    assert recursive_cl_diversity(result.candidate, diversity_c=3, l=3).safe
 
 
 def test_categorical_without_hierarchy_splits_its_sorted_values():

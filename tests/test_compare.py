@@ -23,11 +23,11 @@ def jobs_table() -> pd.DataFrame:
 def test_progress_is_the_anonymization_then_the_skylines():
     table = jobs_table()
     seen: list = []
-    comparison = compare_l_diversity(table, qi=["age", "zip"], sensitive="job", c=2, l=3,
-                                     confidence=0.8, progress=seen.append)
+    comparison = compare_l_diversity(table, qi=["age", "zip"], sensitive="job", diversity_c=2, l=3,
+                                     c=0.8, progress=seen.append)
     first: list = []
     made = skyline_anonymize(table, qi=["age", "zip"], sensitive="job",
-                             policy=cl_diversity_policy(c=2, l=3), progress=first.append)
+                             policy=cl_diversity_policy(diversity_c=2, l=3), progress=first.append)
     second: list = []
     skyline_find_all(made.candidate, c=0.8, progress=second.append)
     assert first and second
@@ -39,12 +39,12 @@ def test_progress_is_the_anonymization_then_the_skylines():
 def test_the_quasi_identifier_options_reach_the_anonymization():
     table = jobs_table()
     options = {"categorical": ["age"], "order": "first", "label_length": 0}
-    comparison = compare_l_diversity(table, qi=["age", "zip"], sensitive="job", c=2, l=3,
-                                     confidence=0.8, **options)
+    comparison = compare_l_diversity(table, qi=["age", "zip"], sensitive="job", diversity_c=2, l=3,
+                                     c=0.8, **options)
     made = skyline_anonymize(table, qi=["age", "zip"], sensitive="job",
-                             policy=cl_diversity_policy(c=2, l=3), **options)
-    default = compare_l_diversity(table, qi=["age", "zip"], sensitive="job", c=2, l=3,
-                                  confidence=0.8)
+                             policy=cl_diversity_policy(diversity_c=2, l=3), **options)
+    default = compare_l_diversity(table, qi=["age", "zip"], sensitive="job", diversity_c=2, l=3,
+                                  c=0.8)
     assert comparison.anonymization.table.equals(made.table)
     assert comparison.anonymization.set_labels == made.set_labels
     assert not comparison.anonymization.table.equals(default.anonymization.table)
@@ -60,7 +60,7 @@ def test_the_command_line_prints_what_compare_l_diversity_returns(tmp_path, caps
     assert code == 0
     printed = json.loads(out)
     comparison = compare_l_diversity(read_table(tmp_path / "t.csv"), qi=["age", "zip"],
-                                     sensitive="job", c=2, l=3, confidence=0.8)
+                                     sensitive="job", diversity_c=2, l=3, c=0.8)
     release = comparison.anonymization.candidate
     assert printed["baseline"] == {"kind": "l-diversity", "c": "2", "l": 3, "satisfied": True}
     assert printed["release"]["n_groups"] == release.n_groups

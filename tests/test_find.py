@@ -144,8 +144,8 @@ def test_compare_l_diversity_on_a_synthetic_table():
     table = pd.DataFrame({"age": rng.integers(20, 70, n), "zip": rng.integers(100, 140, n),
                           "job": rng.choice(list("ABCDEFG"), n,
                                             p=[.25, .2, .15, .15, .1, .1, .05])})
-    comparison = compare_l_diversity(table, qi=["age", "zip"], sensitive="job", c=3, l=3,
-                                     confidence=0.9)
+    comparison = compare_l_diversity(table, qi=["age", "zip"], sensitive="job", diversity_c=3, l=3,
+                                     c=0.9)
     assert comparison.diversity.safe
     assert len(comparison.skylines) == 7
     text = comparison.report()

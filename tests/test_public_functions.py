@@ -1,61 +1,87 @@
-"""The common test of every public function of the subpackages (issue 13, item 2).
+"""The common test of every public function of skyprivacy (issue 13 item 2, issue 23 item 5).
 
-Like scikit-learn's ``test_public_functions``: every public function or method of
-:mod:`skyprivacy.baselines`, :mod:`skyprivacy.transparency`, :mod:`skyprivacy.fairness_queries`,
-:mod:`skyprivacy.experimental.group_tagging` (and the drawing edge :mod:`skyprivacy.plotting`)
-that declares parameter constraints is called
-once per declared parameter with a value that violates it, every other argument valid, and
-must raise InvalidParameterError with the house template naming that parameter and the
-function as users call it.  A second walk holds the calling convention: nothing positional-only,
-and every parameter with a default keyword-only unless it is data.
+Like scikit-learn's ``test_public_functions``: every public function or method that
+skyprivacy exports (``skyprivacy.__all__`` and the ``__all__`` of every public subpackage and
+module it exports, plus :mod:`skyprivacy.experimental.group_tagging` and the drawing edge
+:mod:`skyprivacy.plotting`) and that declares parameter constraints is called once per
+declared parameter with a value that violates it, every other argument valid, and must raise
+InvalidParameterError with the house template naming that parameter and the function as users
+call it.  Every public function with an option (a keyword-only parameter that is not data)
+declares its constraints, unless :data:`UNDECLARED` says why not.  A last walk holds the
+calling convention: nothing positional-only, and every parameter with a default keyword-only
+unless it is data.
 """
 import dataclasses
+import importlib
 import inspect
 import re
 from fractions import Fraction
 
-import numpy as np
 import pandas as pd
 import pytest
 
-import skyprivacy.baselines
-import skyprivacy.experimental.group_tagging
-import skyprivacy.fairness_queries
-import skyprivacy.plotting
-import skyprivacy.transparency
-from skyprivacy import ReleaseCandidate
+import skyprivacy
+from skyprivacy import Policy, ReleaseCandidate, skyline_find
 from skyprivacy._core.validation import (Boolean, InstanceOf, Interval, Nullable, Options,
                                          Predicate, RandomState, declared_constraints)
 from skyprivacy.errors import InvalidParameterError
 from skyprivacy.experimental.group_tagging import EncodingMap, one_hot_encode
 from skyprivacy.fairness_queries import AttributeConceal, BudgetAccountant
-from skyprivacy.transparency import DecisionTable, Delta, tradeoff_curve
+from skyprivacy.check import SkylineCheckResult
+from skyprivacy.find import KnowledgeSkyline
+from skyprivacy.hierarchy import Hierarchy, masking
+from skyprivacy.transparency import DecisionTable, Delta, TradeoffCurve, tradeoff_curve
 
-MODULES = (skyprivacy.baselines, skyprivacy.transparency, skyprivacy.fairness_queries,
-           skyprivacy.experimental.group_tagging, skyprivacy.plotting)
+#: The public surface: the facade, every subpackage and module it exports, the experimental
+#: area and the plotting edge.
+MODULE_NAMES = ("skyprivacy", "skyprivacy.baselines", "skyprivacy.hierarchy",
+                "skyprivacy.fairness_queries", "skyprivacy.transparency", "skyprivacy.utility",
+                "skyprivacy.datasets", "skyprivacy.errors",
+                "skyprivacy.experimental.group_tagging", "skyprivacy.plotting")
+MODULES = tuple(importlib.import_module(name) for name in MODULE_NAMES)
 TEMPLATE = re.compile(r"^The '(?P<name>\w+)' parameter of (?P<owner>[\w.]+) must (?P<req>.+)\. "
                       r"Got (?P<got>.+) instead\.$", re.S)
 
 
+def test_the_surface_covers_every_public_subpackage_the_facade_exports():
+    exported = {name for name in skyprivacy.__all__
+                if inspect.ismodule(getattr(skyprivacy, name))}
+    assert {f"skyprivacy.{name}" for name in exported} <= set(MODULE_NAMES)
+
+
 def _decision_table():
-    frame = pd.DataFrame({"g": ["a", "a"], "s": [1, 2], "w": [1, 3], "d": [0.2, 0.9]})
-    return DecisionTable.from_frame(frame, public="g", sensitive="s", weight="w", decision="d")
+    table = pd.DataFrame({"g": ["a", "a"], "s": [1, 2], "w": [1, 3], "d": [0.2, 0.9]})
+    return DecisionTable.from_frame(table, public="g", sensitive="s", weight="w", decision="d")
+
+
+def _release():
+    return ReleaseCandidate.from_groups([(2, ["a", "b"])])
 
 
 #: One valid instance of every type a declared constraint asks for.
 EXAMPLES = {
-    ReleaseCandidate: lambda: ReleaseCandidate.from_groups([(2, ["a", "b"])]),
+    ReleaseCandidate: _release,
+    Policy: lambda: Policy.uniform([(0, 0, 0, 0.9)]),
     DecisionTable: _decision_table,
     pd.DataFrame: lambda: pd.DataFrame({"g": ["a"]}),
     BudgetAccountant: BudgetAccountant,
-    skyprivacy.transparency.TradeoffCurve: lambda: tradeoff_curve(_decision_table(), [0, 1]),
+    TradeoffCurve: lambda: tradeoff_curve(_decision_table(), [0, 1]),
     Delta: lambda: Delta(0.5),
+    str: lambda: "a;*\n",  # the text of an ARX hierarchy
+    Hierarchy: lambda: masking(["12", "13"]),
 }
+
+
+#: Values tried, in order, for a constraint described in words (a Predicate).
+PREDICATE_CANDIDATES = (None, ";", "x", [1], {"a": [(0, 0, 0, 0.5)]}, lambda *args: None)
 
 
 #: How to make the instance whose method is called, for classes that take arguments.
 INSTANCES = {
     EncodingMap: lambda: one_hot_encode(pd.DataFrame({"g": ["a"]}), columns="g").encoding,
+    KnowledgeSkyline: lambda: skyline_find(_release(), "a", c=0.9),
+    DecisionTable: _decision_table,
+    TradeoffCurve: EXAMPLES[TradeoffCurve],
 }
 
 
@@ -70,7 +96,10 @@ def valid(constraint):
     if isinstance(constraint, RandomState):
         return 0
     if isinstance(constraint, Predicate):
-        return lambda *args: None
+        for candidate in PREDICATE_CANDIDATES:
+            if constraint.is_satisfied_by(candidate):
+                return candidate
+        raise AssertionError(f"no value meets {constraint.text!r}")
     if isinstance(constraint, InstanceOf):
         for kind in constraint.types:
             for example_type, make in EXAMPLES.items():
@@ -93,8 +122,15 @@ def valid(constraint):
     return 0
 
 
-def declared_callables():
-    """(label, callable to call, owner, constraints, parameters) of every declared function."""
+#: Results that are not dataclasses: built by the library, never called by users.
+RESULTS = (SkylineCheckResult,)
+
+
+def public_callables():
+    """(label, owner class or None, attribute, function) of every public function and method:
+    module functions, the public methods and classmethods of exported classes, and their
+    ``__init__`` unless the class is a result (a dataclass or in :data:`RESULTS`, built by
+    the library)."""
     seen = set()
     for module in MODULES:
         for name in module.__all__:
@@ -102,16 +138,28 @@ def declared_callables():
             targets = []
             if inspect.isclass(obj):
                 for attr, member in vars(obj).items():
-                    if attr == "__init__" or (not attr.startswith("_") and callable(member)):
-                        targets.append((f"{name}.{attr}", obj, attr, member))
-            elif callable(obj):
-                targets.append((name, obj, None, obj))
+                    function = member.__func__ if isinstance(member, (classmethod,
+                                                                      staticmethod)) else member
+                    if attr == "__init__" and (dataclasses.is_dataclass(obj)
+                                               or issubclass(obj, RESULTS)):
+                        continue
+                    if (attr == "__init__" or not attr.startswith("_")) and callable(function) \
+                            and inspect.isfunction(inspect.unwrap(function)):
+                        targets.append((f"{name}.{attr}", obj, attr, function))
+            elif callable(obj) and inspect.isfunction(inspect.unwrap(obj)):
+                targets.append((name, None, None, obj))
             for label, owner_obj, attr, function in targets:
-                declared = declared_constraints(function)
-                if declared is None or label in seen:
-                    continue
-                seen.add(label)
-                yield label, owner_obj, attr, function, declared
+                if label not in seen:
+                    seen.add(label)
+                    yield label, owner_obj, attr, function
+
+
+def declared_callables():
+    """(label, owner class, attribute, function, (owner, constraints)) of every declared one."""
+    for label, owner_obj, attr, function in public_callables():
+        declared = declared_constraints(function)
+        if declared is not None:
+            yield label, owner_obj, attr, function, declared
 
 
 #: Where messages name a function other than by its label: the class is documented through its
@@ -131,9 +179,25 @@ def test_the_walk_covers_every_area():
                      "select_related_attributes", "tag_groups", "plan_fis", "fis_shuffle",
                      "paper_fis_epsilon", "row_return_probability", "empirical_relinkage_rate",
                      "RelationImpactClassifier", "count_report", "tree_levels",
-                     "paper_loss_bound", "select_fis_config"):
+                     "paper_loss_bound", "select_fis_config",
+                     # the skyline core
+                     "skyline_check", "skyline_find", "skyline_find_all", "breach_probability",
+                     "sufficient_statistics", "compare_l_diversity", "Policy",
+                     "KnowledgeSkyline", "discernibility", "kl_divergence", "utility_report",
+                     "classification_accuracy", "identity_release", "generalize_frame",
+                     "Hierarchy", "parse_arx"):
         assert expected in owners, expected
-    assert len(CASES) > 120
+    assert len(CASES) > 150
+
+
+def _call_target(owner_obj, attr, function):
+    if attr is None:
+        return function
+    if attr == "__init__":
+        return owner_obj
+    if isinstance(vars(owner_obj)[attr], (classmethod, staticmethod)):
+        return getattr(owner_obj, attr)
+    return getattr(INSTANCES.get(owner_obj, owner_obj)(), attr)
 
 
 @pytest.mark.parametrize("label, parameter", CASES)
@@ -150,14 +214,8 @@ def test_every_declared_parameter_rejects_an_invalid_value(label, parameter):
             arguments[name] = valid(constraints[name])
         elif spec.default is spec.empty:
             arguments[name] = None  # data: validated in the body, which is never reached
-    if attr is None:
-        call = function
-    elif attr == "__init__":
-        call = owner_obj
-    else:
-        call = getattr(INSTANCES.get(owner_obj, owner_obj)(), attr)
     with pytest.raises(InvalidParameterError) as err:
-        call(**arguments)
+        _call_target(owner_obj, attr, function)(**arguments)
     message = str(err.value)
     match = TEMPLATE.match(message)
     assert match, message
@@ -175,26 +233,57 @@ DATA_WITH_DEFAULT = {"y", "announced", "values", "ax"}
 #: diffprivlib's BudgetAccountant: data of the accountant, not options.
 DATA_WITH_DEFAULT_OF = {"BudgetAccountant.__init__": {"epsilon", "delta"},
                         "BudgetAccountant.can_spend": {"delta"},
-                        "BudgetAccountant.spend": {"delta"}}
+                        "BudgetAccountant.spend": {"delta"},
+                        # the per-value skylines are the policy's data, as the default is
+                        "Policy.__init__": {"skylines"}}
+#: Options still positional, and why (each goes with its rework).
+POSITIONAL_OPTIONS = {
+    "ReleaseCandidate.from_groups": "release.py, reworked for the sensitive-column rule",
+    "Hierarchy.to_arx": "a deprecated shim of hierarchy_io",
+}
+
+#: The public functions with options that do not declare them, and why.  Nothing else may be
+#: missing: a new public function with an option declares it (``@validate_params``).
+UNDECLARED = {
+    # the release model and the anonymization search are being rebuilt around one sensitive-
+    # column rule and one search (issue 23 items 1-2); they validate in their bodies today
+    "ReleaseCandidate.from_table": "release.py: the one sensitive-column rule (item 1)",
+    "ReleaseCandidate.from_counts": "release.py: the one sensitive-column rule (item 1)",
+    "ReleaseCandidate.from_nonzeros": "release.py: the one sensitive-column rule (item 1)",
+    "ReleaseCandidate.from_csr": "release.py: the one sensitive-column rule (item 1)",
+    "skyline_anonymize": "the anonymize package (item 2)",
+    "k_anonymize": "the anonymize package (item 2)",
+    # the last deprecated classmethods, attached by the edge module hierarchy_io (item 6)
+    "Hierarchy.from_arx": "a deprecated shim of hierarchy_io",
+    "Hierarchy.to_arx": "a deprecated shim of hierarchy_io",
+    # forwards **options to DecisionTable.__init__, whose declared messages name from_frame
+    "DecisionTable.from_frame": "declared by DecisionTable.__init__",
+    # its one option is any label of the report's strata, checked against the report
+    "FairnessReport.measure": "stratum is any label; the body names the report's measures",
+}
 
 
-def public_functions():
-    for module in MODULES:
-        for name in module.__all__:
-            obj = getattr(module, name)
-            if inspect.isclass(obj):
-                for attr, member in vars(obj).items():
-                    if attr == "__init__" and dataclasses.is_dataclass(obj):
-                        continue  # results: built by the library, one field per attribute
-                    if (attr == "__init__" or not attr.startswith("_")) and inspect.isfunction(
-                            inspect.unwrap(member) if callable(member) else None):
-                        yield f"{name}.{attr}", member
-            elif inspect.isfunction(inspect.unwrap(obj)):
-                yield name, obj
+def _options(label, function):
+    """The options of a function: keyword-only parameters and **options that are not data."""
+    data = DATA_WITH_DEFAULT | DATA_WITH_DEFAULT_OF.get(label, set())
+    return [name for name, spec in inspect.signature(function).parameters.items()
+            if spec.kind in (spec.KEYWORD_ONLY, spec.VAR_KEYWORD) and name not in data]
 
 
-@pytest.mark.parametrize("label, function", list(public_functions()),
-                         ids=[label for label, _ in public_functions()])
+def test_every_public_function_with_options_declares_them():
+    undeclared = {label for label, _, _, function in public_callables()
+                  if _options(label, function) and declared_constraints(function) is None}
+    assert undeclared == set(UNDECLARED)
+
+
+def keyword_walk():
+    for label, owner_obj, attr, function in public_callables():
+        if label not in POSITIONAL_OPTIONS:
+            yield label, function
+
+
+@pytest.mark.parametrize("label, function", list(keyword_walk()),
+                         ids=[label for label, _ in keyword_walk()])
 def test_data_positional_options_keyword_only(label, function):
     for name, spec in inspect.signature(function).parameters.items():
         assert spec.kind is not spec.POSITIONAL_ONLY, f"{label}: {name} is positional-only"

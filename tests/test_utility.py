@@ -426,11 +426,11 @@ def test_accuracy_errors_name_the_bad_value(monkeypatch):
             "Got 5 instead.")):
         classification_accuracy(table, target="y", cv=5)
     with pytest.raises(InvalidParameterError, match=re.escape(
-            "The 'release_table' parameter of classification_accuracy must be a pandas "
+            "The 'table' parameter of classification_accuracy must be a pandas "
             "DataFrame. Got 'list' instead.")):
         classification_accuracy([], target="y")
     with pytest.raises(InvalidParameterError, match=re.escape(
-            "The 'release_table' parameter of classification_accuracy must have rows. "
+            "The 'table' parameter of classification_accuracy must have rows. "
             "Got an empty table instead.")):
         classification_accuracy(table.iloc[:0], target="y")
     with pytest.raises(SchemaError, match=re.escape(

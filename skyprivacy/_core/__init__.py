@@ -20,13 +20,12 @@ encoding
     Missing-value markers, list-like cells, factorization of a column into codes, and the
     missing-column message.
 optional
-    Importing an optional dependency, with one wording naming the extra to install.
-deprecation
-    The shims of an API change: options that used to be positional, renamed attributes and
-    keywords.
+    Importing an optional dependency, with one wording naming the extra to install (and the
+    one message when the ``dask`` extra is missing).
 engines
-    Which engine a table belongs to (pandas or Dask), answered without importing dask, and the
-    one message when the ``dask`` extra is missing.
+    The engine registry: engines register under an entry-point group and
+    :func:`~.engines.dispatchable` hands a call to the engine of its data; the kernel names
+    no engine.
 text
     Shared wording: a probability as a percentage that never reads as on the wrong side of
     its threshold, and a confidence threshold as the fraction it is.

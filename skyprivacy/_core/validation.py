@@ -266,20 +266,35 @@ class Boolean(Constraint):
         return "yes"
 
 
+class _Bare(str):
+    """A text shown as it is after "Got" (its repr is the text, without quotes)."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 class InstanceOf(Constraint):
     """An instance of one of some classes; the message shows the wrong value's type name.
+
+    ``got`` formats the type name without quotes (``got="{}"``: ``Got list instead.``, the
+    wording of the skyline core's messages; ``got="a {}"``: ``Got a list instead.``); by
+    default the name is quoted (``Got 'list' instead.``).
 
     Examples
     --------
     >>> import pandas as pd
     >>> InstanceOf(pd.DataFrame, name="a pandas DataFrame").requirement([])
     'be a pandas DataFrame'
+    >>> repr(InstanceOf(pd.DataFrame, got="{}").shown([]))
+    'list'
     """
 
-    def __init__(self, *types: type, name: str | None = None, text: str | None = None):
+    def __init__(self, *types: type, name: str | None = None, text: str | None = None,
+                 got: str | None = None):
         self.types = types
         self.name = name or " or ".join(f"a {t.__name__}" for t in types)
         self.text = text
+        self.got = got
 
     def is_satisfied_by(self, value) -> bool:
         return isinstance(value, self.types)
@@ -288,22 +303,30 @@ class InstanceOf(Constraint):
         return f"be {self.name}"
 
     def shown(self, value):
-        return type(value).__name__
+        name = type(value).__name__
+        return name if self.got is None else _Bare(self.got.format(name))
 
     def invalid_value(self):
         return object()
 
 
 class Predicate(Constraint):
-    """Anything a function accepts, described in words: ``Predicate(callable, "be a callable")``."""
+    """Anything a function accepts, described in words: ``Predicate(callable, "be a callable")``.
+
+    ``show``, if given, turns a failing value into what the message shows after "Got".
+    """
 
     text: str  # always given: the words are the whole requirement
 
-    def __init__(self, test: Callable[[object], bool], text: str, *, invalid: object = None):
-        self.test, self.text, self._invalid = test, text, invalid
+    def __init__(self, test: Callable[[object], bool], text: str, *, invalid: object = None,
+                 show: Callable[[object], object] | None = None):
+        self.test, self.text, self._invalid, self._show = test, text, invalid, show
 
     def is_satisfied_by(self, value) -> bool:
         return bool(self.test(value))
+
+    def shown(self, value):
+        return super().shown(value) if self._show is None else self._show(value)
 
     def requirement(self, value) -> str:
         return self.text

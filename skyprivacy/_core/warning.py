@@ -1,7 +1,7 @@
 """Warnings that point at the user's line: the first frame outside skyprivacy.
 
 A warning's ``stacklevel`` counted by hand breaks as soon as a decorator (the parameter
-validation, a deprecation shim) or a helper stands between the user and the function that
+validation) or a helper stands between the user and the function that
 warns.  :func:`warn` counts the frames instead: it attributes the warning to the first caller
 outside the skyprivacy package, so ``python -W error`` and the printed location name the
 user's own call wherever the library decided to warn.

@@ -19,9 +19,9 @@ Examples
 >>> from skyprivacy.baselines import recursive_cl_diversity, cl_diversity_policy
 >>> release = ReleaseCandidate.from_groups([(4, ["flu", "flu", "hiv", "cold"]),
 ...                                         (4, ["flu", "hiv", "hiv", "gout"])])
->>> recursive_cl_diversity(release, c=2, l=2).safe
+>>> recursive_cl_diversity(release, diversity_c=2, l=2).safe
 True
->>> skyline_check(release, cl_diversity_policy(c=2, l=2)).safe
+>>> skyline_check(release, cl_diversity_policy(diversity_c=2, l=2)).safe
 True
 
 Data are positional and options keyword-only (``k_anonymity(release, k=3)``); the old

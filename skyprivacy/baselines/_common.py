@@ -11,29 +11,15 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .._core.deprecation import renamed_attribute
 from .._core.exact import native
 from .._core.validation import InstanceOf
-from ..errors import InvalidParameterError, param_error
+from ..errors import param_error
 from ..release import ReleaseCandidate
 
 __all__: list[str] = []
 
 #: The declared type of every baseline's ``release`` parameter.
 RELEASE = InstanceOf(ReleaseCandidate)
-
-
-def check_release(release: object, owner: str) -> ReleaseCandidate:
-    """Reject anything that is not a release candidate, naming its type bare.
-
-    Kept for :mod:`skyprivacy.utility` only, whose messages show the type unquoted; the
-    baselines declare :data:`RELEASE` instead.  Goes when utility declares it too.
-    """
-    if not isinstance(release, ReleaseCandidate):
-        raise InvalidParameterError(
-            f"The 'release' parameter of {owner} must be a ReleaseCandidate. "
-            f"Got {type(release).__name__} instead.")
-    return release
 
 
 def check_svpi(release: ReleaseCandidate, owner: str, why: str) -> None:
@@ -73,8 +59,8 @@ class GroupVerdicts:
     ``_measure_columns()`` (the per-group measure columns of :meth:`to_frame`) and
     ``_summary()`` (its parameters and level for :meth:`to_dict`).
 
-    ``safe`` is the verdict's one name across skyprivacy; ``satisfied`` (the release) and
-    ``ok`` (per group) are its deprecated aliases, kept for one release.
+    ``safe`` (the release) and ``group_safe`` (per group) are the verdict's one name across
+    skyprivacy.
     """
 
     if TYPE_CHECKING:
@@ -91,9 +77,6 @@ class GroupVerdicts:
 
         def _summary(self) -> dict: ...
 
-    satisfied = renamed_attribute("satisfied", "safe")
-    ok = renamed_attribute("ok", "group_safe")
-
     @property
     def violating_groups(self) -> tuple:
         """Labels of the groups that fail the criterion, in release order."""
@@ -109,8 +92,8 @@ class GroupVerdicts:
 
     def to_dict(self) -> dict:
         """JSON-friendly summary: criterion, parameters, verdict (``safe``; ``satisfied``
-        repeats it for one release), level, worst and violating groups (labels as strings,
-        exact quantities as 'p/q')."""
+        repeats it, as the command line's JSON does), level, worst and violating groups
+        (labels as strings, exact quantities as 'p/q')."""
         return {"criterion": self._criterion, **self._summary(), "safe": self.safe,
                 "satisfied": self.safe, "worst_group": str(self.worst_group),
                 "violating_groups": [str(g) for g in self.violating_groups]}

@@ -12,14 +12,14 @@ the verdict of :func:`k_anonymity`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import positional_options
 from .._core.exact import native
-from .._core.validation import Interval, validate_params
+from .._core.validation import Interval, Predicate, validate_params
 from ..errors import InvalidParameterError
 from ..knowledge import Policy
 from ..release import ReleaseCandidate
@@ -80,7 +80,6 @@ class KAnonymityResult(GroupVerdicts):
         return {"k": self.k, "level": self.level}
 
 
-@positional_options("release", "k")
 @validate_params({"release": RELEASE, "k": Interval("integer", 1)})
 def k_anonymity(release: ReleaseCandidate, *, k: int) -> KAnonymityResult:
     """Check k-anonymity: every QI-group holds at least ``k`` individuals.
@@ -199,6 +198,35 @@ def k_anonymity_policy(k: int) -> Policy:
     return Policy.uniform([(0, int(k) - 2, 0, 1)])
 
 
+def _is_sequence(value: Any) -> bool:
+    return not isinstance(value, (str, bytes)) and isinstance(
+        value, (Sequence, np.ndarray, pd.Series))
+
+
+def _release_or_sizes(value) -> bool:
+    """A release, or a non-empty sequence of positive integers (bools are not integers)."""
+    if isinstance(value, ReleaseCandidate):
+        return True
+    if not _is_sequence(value):
+        return False
+    items = list(value)
+    return bool(items) and not any(isinstance(n, (bool, np.bool_))
+                                   or not isinstance(n, (int, np.integer)) or n < 1
+                                   for n in items)
+
+
+def _shown_sizes(value: Any) -> object:
+    """A sequence as the list of its native items, anything else as it is."""
+    return [native(n) for n in value] if _is_sequence(value) else value
+
+
+_RELEASE_OR_SIZES = Predicate(
+    _release_or_sizes,
+    "be a ReleaseCandidate or a non-empty sequence of positive integer group sizes",
+    invalid=[], show=lambda v: _shown_sizes(v))
+
+
+@validate_params({"release_or_sizes": _RELEASE_OR_SIZES})
 def identity_release(release_or_sizes: ReleaseCandidate | Sequence[int]) -> ReleaseCandidate:
     """The "sensitive value = identity" release of Proposition 3: every individual is a value.
 
@@ -239,17 +267,7 @@ def identity_release(release_or_sizes: ReleaseCandidate | Sequence[int]) -> Rele
         sizes = release_or_sizes.sizes_array
         labels = release_or_sizes.group_labels
     else:
-        requirement = ("The 'release_or_sizes' parameter of identity_release must be a "
-                       "ReleaseCandidate or a non-empty sequence of positive integer group "
-                       "sizes. Got {!r} instead.")
-        if isinstance(release_or_sizes, (str, bytes)) or not isinstance(
-                release_or_sizes, (Sequence, np.ndarray, pd.Series)):
-            raise InvalidParameterError(requirement.format(release_or_sizes))
-        items = list(release_or_sizes)
-        if not items or any(isinstance(n, (bool, np.bool_))
-                            or not isinstance(n, (int, np.integer)) or n < 1 for n in items):
-            raise InvalidParameterError(requirement.format([native(n) for n in items]))
-        sizes = np.array(items, dtype=np.int64)
+        sizes = np.array(list(release_or_sizes), dtype=np.int64)
         labels = None
     n_groups, n_people = len(sizes), int(sizes.sum())
     if n_groups * n_people > IDENTITY_RELEASE_MAX_CELLS:

@@ -12,7 +12,8 @@ Chen, LeFevre and Ramakrishnan (2009, Sect. 5.1, Proposition 4) show that recurs
 (c, l)-diversity is the skyline criterion (l-2, 0, 0) at confidence c/(c+1) for every value,
 in svpi: an attacker who rules out the l-2 most frequent other values of the target's group is
 left with r_1 / (r_1 + r_l + ... + r_m), which stays below c/(c+1) iff r_1 < c (r_l + ... + r_m).
-:func:`cl_diversity_policy` builds that policy.
+:func:`cl_diversity_policy` builds that policy.  In code the c of (c, l)-diversity is
+``diversity_c``: ``c`` is the skyline confidence everywhere in skyprivacy.
 
 All three read a :class:`~skyprivacy.release.ReleaseCandidate` with svpi semantics (the
 definitions give every individual one sensitive value); every verdict is decided exactly.
@@ -28,7 +29,6 @@ from functools import reduce
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import positional_options
 from .._core.exact import (
     REL_TOL,
     decimal_fraction,
@@ -106,7 +106,6 @@ class DistinctLDiversityResult(GroupVerdicts):
         return {"l": self.l, "level": self.level}
 
 
-@positional_options("release", "l")
 @validate_params({"release": RELEASE, "l": _L})
 def distinct_l_diversity(release: ReleaseCandidate, *, l: int) -> DistinctLDiversityResult:
     """Check distinct l-diversity: every QI-group holds at least ``l`` distinct values.
@@ -278,7 +277,6 @@ class EntropyLDiversityResult(GroupVerdicts):
         return {"l": json_number(self.l), "level": self.level}
 
 
-@positional_options("release", "l")
 @validate_params({"release": RELEASE, "l": _ENTROPY_L})
 def entropy_l_diversity(release: ReleaseCandidate, *, l: int | float | Fraction
                         ) -> EntropyLDiversityResult:
@@ -375,8 +373,8 @@ class RecursiveCLDiversityResult(GroupVerdicts):
 
     Attributes
     ----------
-    c : int, float or Fraction
-        The constant c, as given.
+    diversity_c : int, float or Fraction
+        The constant c of (c, l)-diversity, as given (``c`` is the skyline confidence only).
     l : int
         The rank l.
     safe : bool
@@ -397,7 +395,7 @@ class RecursiveCLDiversityResult(GroupVerdicts):
     ``ratio`` (their quotient as a float, inf without a tail) and ``safe``.
     """
 
-    c: int | float | Fraction
+    diversity_c: int | float | Fraction
     l: int
     safe: bool
     threshold: Fraction | float
@@ -407,7 +405,7 @@ class RecursiveCLDiversityResult(GroupVerdicts):
     top_counts: tuple = field(repr=False)
     tail_counts: tuple = field(repr=False)
     label_names: tuple = field(repr=False, default=(None,))
-    c_exact: Fraction = field(repr=False, default=Fraction(0))
+    diversity_c_exact: Fraction = field(repr=False, default=Fraction(0))
 
     @property
     def ratios(self) -> tuple:
@@ -418,7 +416,7 @@ class RecursiveCLDiversityResult(GroupVerdicts):
     @property
     def group_safe(self) -> tuple:
         """Per group: r_1 < c * (r_l + ... + r_m), exactly."""
-        p, q = self.c_exact.numerator, self.c_exact.denominator
+        p, q = self.diversity_c_exact.numerator, self.diversity_c_exact.denominator
         return tuple(top * q < p * tail for top, tail in zip(self.top_counts, self.tail_counts))
 
     _criterion = "recursive (c, l)-diversity"
@@ -429,7 +427,7 @@ class RecursiveCLDiversityResult(GroupVerdicts):
                 "ratio": pd.array([float(r) for r in self.ratios], dtype="float64")}
 
     def _summary(self) -> dict:
-        return {"c": json_number(self.c), "l": self.l,
+        return {"diversity_c": json_number(self.diversity_c), "l": self.l,
                 "threshold": fraction_text(self.threshold)}
 
 
@@ -454,9 +452,8 @@ def _threshold(top: np.ndarray, tail: np.ndarray) -> tuple[Fraction | float, int
     return best, where
 
 
-@positional_options("release", "c", "l")
-@validate_params({"release": RELEASE, "c": _C, "l": _L})
-def recursive_cl_diversity(release: ReleaseCandidate, *, c: int | float | Fraction,
+@validate_params({"release": RELEASE, "diversity_c": _C, "l": _L})
+def recursive_cl_diversity(release: ReleaseCandidate, *, diversity_c: int | float | Fraction,
                            l: int) -> RecursiveCLDiversityResult:
     """Check recursive (c, l)-diversity: r_1 < c * (r_l + ... + r_m) in every QI-group.
 
@@ -464,8 +461,9 @@ def recursive_cl_diversity(release: ReleaseCandidate, *, c: int | float | Fracti
     ----------
     release : ReleaseCandidate
         An svpi release.
-    c : int, float or Fraction
-        A positive constant. Floats are read as the decimal they print as (``0.75`` is 3/4).
+    diversity_c : int, float or Fraction
+        The constant c of (c, l)-diversity, positive.  Floats are read as the decimal they
+        print as (``0.75`` is 3/4).
     l : int
         At least 1. A group with fewer than l distinct values has an empty tail and fails.
 
@@ -476,8 +474,8 @@ def recursive_cl_diversity(release: ReleaseCandidate, *, c: int | float | Fracti
     Raises
     ------
     InvalidParameterError
-        If ``release`` is not an svpi ReleaseCandidate, ``c`` is not a positive number or
-        ``l`` is not a positive integer.
+        If ``release`` is not an svpi ReleaseCandidate, ``diversity_c`` is not a positive
+        number or ``l`` is not a positive integer.
 
     See Also
     --------
@@ -497,25 +495,25 @@ def recursive_cl_diversity(release: ReleaseCandidate, *, c: int | float | Fracti
     Examples
     --------
     >>> release = ReleaseCandidate.from_groups([(6, ["flu"] * 3 + ["hiv", "cold", "gout"])])
-    >>> recursive_cl_diversity(release, c=2, l=2)   # 3 < 2 * (1 + 1 + 1)
-    RecursiveCLDiversityResult(c=2, l=2, safe=True, threshold=Fraction(1, 1), worst_group=0)
-    >>> recursive_cl_diversity(release, c=1, l=2).safe   # 3 < 1 * 3 fails
+    >>> recursive_cl_diversity(release, diversity_c=2, l=2)   # 3 < 2 * (1 + 1 + 1)
+    RecursiveCLDiversityResult(diversity_c=2, l=2, safe=True, threshold=Fraction(1, 1),
+        worst_group=0)
+    >>> recursive_cl_diversity(release, diversity_c=1, l=2).safe   # 3 < 1 * 3 fails
     False
     """
     check_svpi(release, "recursive_cl_diversity", _WHY)
-    c_exact = decimal_fraction(c)
+    c_exact = decimal_fraction(diversity_c)
     l = int(l)
     top, tail = _top_and_tail(release, l)
     threshold, worst = _threshold(top, tail)
     labels, names = label_info(release)
     safe = threshold != math.inf and c_exact > threshold
     return RecursiveCLDiversityResult(
-        native_number(c), l, bool(safe), threshold, labels[worst], labels,
+        native_number(diversity_c), l, bool(safe), threshold, labels[worst], labels,
         tuple(int(n) for n in release.sizes_array), tuple(int(t) for t in top),
         tuple(int(t) for t in tail), names, c_exact)
 
 
-@positional_options("release", "l")
 @validate_params({"release": RELEASE, "l": _L})
 def recursive_cl_diversity_threshold(release: ReleaseCandidate, *, l: int) -> Fraction | float:
     """max_g r_1 / (r_l + ... + r_m): the release is recursive (c, l)-diverse iff c exceeds it.
@@ -533,16 +531,16 @@ def recursive_cl_diversity_threshold(release: ReleaseCandidate, *, l: int) -> Fr
     return _threshold(*_top_and_tail(release, int(l)))[0]
 
 
-@positional_options("c", "l")
-@validate_params({"c": _C, "l": _POLICY_L})
-def cl_diversity_policy(*, c: int | float | Fraction, l: int) -> Policy:
+@validate_params({"diversity_c": _C, "l": _POLICY_L})
+def cl_diversity_policy(*, diversity_c: int | float | Fraction, l: int) -> Policy:
     """Recursive (c, l)-diversity as a skyline policy: (l-2, 0, 0) at confidence c/(c+1).
 
     Parameters
     ----------
-    c : int, float or Fraction
-        A positive constant; the confidence c/(c+1) is an exact Fraction (a float c is read as
-        the decimal it prints as, so ``0.75`` gives exactly 3/7).
+    diversity_c : int, float or Fraction
+        The constant c of (c, l)-diversity, positive; the confidence c/(c+1) is an exact
+        Fraction (a float c is read as the decimal it prints as, so ``0.75`` gives exactly
+        3/7).
     l : int
         At least 2 (the knowledge amount l-2 cannot be negative).
 
@@ -554,7 +552,7 @@ def cl_diversity_policy(*, c: int | float | Fraction, l: int) -> Policy:
     Raises
     ------
     InvalidParameterError
-        If ``c`` is not a positive number or ``l`` is not an integer >= 2.
+        If ``diversity_c`` is not a positive number or ``l`` is not an integer >= 2.
 
     Notes
     -----
@@ -572,13 +570,13 @@ def cl_diversity_policy(*, c: int | float | Fraction, l: int) -> Policy:
     Examples
     --------
     >>> from skyprivacy.check import skyline_check
-    >>> cl_diversity_policy(c=3, l=4)
+    >>> cl_diversity_policy(diversity_c=3, l=4)
     Policy({}, default=[(2, 0, 0, Fraction(3, 4))])
     >>> release = ReleaseCandidate.from_groups([(6, ["flu"] * 3 + ["hiv", "cold", "gout"])])
-    >>> skyline_check(release, cl_diversity_policy(c=2, l=2)).safe
+    >>> skyline_check(release, cl_diversity_policy(diversity_c=2, l=2)).safe
     True
-    >>> skyline_check(release, cl_diversity_policy(c=1, l=2)).safe
+    >>> skyline_check(release, cl_diversity_policy(diversity_c=1, l=2)).safe
     False
     """
-    c_exact = decimal_fraction(c)
+    c_exact = decimal_fraction(diversity_c)
     return Policy.uniform([(int(l) - 2, 0, 0, c_exact / (c_exact + 1))])

@@ -22,7 +22,6 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import positional_options
 from .._core.encoding import MISSING_KEY, is_missing
 from .._core.exact import decimal_fraction, json_number, native, native_number
 from .._core.validation import Interval, validate_params
@@ -205,7 +204,6 @@ def _prepare(release: ReleaseCandidate, ordered: object, owner: str):
     return _value_order(release, ordered, owner)
 
 
-@positional_options("release", "t")
 @validate_params({"release": RELEASE, "t": Interval("real", 0, 1)})
 def t_closeness(release: ReleaseCandidate, *, t: int | float | Fraction,
                 ordered: bool | Sequence | None = None) -> TClosenessResult:

@@ -316,8 +316,8 @@ def cmd_compare(ctx: Context) -> int:
                     f"{args.sensitive!r} in every QI-group, and the table has only {distinct} "
                     f"distinct values; choose --l-diversity {distinct} or less.")
             comparison = compare_l_diversity(
-                table, qi=args.qi, sensitive=args.sensitive, c=c, l=l,
-                confidence=args.confidence, hierarchies=hierarchies,
+                table, qi=args.qi, sensitive=args.sensitive, diversity_c=c, l=l,
+                c=args.confidence, hierarchies=hierarchies,
                 split=args.split or "infogain", values=args.values, semantics=args.semantics,
                 numeric=args.numeric, categorical=args.categorical, order=order,
                 label_length=args.label_length, progress=bar)

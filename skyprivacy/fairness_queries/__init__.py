@@ -12,23 +12,27 @@ metrics
     and the evaluation scores (Leakage, average answer error).
 sensitivity
     Local, smooth and global sensitivities in closed form, with lattice oracles.
+accountant
+    The budget accountant (sequential composition, exact, passed explicitly).
 mechanisms
-    Attribute-Conceal (Cauchy and Laplace smooth-sensitivity noise), the Laplace baseline,
-    the budget accountant and the compliance oracle the attacks talk to.
+    Attribute-Conceal (Cauchy and Laplace smooth-sensitivity noise), the Laplace baseline and
+    the compliance oracle the attacks talk to.
 attacks
     Attribute-Reveal: single-query identification, exact reconstruction from n queries and
     compressed-sensing reconstruction from O(N_k log(n/N_k)) queries.
 
-Data are positional and options keyword-only (``crossover_epsilon(n, n0, m=25)``); a call in
-the old positional form still works for one release, with a FutureWarning naming the new call.
+Data are positional and options keyword-only (``crossover_epsilon(n, n0, n_queries=25)``).
+The paper's query count m is ``n_queries`` here: ``m`` is a knowledge amount in skyprivacy.
 The paper's experiments are reproduced outside the package, in
 ``examples/fairness_query_experiments.py``.
 """
 
-from . import attacks, mechanisms, metrics, sensitivity
-from .attacks import *  # noqa: F403 - each module's __all__ is the public API
+from . import accountant, attacks, mechanisms, metrics, sensitivity
+from .accountant import *  # noqa: F403 - each module's __all__ is the public API
+from .attacks import *  # noqa: F403
 from .mechanisms import *  # noqa: F403
 from .metrics import *  # noqa: F403
 from .sensitivity import *  # noqa: F403
 
-__all__ = [*metrics.__all__, *sensitivity.__all__, *mechanisms.__all__, *attacks.__all__]
+__all__ = [*metrics.__all__, *sensitivity.__all__, *accountant.__all__, *mechanisms.__all__,
+           *attacks.__all__]

@@ -29,7 +29,6 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import positional_options
 from .._core.optional import optional_import
 from .._core.validation import (
     Interval,
@@ -256,9 +255,10 @@ def _query_rows(oracle, make_rows, count: int, batch_size: int | None) -> np.nda
 # Example 1 and Example 2: one target
 # ---------------------------------------------------------------------------------------------
 
-@validate_params({"n": Interval("integer", 2), "c": _UNIT_OPEN_RIGHT})
-def single_query_design(n, target, *, c=1.0) -> np.ndarray:
-    """The query of Example 1: ``h(x_target) = c``, every other prediction 0.
+@validate_params({"n": Interval("integer", 2), "target_prediction": _UNIT_OPEN_RIGHT})
+def single_query_design(n, target, *, target_prediction=1.0) -> np.ndarray:
+    """The query of Example 1: ``h(x_target) = c``, every other prediction 0 (``c`` is
+    ``target_prediction``; skyprivacy keeps ``c`` for the skyline confidence).
 
     Parameters
     ----------
@@ -266,7 +266,7 @@ def single_query_design(n, target, *, c=1.0) -> np.ndarray:
         Test-set size.
     target : int
         Position of the target.
-    c : float, keyword-only
+    target_prediction : float, keyword-only
         Prediction given to the target, in (0, 1] (the soft variant of spec §4.1).
 
     Returns
@@ -280,7 +280,7 @@ def single_query_design(n, target, *, c=1.0) -> np.ndarray:
     """
     target = _check_target(target, n, "single_query_design")
     design = np.zeros((1, n))
-    design[0, target] = c
+    design[0, target] = target_prediction
     return design
 
 
@@ -288,7 +288,8 @@ def single_query_design(n, target, *, c=1.0) -> np.ndarray:
 def decode_single(sp) -> int:
     """Decode Example 1: ``a_target = 1`` iff the answer is positive.
 
-    ``SP = c/N_1`` if the target is in group 1 and ``-c/N_0`` otherwise.
+    ``SP = target_prediction/N_1`` if the target is in group 1 and ``-target_prediction/N_0``
+    otherwise.
 
     Parameters
     ----------
@@ -312,8 +313,8 @@ def decode_single(sp) -> int:
     return 1 if sp > 0 else 0
 
 
-@validate_params({"c": _UNIT_OPEN_RIGHT})
-def single_query_reveal(oracle, target, *, c=1.0) -> TargetResult:
+@validate_params({"target_prediction": _UNIT_OPEN_RIGHT})
+def single_query_reveal(oracle, target, *, target_prediction=1.0) -> TargetResult:
     """Identify one individual's protected attribute with one SP query (Example 1).
 
     Parameters
@@ -322,13 +323,14 @@ def single_query_reveal(oracle, target, *, c=1.0) -> TargetResult:
         Answers statistical-parity queries.
     target : int
         Position of the target.
-    c : float, keyword-only
+    target_prediction : float, keyword-only
         Prediction given to the target, in (0, 1].
 
     Returns
     -------
     TargetResult
-        The target's attribute, 1 query, and the size of its group (``round(c/|SP|)``).
+        The target's attribute, 1 query, and the size of its group
+        (``round(target_prediction/|SP|)``).
 
     References
     ----------
@@ -344,11 +346,12 @@ def single_query_reveal(oracle, target, *, c=1.0) -> TargetResult:
     """
     owner = "single_query_reveal"
     n = _check_oracle(oracle, owner)
-    design = single_query_design(n, target, c=c)
+    design = single_query_design(n, target, target_prediction=target_prediction)
     target = int(target)
     sp = float(_answers(oracle.query(design))[0])
     a_t = decode_single(sp)
-    size = None if a_t == -1 else int(min(max(round(float(c) / abs(sp)), 1), n - 1))
+    size = None if a_t == -1 else int(min(max(round(float(target_prediction) / abs(sp)), 1),
+                                          n - 1))
     return TargetResult(target=target, a_target=a_t, queries_used=1, answers=(sp,),
                         group_size=size)
 
@@ -483,6 +486,7 @@ def flip_design(h0) -> np.ndarray:
     return design
 
 
+@validate_params({"tol": Interval("real", 0, 1, closed="left")})
 def flip_design_slogdet(h0, *, tol=1e-12) -> tuple[float, float]:
     """Sign and log-|determinant| of :func:`flip_design` in O(n), from its closed form.
 
@@ -757,17 +761,17 @@ def linear_system_reveal(H, sp) -> AttackResult:
 # Theorem 2 and Algorithm 2: compressed sensing
 # ---------------------------------------------------------------------------------------------
 
-@positional_options("h0", "m")
-@validate_params({"m": _COUNT, "half_width": _UNIT_OPEN_RIGHT, "random_state": RandomState()})
-def uniform_perturbation_design(h0, *, m, half_width=0.1, random_state=None) -> np.ndarray:
+@validate_params({"n_queries": _COUNT, "half_width": _UNIT_OPEN_RIGHT,
+                  "random_state": RandomState()})
+def uniform_perturbation_design(h0, *, n_queries, half_width=0.1, random_state=None) -> np.ndarray:
     """Algorithm 2's realistic queries: ``clip(h0 + U(-w, w), 0, 1)``, i.i.d. per entry.
 
     Parameters
     ----------
     h0 : array-like, shape (n,)
         Base model scores (probabilities).
-    m : int, keyword-only
-        Number of perturbed models.
+    n_queries : int, keyword-only
+        Number of perturbed models (the paper's m).
     half_width : float, keyword-only
         ``w``, in (0, 1]; the paper uses 0.1.
     random_state : None, int or numpy.random.Generator, keyword-only
@@ -783,28 +787,27 @@ def uniform_perturbation_design(h0, *, m, half_width=0.1, random_state=None) -> 
 
     Examples
     --------
-    >>> H = uniform_perturbation_design([0.5, 0.95, 0.02], m=4, random_state=0)
+    >>> H = uniform_perturbation_design([0.5, 0.95, 0.02], n_queries=4, random_state=0)
     >>> H.shape, bool(((H >= 0) & (H <= 1)).all())
     ((4, 3), True)
     """
     h0 = _check_vector(h0, None, name="h0", owner="uniform_perturbation_design")
     w = float(half_width)
     rng = as_generator(random_state)
-    return np.clip(h0[None, :] + rng.uniform(-w, w, size=(m, h0.size)), 0.0, 1.0)
+    return np.clip(h0[None, :] + rng.uniform(-w, w, size=(n_queries, h0.size)), 0.0, 1.0)
 
 
-@positional_options("m", "n")
-@validate_params({"n": _COUNT, "m": _COUNT, "p": Interval("real", 0, 1, closed="neither"),
+@validate_params({"n": _COUNT, "n_queries": _COUNT, "p": Interval("real", 0, 1, closed="neither"),
                   "random_state": RandomState()})
-def bernoulli_design(n, *, m, p=0.5, random_state=None) -> np.ndarray:
+def bernoulli_design(n, *, n_queries, p=0.5, random_state=None) -> np.ndarray:
     """Random binary predictors with i.i.d. Bernoulli(p) entries (Theorem 2's hypothesis).
 
     Parameters
     ----------
     n : int
         Test-set size.
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     p : float, keyword-only
         Acceptance probability, in (0, 1).
     random_state : None, int or numpy.random.Generator, keyword-only
@@ -815,11 +818,11 @@ def bernoulli_design(n, *, m, p=0.5, random_state=None) -> np.ndarray:
 
     Examples
     --------
-    >>> bernoulli_design(5, m=2, random_state=0).shape
+    >>> bernoulli_design(5, n_queries=2, random_state=0).shape
     (2, 5)
     """
     rng = as_generator(random_state)
-    return (rng.random((m, n)) < p).astype(float)
+    return (rng.random((n_queries, n)) < p).astype(float)
 
 
 def _basis_pursuit(H, eta, *, nonneg, alpha_column, method, owner):
@@ -945,7 +948,7 @@ def cs_reveal(H, sp, *, n1=None, n0=None, minority=0, decoder="bp", threshold=No
     >>> import numpy as np
     >>> rng = np.random.default_rng(0)
     >>> a = np.ones(200, dtype=int); a[rng.choice(200, 4, replace=False)] = 0
-    >>> H = bernoulli_design(200, m=40, random_state=1)
+    >>> H = bernoulli_design(200, n_queries=40, random_state=1)
     >>> sp = H @ np.where(a == 1, 1 / 196, -1 / 4)
     >>> cs_reveal(H, sp, n0=4).recovered_all(a)
     True
@@ -1026,9 +1029,9 @@ def estimate_group_sizes(oracle) -> GroupSizeEstimate:
     return GroupSizeEstimate(n0=single.group_size, n1=n - single.group_size)
 
 
-@validate_params({"m": _COUNT, "design": Options("bernoulli", "perturbation"),
+@validate_params({"n_queries": _COUNT, "design": Options("bernoulli", "perturbation"),
                   "random_state": RandomState()})
-def compressed_sensing_reveal(oracle, *, m, design="bernoulli", h0=None, half_width=0.1,
+def compressed_sensing_reveal(oracle, *, n_queries, design="bernoulli", h0=None, half_width=0.1,
                               p=0.5, decoder="bp", group_sizes="query", minority=0,
                               random_state=None, lp_method="highs") -> AttackResult:
     """Audit: how much of ``a`` do m compressed-sensing queries reveal? (Algorithm 2)
@@ -1039,9 +1042,10 @@ def compressed_sensing_reveal(oracle, *, m, design="bernoulli", h0=None, half_wi
     ----------
     oracle : ComplianceOracle
         Answers SP queries.
-    m : int, keyword-only
-        Number of design queries; O(N_min log(n/N_min)) suffice (Theorem 2, no constant
-        given: spec §4.4 reports m = 80 for n = 1000, N_0 = 10 with a Bernoulli design).
+    n_queries : int, keyword-only
+        Number of design queries (the paper's m); O(N_min log(n/N_min)) suffice (Theorem 2,
+        no constant given: spec §4.4 reports m = 80 for n = 1000, N_0 = 10 with a Bernoulli
+        design).
     design : {"bernoulli", "perturbation"}, keyword-only
         Random binary predictors (Theorem 2) or ``clip(h0 + U(-w, w))`` (Algorithm 2).
     h0 : array-like, shape (n,), optional, keyword-only
@@ -1069,7 +1073,7 @@ def compressed_sensing_reveal(oracle, *, m, design="bernoulli", h0=None, half_wi
     >>> from skyprivacy.fairness_queries import AttributeConceal, ComplianceOracle
     >>> a = np.ones(300, dtype=int); a[::50] = 0  # N_0 = 6
     >>> oracle = ComplianceOracle(a, mechanism=AttributeConceal(epsilon=math.inf, noise=None))
-    >>> r = compressed_sensing_reveal(oracle, m=60, random_state=0)
+    >>> r = compressed_sensing_reveal(oracle, n_queries=60, random_state=0)
     >>> r.recovered_all(a), r.queries_used, (r.n0, r.n1)
     (True, 61, (6, 294))
     """
@@ -1088,10 +1092,11 @@ def compressed_sensing_reveal(oracle, *, m, design="bernoulli", h0=None, half_wi
     if design == "perturbation":
         if h0 is None:
             raise param_error("h0", owner, "be given for design='perturbation'", None)
-        H = uniform_perturbation_design(_check_vector(h0, n, name="h0", owner=owner), m=m,
-                                        half_width=half_width, random_state=rng)
+        H = uniform_perturbation_design(_check_vector(h0, n, name="h0", owner=owner),
+                                        n_queries=n_queries, half_width=half_width,
+                                        random_state=rng)
     else:
-        H = bernoulli_design(n, m=m, p=p, random_state=rng)
+        H = bernoulli_design(n, n_queries=n_queries, p=p, random_state=rng)
     if group_sizes == "query":
         estimate = estimate_group_sizes(oracle)
         sizes = {"n0": estimate.n0, "n1": estimate.n1}

@@ -1,4 +1,4 @@
-"""Attribute-Conceal, the Laplace baseline, a budget accountant and the compliance oracle.
+"""Attribute-Conceal, the Laplace baseline and the compliance oracle.
 
 Implements spec fairness-queries §6-§7 and §9.1 (Hamman, Chen and Dutta, §4, Algorithm 3,
 Theorems 4-6):
@@ -8,8 +8,8 @@ Theorems 4-6):
   pure epsilon-DP) or Laplace noise of scale ``2 S / epsilon`` with
   ``beta = epsilon / (4 (m + ln(2/delta)))`` (Theorem 6, (epsilon, delta)-DP).
 * :class:`LaplaceBiasQuery` is the plain Laplace mechanism on the global sensitivity.
-* :class:`BudgetAccountant` composes releases sequentially (basic composition), explicitly,
-  never through a global object.
+* :class:`~skyprivacy.fairness_queries.accountant.BudgetAccountant` (its own module) is what
+  a mechanism draws its budget from, passed explicitly.
 * :class:`ComplianceOracle` is what an attacker talks to: it holds the protected attribute,
   answers through a mechanism and refuses once its budget is spent.
 
@@ -24,13 +24,10 @@ import math
 import numbers
 import warnings
 from dataclasses import asdict, dataclass, field
-from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import positional_options
-from .._core.exact import decimal_fraction
 from .._core.validation import (
     Boolean,
     InstanceOf,
@@ -43,7 +40,8 @@ from .._core.validation import (
     validate_params,
 )
 from .._core.warning import warn
-from ..errors import BudgetError, PrivacyRiskWarning, UnsafeConstantWarning, param_error
+from ..errors import PrivacyRiskWarning, UnsafeConstantWarning, param_error
+from .accountant import BudgetAccountant
 from ._validation import (
     QUERIES,
     check_binary_vector,
@@ -62,7 +60,6 @@ from .sensitivity import (
 )
 
 __all__ = [
-    "BudgetAccountant",
     "SliceAudit",
     "ReleaseAudit",
     "BiasQueryRelease",
@@ -84,138 +81,9 @@ _METRIC_NAMES = {"sp": "statistical parity gap", "abs_sp": "absolute statistical
                  "eo": "equal-opportunity gap", "equalized_odds": "equalized-odds gap"}
 
 
-# ---------------------------------------------------------------------------------------------
-# Budget accounting
-# ---------------------------------------------------------------------------------------------
-
-#: The declared options shared by the mechanisms and the accountant.
+#: The declared options shared by the mechanisms.
 _FINITE_EPSILON = Interval("real", 0, closed="neither")
 _DELTA = Interval("real", 0, 1, closed="left")
-_AMOUNT = {"epsilon": Interval("real", 0, closed="left", inf=True), "delta": _DELTA}
-
-
-class BudgetAccountant:
-    """Sequential-composition privacy accountant (spec §9.1).
-
-    Parameters
-    ----------
-    epsilon : float, default inf
-        Total epsilon budget, > 0 (``math.inf`` for no limit).
-    delta : float, default 0.0
-        Total delta budget, in [0, 1).
-
-    Notes
-    -----
-    Basic composition: releases at ``(eps_i, delta_i)`` together are
-    ``(sum eps_i, sum delta_i)``-DP.  Amounts are added as exact decimals, so the boundary
-    ``spent == budget`` is decided without float round-off.  Nothing is global: pass the
-    accountant to each mechanism (or oracle) that should draw from it.
-
-    Examples
-    --------
-    >>> acc = BudgetAccountant(epsilon=1.0)
-    >>> for _ in range(10):
-    ...     acc.spend(0.1)
-    >>> acc.spent_epsilon, acc.remaining_epsilon
-    (1.0, 0.0)
-    >>> acc.spend(0.1)
-    Traceback (most recent call last):
-    ...
-    skyprivacy.errors.BudgetError: The privacy budget is exhausted: spending epsilon=0.1, delta=0.0
-        would bring the total to epsilon=1.1, delta=0.0, over the budget epsilon=1.0, delta=0.0.
-    """
-
-    @validate_params({"epsilon": Interval("real", 0, closed="neither", inf=True,
-                                          note="math.inf for no limit"), "delta": _DELTA})
-    def __init__(self, epsilon: float = math.inf, delta: float = 0.0):
-        # Finite amounts are kept as the exact decimals they were written as
-        # (``decimal_fraction(0.1) == Fraction(1, 10)``), so ten charges of 0.1 add up to
-        # exactly 1 and a budget of 1.0 is neither refused early nor overrun by round-off.
-        self._epsilon = float(epsilon)
-        self._delta = float(delta)
-        self._spent_eps: Fraction | None = Fraction(0)  # None once an infinite amount is spent
-        self._spent_delta = Fraction(0)
-        self._ledger: list[tuple[float, float]] = []
-
-    @property
-    def epsilon(self) -> float:
-        """Total epsilon budget."""
-        return self._epsilon
-
-    @property
-    def delta(self) -> float:
-        """Total delta budget."""
-        return self._delta
-
-    @property
-    def spent_epsilon(self) -> float:
-        """Epsilon spent so far."""
-        return math.inf if self._spent_eps is None else float(self._spent_eps)
-
-    @property
-    def spent_delta(self) -> float:
-        """Delta spent so far."""
-        return float(self._spent_delta)
-
-    @property
-    def remaining_epsilon(self) -> float:
-        """Epsilon still available."""
-        if math.isinf(self._epsilon):
-            return math.inf
-        # a finite budget never accepts an infinite amount, so what is spent is finite
-        assert self._spent_eps is not None
-        return float(decimal_fraction(self._epsilon) - self._spent_eps)
-
-    @property
-    def remaining_delta(self) -> float:
-        """Delta still available."""
-        return float(decimal_fraction(self._delta) - self._spent_delta)
-
-    @property
-    def ledger(self) -> tuple[tuple[float, float], ...]:
-        """Every (epsilon, delta) charged, in order."""
-        return tuple(self._ledger)
-
-    def _totals_after(self, epsilon: float, delta: float) -> tuple[Fraction | None, Fraction]:
-        """Spent (epsilon, delta) after a charge; epsilon None once it is infinite (delta is
-        always finite, in [0, 1))."""
-        eps = None if (self._spent_eps is None or math.isinf(epsilon)) \
-            else self._spent_eps + decimal_fraction(epsilon)
-        return eps, self._spent_delta + decimal_fraction(delta)
-
-    @validate_params(_AMOUNT)
-    def can_spend(self, epsilon: float, delta: float = 0.0) -> bool:
-        """Whether a release at ``(epsilon, delta)`` fits in what is left."""
-        epsilon, delta = float(epsilon), float(delta)
-        eps_after, delta_after = self._totals_after(epsilon, delta)
-        eps_ok = math.isinf(self._epsilon) or (eps_after is not None
-                                                and eps_after <= decimal_fraction(self._epsilon))
-        return eps_ok and delta_after <= decimal_fraction(self._delta)
-
-    @validate_params(_AMOUNT)
-    def spend(self, epsilon: float, delta: float = 0.0) -> None:
-        """Charge a release at ``(epsilon, delta)``.
-
-        Raises
-        ------
-        BudgetError
-            If the charge would exceed the budget; nothing is charged then.
-        """
-        epsilon, delta = float(epsilon), float(delta)
-        if not self.can_spend(epsilon, delta):
-            eps_after, delta_after = self._totals_after(epsilon, delta)
-            shown = math.inf if eps_after is None else float(eps_after)
-            raise BudgetError(
-                f"The privacy budget is exhausted: spending epsilon={epsilon}, delta={delta} "
-                f"would bring the total to epsilon={shown}, delta={float(delta_after)}, over "
-                f"the budget epsilon={self._epsilon}, delta={self._delta}."
-            )
-        self._spent_eps, self._spent_delta = self._totals_after(epsilon, delta)
-        self._ledger.append((epsilon, delta))
-
-    def __repr__(self) -> str:
-        return (f"BudgetAccountant(epsilon={self._epsilon}, delta={self._delta}, "
-                f"spent_epsilon={self.spent_epsilon}, spent_delta={self.spent_delta})")
 
 
 _MECHANISM = {
@@ -311,8 +179,8 @@ class BiasQueryRelease:
     audit: ReleaseAudit | None = field(default=None, repr=False, compare=False)
 
     @property
-    def m(self) -> int:
-        """Number of queries answered."""
+    def n_queries(self) -> int:
+        """Number of queries answered (the paper's m)."""
         return int(self.values.shape[0])
 
     def to_public_dict(self) -> dict:
@@ -329,8 +197,9 @@ class BiasQueryRelease:
     def to_frame(self) -> pd.DataFrame:
         """The released answers, one row per query."""
         columns = list(_METRIC_COLUMNS[self.metric])
-        data = self.values.reshape(self.m, len(columns))
-        return pd.DataFrame(data, columns=columns, index=pd.RangeIndex(self.m, name="query"))
+        data = self.values.reshape(self.n_queries, len(columns))
+        return pd.DataFrame(data, columns=columns,
+                            index=pd.RangeIndex(self.n_queries, name="query"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -366,7 +235,7 @@ class _BiasQueryMechanism:
     def name(self) -> str:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _slice_noise(self, n: int, n0: int, m: int, slice_name: str):
+    def _slice_noise(self, n: int, n0: int, n_queries: int, slice_name: str):
         """Return (noise scale, SliceAudit) for one slice answered at the full budget."""
         raise NotImplementedError  # pragma: no cover
 
@@ -522,7 +391,7 @@ class AttributeConceal(_BiasQueryMechanism):
     >>> preds = [[0.5] * 100, [1.0] * 50 + [0.0] * 50]
     >>> mech = AttributeConceal(epsilon=5.0, random_state=0)
     >>> release = mech.answer(preds, a)
-    >>> release.m, release.mechanism
+    >>> release.n_queries, release.mechanism
     (2, 'attribute_conceal_cauchy')
     >>> round(release.audit.slices[0].scale, 4)  # 6 S / epsilon, CT-side only
     0.2664
@@ -575,16 +444,16 @@ class AttributeConceal(_BiasQueryMechanism):
     def name(self) -> str:
         return "exact" if self.noise is None else f"attribute_conceal_{self.noise}"
 
-    def _slice_noise(self, n, n0, m, slice_name):
+    def _slice_noise(self, n, n0, n_queries, slice_name):
         if self.noise is None:
             return 0.0, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=0.0,
                                    beta=None, scale=0.0, noise=None)
-        beta = attribute_conceal_beta(epsilon=self.epsilon, m=m, noise=self.noise,
+        beta = attribute_conceal_beta(epsilon=self.epsilon, n_queries=n_queries, noise=self.noise,
                                       delta=self.delta if self.noise == "laplace" else None)
         if self.metric == "abs_sp" and self.abs_mode == "paper":
-            sens = smooth_abs_sp_paper_value(n0, beta, m)
+            sens = smooth_abs_sp_paper_value(n0, beta, n_queries)
         else:
-            sens = smooth_sp_value(n, n0, beta, m)
+            sens = smooth_sp_value(n, n0, beta, n_queries)
         factor = 6.0 if self.noise == "cauchy" else 2.0
         scale = factor * sens / self.epsilon
         return scale, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=sens,
@@ -653,13 +522,13 @@ class LaplaceBiasQuery(_BiasQueryMechanism):
 
     name = "laplace"
 
-    def _slice_noise(self, n, n0, m, slice_name):
+    def _slice_noise(self, n, n0, n_queries, slice_name):
         if self.metric == "abs_sp":
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UnsafeConstantWarning)
-                sens = global_sensitivity_abs_sp(n, m=m, variant=self.abs_variant)
+                sens = global_sensitivity_abs_sp(n, n_queries=n_queries, variant=self.abs_variant)
         else:
-            sens = global_sensitivity_sp(n, m=m)
+            sens = global_sensitivity_sp(n, n_queries=n_queries)
         scale = sens / self.epsilon
         return scale, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=sens,
                                  beta=None, scale=scale, noise="laplace")
@@ -771,7 +640,7 @@ class ComplianceOracle:
         release = self.mechanism.answer(h, self._a, self._y)
         if h.shape[0] > 0:
             self.accountant.spend(*charge)
-        self.queries_answered += release.m
+        self.queries_answered += release.n_queries
         self._audit_log.append(release)
         return np.array(release.values)
 
@@ -784,10 +653,9 @@ class ComplianceOracle:
 # Utility comparison (spec §7.7)
 # ---------------------------------------------------------------------------------------------
 
-@positional_options("mechanism", "n", "n0", "m", "epsilon")
-@validate_params({"mechanism": Options("cauchy", "smooth_laplace", "laplace"), "m": QUERIES,
+@validate_params({"mechanism": Options("cauchy", "smooth_laplace", "laplace"), "n_queries": QUERIES,
                   "epsilon": _FINITE_EPSILON})
-def expected_median_abs_error(n, n0, *, mechanism, m, epsilon, delta=None) -> float:
+def expected_median_abs_error(n, n0, *, mechanism, n_queries, epsilon, delta=None) -> float:
     """Median absolute error of each answer under a mechanism (spec §7.7).
 
     Parameters
@@ -797,8 +665,8 @@ def expected_median_abs_error(n, n0, *, mechanism, m, epsilon, delta=None) -> fl
     mechanism : {"cauchy", "smooth_laplace", "laplace"}, keyword-only
         Attribute-Conceal with Cauchy noise, Attribute-Conceal with Laplace noise
         (Theorem 6), or the Laplace baseline.
-    m : int, keyword-only
-        Number of queries in the batch.
+    n_queries : int, keyword-only
+        Number of queries in the batch (the paper's m).
     epsilon : float, keyword-only
         Privacy parameter.
     delta : float, keyword-only
@@ -817,33 +685,32 @@ def expected_median_abs_error(n, n0, *, mechanism, m, epsilon, delta=None) -> fl
 
     Examples
     --------
-    >>> round(expected_median_abs_error(100, 10, mechanism="cauchy", m=25, epsilon=5.0), 3)
+    >>> round(expected_median_abs_error(100, 10, mechanism="cauchy", n_queries=25, epsilon=5.0), 3)
     11.721
-    >>> round(expected_median_abs_error(100, 10, mechanism="laplace", m=25, epsilon=5.0), 4)
+    >>> round(expected_median_abs_error(100, 10, mechanism="laplace", n_queries=25, epsilon=5.0), 4)
     1.7679
     """
     n, n0 = check_sizes(n, n0, owner="expected_median_abs_error")
     eps = float(epsilon)
     if mechanism == "laplace":  # 2.55051 ln 2 in the example
-        return global_sensitivity_sp(n, m=m) / eps * math.log(2)
+        return global_sensitivity_sp(n, n_queries=n_queries) / eps * math.log(2)
     if mechanism == "cauchy":
-        beta = attribute_conceal_beta(epsilon=eps, m=m)
-        return 6.0 * smooth_sp_value(n, n0, beta, m) / eps
-    beta = attribute_conceal_beta(epsilon=eps, m=m, noise="laplace", delta=delta)
-    return 2.0 * smooth_sp_value(n, n0, beta, m) / eps * math.log(2)
+        beta = attribute_conceal_beta(epsilon=eps, n_queries=n_queries)
+        return 6.0 * smooth_sp_value(n, n0, beta, n_queries) / eps
+    beta = attribute_conceal_beta(epsilon=eps, n_queries=n_queries, noise="laplace", delta=delta)
+    return 2.0 * smooth_sp_value(n, n0, beta, n_queries) / eps * math.log(2)
 
 
-@positional_options("n", "n0", "m")
-@validate_params({"m": QUERIES})
-def crossover_epsilon(n, n0, *, m) -> float:
+@validate_params({"n_queries": QUERIES})
+def crossover_epsilon(n, n0, *, n_queries) -> float:
     """Epsilon above which Attribute-Conceal (Cauchy) has lower median error than Laplace.
 
     Parameters
     ----------
     n, n0 : int
         Test-set size and disadvantaged-group size.
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
 
     Returns
     -------
@@ -863,9 +730,9 @@ def crossover_epsilon(n, n0, *, m) -> float:
 
     Examples
     --------
-    >>> crossover_epsilon(100, 10, m=25)  # the paper's n = 100 Adult setting: never
+    >>> crossover_epsilon(100, 10, n_queries=25)  # the paper's n = 100 Adult setting: never
     inf
-    >>> round(crossover_epsilon(1000, 104, m=300), 2)
+    >>> round(crossover_epsilon(1000, 104, n_queries=300), 2)
     38.09
     """
     n, n0 = check_sizes(n, n0, owner="crossover_epsilon")
@@ -874,4 +741,4 @@ def crossover_epsilon(n, n0, *, m) -> float:
     glob = 0.5 + 1.0 / (n - 1)
     if n_min <= 2 or 6.0 * (1.0 / (n_max + 1) + 1.0 / n_min) >= glob * math.log(2):
         return math.inf
-    return 6.0 * m * math.log(6.0 / math.log(2)) / (n_min - 2)
+    return 6.0 * n_queries * math.log(6.0 / math.log(2)) / (n_min - 2)

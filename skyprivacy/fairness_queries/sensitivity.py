@@ -24,7 +24,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._core.deprecation import positional_options
 from .._core.validation import Boolean, Interval, Options, check, validate_params
 from .._core.warning import warn
 from ..errors import UnsafeConstantWarning
@@ -52,8 +51,8 @@ __all__ = [
 #: The declared options of the sensitivities.
 _BETA = Interval("real", 0, closed="left")
 _EXACT = Boolean()
-_COUNTED = {"m": QUERIES, "exact": _EXACT}
-_SMOOTH = {"m": QUERIES, "beta": _BETA}
+_COUNTED = {"n_queries": QUERIES, "exact": _EXACT}
+_SMOOTH = {"n_queries": QUERIES, "beta": _BETA}
 
 
 def _ls_sp_fraction(n: int, n0: int) -> Fraction:
@@ -71,18 +70,18 @@ def _gs_sp_fraction(n: int) -> Fraction:
     return Fraction(1, 2) + Fraction(1, n - 1)
 
 
-def smooth_sp_value(n: int, n0: int, beta: float, m: int) -> float:
+def smooth_sp_value(n: int, n0: int, beta: float, n_queries: int) -> float:
     """Spec §7.2 minority rule on validated inputs (the mechanisms' kernel; not exported)."""
     n_min = min(n0, n - n0)
     n_max = n - n_min
     glob = 0.5 + 1.0 / (n - 1)
     if n_min == 1:
-        return m * glob
-    return m * max(1.0 / (n_max + 1) + 1.0 / n_min, math.exp(-(n_min - 2) * beta) * glob)
+        return n_queries * glob
+    return n_queries * max(1.0 / (n_max + 1) + 1.0 / n_min, math.exp(-(n_min - 2) * beta) * glob)
 
 
 @validate_params(_COUNTED)
-def local_sensitivity_sp(n, n0, *, m=1, exact=False):
+def local_sensitivity_sp(n, n0, *, n_queries=1, exact=False):
     """Local l1 sensitivity of m statistical-parity queries (spec §7.1; proof of Theorem 5).
 
     Parameters
@@ -91,8 +90,8 @@ def local_sensitivity_sp(n, n0, *, m=1, exact=False):
         Test-set size, at least 3.
     n0 : int
         Size ``N_0`` of the disadvantaged group, in [1, n - 1].
-    m : int, keyword-only
-        Number of queries answered together.
+    n_queries : int, keyword-only
+        Number of queries answered together (the paper's m).
     exact : bool, keyword-only
         Return a :class:`fractions.Fraction` instead of a float.
 
@@ -132,20 +131,20 @@ def local_sensitivity_sp(n, n0, *, m=1, exact=False):
     """
     owner = "local_sensitivity_sp"
     n, n0 = check_sizes(n, n0, owner=owner)
-    value = m * _ls_sp_fraction(n, n0)
+    value = n_queries * _ls_sp_fraction(n, n0)
     return value if exact else float(value)
 
 
 @validate_params({"n": SIZE, **_COUNTED})
-def global_sensitivity_sp(n, *, m=1, exact=False):
+def global_sensitivity_sp(n, *, n_queries=1, exact=False):
     """Global l1 sensitivity of m statistical-parity queries (Theorem 4).
 
     Parameters
     ----------
     n : int
         Test-set size, at least 3.
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     exact : bool, keyword-only
         Return a Fraction.
 
@@ -160,17 +159,17 @@ def global_sensitivity_sp(n, *, m=1, exact=False):
 
     Examples
     --------
-    >>> round(global_sensitivity_sp(100, m=25), 4)
+    >>> round(global_sensitivity_sp(100, n_queries=25), 4)
     12.7525
     >>> global_sensitivity_sp(10, exact=True)
     Fraction(11, 18)
     """
-    n, m = int(n), int(m)
-    return m * _gs_sp_fraction(n) if exact else m * (0.5 + 1.0 / (n - 1))
+    n, n_queries = int(n), int(n_queries)
+    return n_queries * _gs_sp_fraction(n) if exact else n_queries * (0.5 + 1.0 / (n - 1))
 
 
 @validate_params(_SMOOTH)
-def smooth_sensitivity_sp(n, n0, *, beta, m=1):
+def smooth_sensitivity_sp(n, n0, *, beta, n_queries=1):
     """beta-smooth sensitivity of m statistical-parity queries, minority rule (spec §7.2).
 
     Parameters
@@ -182,8 +181,8 @@ def smooth_sensitivity_sp(n, n0, *, beta, m=1):
     beta : float, keyword-only
         Smoothness parameter, >= 0 (Attribute-Conceal derives it from epsilon, see
         :func:`attribute_conceal_beta`).
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
 
     Returns
     -------
@@ -212,19 +211,19 @@ def smooth_sensitivity_sp(n, n0, *, beta, m=1):
 
     Examples
     --------
-    >>> round(smooth_sensitivity_sp(100, 10, beta=5 / (6 * 25), m=25), 5)
+    >>> round(smooth_sensitivity_sp(100, 10, beta=5 / (6 * 25), n_queries=25), 5)
     9.76752
     >>> round(smooth_sensitivity_sp(100, 90, beta=0.05), 4)  # literal Theorem 5: 0.1020
     0.3419
     """
     owner = "smooth_sensitivity_sp"
     n, n0 = check_sizes(n, n0, owner=owner)
-    return smooth_sp_value(n, n0, float(beta), m)
+    return smooth_sp_value(n, n0, float(beta), n_queries)
 
 
-def smooth_abs_sp_paper_value(n0: int, beta: float, m: int) -> float:
+def smooth_abs_sp_paper_value(n0: int, beta: float, n_queries: int) -> float:
     """A.6's smooth sensitivity of |SP| as printed (too small; spec §7.4); not exported."""
-    return m * max(1.0 / n0, math.exp(-(n0 - 2) * beta) / 2.0)
+    return n_queries * max(1.0 / n0, math.exp(-(n0 - 2) * beta) / 2.0)
 
 
 def _warn_paper_variant(variant, owner):
@@ -238,15 +237,15 @@ def _warn_paper_variant(variant, owner):
 
 @validate_params({"n": SIZE, **_COUNTED,
                   "variant": Options("exact", "binary", "paper")})
-def global_sensitivity_abs_sp(n, *, m=1, variant="exact", exact=False):
+def global_sensitivity_abs_sp(n, *, n_queries=1, variant="exact", exact=False):
     """Global l1 sensitivity of m absolute-statistical-parity queries (spec §6, §7.4).
 
     Parameters
     ----------
     n : int
         Test-set size, at least 3.
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     variant : {"exact", "binary", "paper"}, keyword-only
         ``"exact"`` (default): ``m n / (2(n-1))``, the exact value over predictions in
         [0, 1].  ``"binary"``: the exact value when every prediction is 0 or 1, which is
@@ -279,27 +278,27 @@ def global_sensitivity_abs_sp(n, *, m=1, variant="exact", exact=False):
     >>> global_sensitivity_abs_sp(7, variant="binary", exact=True)
     Fraction(17, 30)
     """
-    n, m = int(n), int(m)
+    n, n_queries = int(n), int(n_queries)
     _warn_paper_variant(variant, "global_sensitivity_abs_sp")
     if variant == "paper":
-        value = Fraction(m, 2)
+        value = Fraction(n_queries, 2)
     elif variant == "binary" and n % 2 == 1:
-        value = m * (Fraction(n + 1, 2 * (n - 1)) - Fraction(1, 2 * (n - 2)))
+        value = n_queries * (Fraction(n + 1, 2 * (n - 1)) - Fraction(1, 2 * (n - 2)))
     else:
-        value = m * Fraction(n, 2 * (n - 1))
+        value = n_queries * Fraction(n, 2 * (n - 1))
     return value if exact else float(value)
 
 
 @validate_params({**_COUNTED, "variant": Options("bound", "paper")})
-def local_sensitivity_abs_sp(n, n0, *, m=1, variant="bound", exact=False):
+def local_sensitivity_abs_sp(n, n0, *, n_queries=1, variant="bound", exact=False):
     """Local sensitivity bound for m absolute-SP queries (spec §7.4).
 
     Parameters
     ----------
     n, n0 : int
         Test-set size and disadvantaged-group size.
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     variant : {"bound", "paper"}, keyword-only
         ``"bound"``: ``LS_SP``, valid because ``||x| - |y|| <= |x - y|``.  ``"paper"``: A.6's
         ``m/N_0``, which is too small (``N_1 = 10, N_0 = 5`` reaches 3/11 > 1/5); emits
@@ -323,12 +322,12 @@ def local_sensitivity_abs_sp(n, n0, *, m=1, variant="bound", exact=False):
     owner = "local_sensitivity_abs_sp"
     n, n0 = check_sizes(n, n0, owner=owner)
     _warn_paper_variant(variant, owner)
-    value = m * (Fraction(1, n0) if variant == "paper" else _ls_sp_fraction(n, n0))
+    value = n_queries * (Fraction(1, n0) if variant == "paper" else _ls_sp_fraction(n, n0))
     return value if exact else float(value)
 
 
 @validate_params({**_SMOOTH, "variant": Options("bound", "paper")})
-def smooth_sensitivity_abs_sp(n, n0, *, beta, m=1, variant="bound"):
+def smooth_sensitivity_abs_sp(n, n0, *, beta, n_queries=1, variant="bound"):
     """beta-smooth sensitivity bound for m absolute-SP queries (spec §7.4).
 
     Parameters
@@ -337,8 +336,8 @@ def smooth_sensitivity_abs_sp(n, n0, *, beta, m=1, variant="bound"):
         Test-set size and disadvantaged-group size.
     beta : float, keyword-only
         Smoothness parameter.
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     variant : {"bound", "paper"}, keyword-only
         ``"bound"``: :func:`smooth_sensitivity_sp`, a valid beta-smooth upper bound for
         ``|SP|``.  ``"paper"``: A.6's ``max(m/N_0, m exp(-(N_0-2) beta)/2)``, which
@@ -363,12 +362,12 @@ def smooth_sensitivity_abs_sp(n, n0, *, beta, m=1, variant="bound"):
     beta = float(beta)
     _warn_paper_variant(variant, owner)
     if variant == "paper":
-        return smooth_abs_sp_paper_value(n0, beta, m)
-    return smooth_sp_value(n, n0, beta, m)
+        return smooth_abs_sp_paper_value(n0, beta, n_queries)
+    return smooth_sp_value(n, n0, beta, n_queries)
 
 
 @validate_params(_COUNTED)
-def local_sensitivity_eo(n_pos, n0_pos, *, m=1, exact=False):
+def local_sensitivity_eo(n_pos, n0_pos, *, n_queries=1, exact=False):
     """Local sensitivity of m equal-opportunity queries: §7.1 on the slice y = 1 (spec §7.5).
 
     Parameters
@@ -377,8 +376,8 @@ def local_sensitivity_eo(n_pos, n0_pos, *, m=1, exact=False):
         ``n^+``, the number of individuals with ``y = 1`` (public), at least 3.
     n0_pos : int
         ``N_0^+``, the disadvantaged group inside that slice, in [1, n^+ - 1].
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     exact : bool, keyword-only
         Return a Fraction.
 
@@ -393,12 +392,12 @@ def local_sensitivity_eo(n_pos, n0_pos, *, m=1, exact=False):
     """
     owner = "local_sensitivity_eo"
     n_pos, n0_pos = check_sizes(n_pos, n0_pos, owner=owner, n_name="n_pos", n0_name="n0_pos")
-    value = m * _ls_sp_fraction(n_pos, n0_pos)
+    value = n_queries * _ls_sp_fraction(n_pos, n0_pos)
     return value if exact else float(value)
 
 
 @validate_params(_SMOOTH)
-def smooth_sensitivity_eo(n_pos, n0_pos, *, beta, m=1):
+def smooth_sensitivity_eo(n_pos, n0_pos, *, beta, n_queries=1):
     """beta-smooth sensitivity of m equal-opportunity queries (spec §7.5).
 
     :func:`smooth_sensitivity_sp` applied to the slice ``y = 1``: ``n -> n^+``,
@@ -409,7 +408,8 @@ def smooth_sensitivity_eo(n_pos, n0_pos, *, beta, m=1):
     n_pos, n0_pos : int
         ``n^+`` and ``N_0^+``.
     beta : float, keyword-only
-    m : int, keyword-only
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
 
     Returns
     -------
@@ -422,11 +422,11 @@ def smooth_sensitivity_eo(n_pos, n0_pos, *, beta, m=1):
     """
     owner = "smooth_sensitivity_eo"
     n_pos, n0_pos = check_sizes(n_pos, n0_pos, owner=owner, n_name="n_pos", n0_name="n0_pos")
-    return smooth_sp_value(n_pos, n0_pos, float(beta), m)
+    return smooth_sp_value(n_pos, n0_pos, float(beta), n_queries)
 
 
 @validate_params({"n_pos": SIZE, **_COUNTED})
-def global_sensitivity_eo(n_pos, *, m=1, exact=False):
+def global_sensitivity_eo(n_pos, *, n_queries=1, exact=False):
     """Global sensitivity of m equal-opportunity queries: ``m/2 + m/(n^+ - 1)`` (spec §6).
 
     Theorem 4 says "similarly" and keeps ``n``; the bound must use ``n^+`` (public, since
@@ -436,7 +436,8 @@ def global_sensitivity_eo(n_pos, *, m=1, exact=False):
     ----------
     n_pos : int
         ``n^+``, at least 3.
-    m : int, keyword-only
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     exact : bool, keyword-only
 
     Returns
@@ -452,7 +453,7 @@ def global_sensitivity_eo(n_pos, *, m=1, exact=False):
     >>> round(global_sensitivity_eo(20), 6)  # the paper's n = 100 would give 0.510101
     0.552632
     """
-    value = m * _gs_sp_fraction(int(n_pos))
+    value = n_queries * _gs_sp_fraction(int(n_pos))
     return value if exact else float(value)
 
 
@@ -463,7 +464,7 @@ def _eo_pair_sizes(n_pos, n0_pos, n_neg, n0_neg, owner):
 
 
 @validate_params(_COUNTED)
-def local_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, *, m=1, exact=False):
+def local_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, *, n_queries=1, exact=False):
     """Local sensitivity of m joint equalized-odds queries (TPR and FPR gaps; spec §7.5).
 
     One flip of ``a_j`` moves only the slice that contains ``j`` (``Y`` is public), so the
@@ -473,7 +474,8 @@ def local_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, *, m=1, exact
     ----------
     n_pos, n0_pos, n_neg, n0_neg : int
         Sizes of the slices ``y = 1`` and ``y = 0`` and of their disadvantaged groups.
-    m : int, keyword-only
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     exact : bool, keyword-only
 
     Returns
@@ -487,12 +489,12 @@ def local_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, *, m=1, exact
     """
     owner = "local_sensitivity_equalized_odds"
     n_pos, n0_pos, n_neg, n0_neg = _eo_pair_sizes(n_pos, n0_pos, n_neg, n0_neg, owner)
-    value = m * max(_ls_sp_fraction(n_pos, n0_pos), _ls_sp_fraction(n_neg, n0_neg))
+    value = n_queries * max(_ls_sp_fraction(n_pos, n0_pos), _ls_sp_fraction(n_neg, n0_neg))
     return value if exact else float(value)
 
 
 @validate_params(_SMOOTH)
-def smooth_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, *, beta, m=1):
+def smooth_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, *, beta, n_queries=1):
     """beta-smooth sensitivity of m joint equalized-odds queries (spec §7.5).
 
     The maximum of the two slices' :func:`smooth_sensitivity_sp`.  It equals the exact 2-D
@@ -505,7 +507,8 @@ def smooth_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, *, beta, m=1
     n_pos, n0_pos, n_neg, n0_neg : int
         Slice sizes and disadvantaged-group sizes inside them.
     beta : float, keyword-only
-    m : int, keyword-only
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
 
     Returns
     -------
@@ -513,24 +516,26 @@ def smooth_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg, *, beta, m=1
 
     Examples
     --------
-    >>> round(smooth_sensitivity_equalized_odds(240, 25, 760, 79, beta=50 / 60, m=10), 6)
+    >>> round(smooth_sensitivity_equalized_odds(240, 25, 760, 79, beta=50 / 60, n_queries=10), 6)
     0.446296
     """
     owner = "smooth_sensitivity_equalized_odds"
     n_pos, n0_pos, n_neg, n0_neg = _eo_pair_sizes(n_pos, n0_pos, n_neg, n0_neg, owner)
     beta = float(beta)
-    return max(smooth_sp_value(n_pos, n0_pos, beta, m), smooth_sp_value(n_neg, n0_neg, beta, m))
+    return max(smooth_sp_value(n_pos, n0_pos, beta, n_queries),
+               smooth_sp_value(n_neg, n0_neg, beta, n_queries))
 
 
 @validate_params({"n_pos": SIZE, "n_neg": SIZE, **_COUNTED})
-def global_sensitivity_equalized_odds(n_pos, n_neg, *, m=1, exact=False):
+def global_sensitivity_equalized_odds(n_pos, n_neg, *, n_queries=1, exact=False):
     """Global sensitivity of m joint equalized-odds queries (spec §6, §7.5).
 
     Parameters
     ----------
     n_pos, n_neg : int
         Sizes of the slices ``y = 1`` and ``y = 0``, each at least 3.
-    m : int, keyword-only
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     exact : bool, keyword-only
 
     Returns
@@ -543,7 +548,7 @@ def global_sensitivity_equalized_odds(n_pos, n_neg, *, m=1, exact=False):
     >>> global_sensitivity_equalized_odds(20, 80, exact=True)
     Fraction(21, 38)
     """
-    value = m * _gs_sp_fraction(min(int(n_pos), int(n_neg)))
+    value = n_queries * _gs_sp_fraction(min(int(n_pos), int(n_neg)))
     return value if exact else float(value)
 
 
@@ -557,7 +562,7 @@ def _ls_sp_vector(n: int) -> np.ndarray:
 
 
 @validate_params(_SMOOTH)
-def smooth_sensitivity_lattice(n, n0, *, beta, m=1, local_sensitivity=None):
+def smooth_sensitivity_lattice(n, n0, *, beta, n_queries=1, local_sensitivity=None):
     """Smooth sensitivity as a maximum over the lattice of group sizes (Def. 4.3; spec §5).
 
     The reference oracle for the closed forms: because the local sensitivity depends on
@@ -570,8 +575,8 @@ def smooth_sensitivity_lattice(n, n0, *, beta, m=1, local_sensitivity=None):
         Test-set size and disadvantaged-group size.
     beta : float, keyword-only
         Smoothness parameter, >= 0.
-    m : int, keyword-only
-        Number of queries (the default LS is multiplied by m).
+    n_queries : int, keyword-only
+        Number of queries, the paper's m (the default LS is multiplied by it).
     local_sensitivity : callable, optional, keyword-only
         ``local_sensitivity(n, n0_prime) -> float``, the local sensitivity at each lattice
         point, already including m.  Defaults to ``m`` times the SP formula of §7.1.
@@ -594,14 +599,14 @@ def smooth_sensitivity_lattice(n, n0, *, beta, m=1, local_sensitivity=None):
     beta = float(beta)
     grid = np.arange(1, n)
     if local_sensitivity is None:
-        ls = m * _ls_sp_vector(n)
+        ls = n_queries * _ls_sp_vector(n)
     else:
         ls = np.array([float(local_sensitivity(n, int(k))) for k in grid])
     return float(np.max(ls * np.exp(-beta * np.abs(grid - n0))))
 
 
 @validate_params(_SMOOTH)
-def smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg, *, beta, m=1):
+def smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg, *, beta, n_queries=1):
     """Joint equalized-odds smooth sensitivity over the 2-D lattice (spec §7.5, T13 oracle).
 
     Maximises ``exp(-beta(|p - N_0^+| + |q - N_0^-|)) * m * max(LS^+(p), LS^-(q))`` over
@@ -612,7 +617,8 @@ def smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg, *, beta, m=1):
     ----------
     n_pos, n0_pos, n_neg, n0_neg : int
     beta : float, keyword-only
-    m : int, keyword-only
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
 
     Returns
     -------
@@ -620,7 +626,7 @@ def smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg, *, beta, m=1):
 
     Examples
     --------
-    >>> round(smooth_sensitivity_lattice_2d(240, 25, 760, 79, beta=50 / 60, m=10), 6)
+    >>> round(smooth_sensitivity_lattice_2d(240, 25, 760, 79, beta=50 / 60, n_queries=10), 6)
     0.446296
     """
     n_pos, n0_pos, n_neg, n0_neg = _eo_pair_sizes(n_pos, n0_pos, n_neg, n0_neg,
@@ -630,21 +636,20 @@ def smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg, *, beta, m=1):
     q = np.arange(1, n_neg)
     joint = np.maximum(_ls_sp_vector(n_pos)[:, None], _ls_sp_vector(n_neg)[None, :])
     decay = np.exp(-beta * (np.abs(p - n0_pos)[:, None] + np.abs(q - n0_neg)[None, :]))
-    return float(m * np.max(joint * decay))
+    return float(n_queries * np.max(joint * decay))
 
 
-@positional_options("epsilon", "m")
-@validate_params({"epsilon": Interval("real", 0, closed="neither"), "m": QUERIES,
+@validate_params({"epsilon": Interval("real", 0, closed="neither"), "n_queries": QUERIES,
                   "noise": Options("cauchy", "laplace")})
-def attribute_conceal_beta(*, epsilon, m, noise="cauchy", delta=None) -> float:
+def attribute_conceal_beta(*, epsilon, n_queries, noise="cauchy", delta=None) -> float:
     """The smoothness parameter beta Attribute-Conceal derives from the budget (spec §7.3).
 
     Parameters
     ----------
     epsilon : float, keyword-only
         Privacy parameter, > 0 and finite.
-    m : int, keyword-only
-        Number of queries answered together.
+    n_queries : int, keyword-only
+        Number of queries answered together (the paper's m).
     noise : {"cauchy", "laplace"}, keyword-only
         ``"cauchy"`` (Theorem 5, pure epsilon-DP): ``beta = epsilon / (6 m)``.
         ``"laplace"`` (Theorem 6, (epsilon, delta)-DP): ``beta = epsilon / (4 (m + ln(2/delta)))``.
@@ -662,15 +667,15 @@ def attribute_conceal_beta(*, epsilon, m, noise="cauchy", delta=None) -> float:
 
     Examples
     --------
-    >>> round(attribute_conceal_beta(epsilon=5, m=25), 7)
+    >>> round(attribute_conceal_beta(epsilon=5, n_queries=25), 7)
     0.0333333
-    >>> round(attribute_conceal_beta(epsilon=0.5, m=25, noise="laplace", delta=1e-5), 8)
+    >>> round(attribute_conceal_beta(epsilon=0.5, n_queries=25, noise="laplace", delta=1e-5), 8)
     0.00335967
     """
     eps = float(epsilon)
     if noise == "cauchy":
-        return eps / (6 * m)
+        return eps / (6 * n_queries)
     d = float(check(delta, Interval("real", 0, 1, closed="neither",
                                     text="be in (0, 1) for noise='laplace'"),
                     name="delta", owner="attribute_conceal_beta"))
-    return eps / (4 * (m + math.log(2 / d)))
+    return eps / (4 * (n_queries + math.log(2 / d)))

@@ -38,6 +38,7 @@ import pandas as pd
 from pandas.api.types import is_hashable
 
 from .._core.encoding import require_columns
+from .._core.validation import InstanceOf, validate_params
 from ..errors import SchemaError
 from ._common import described_error, object_array
 
@@ -201,14 +202,15 @@ def first_seen_codes(data) -> tuple[np.ndarray, list]:
     return np.asarray(codes, dtype=np.intp), list(uniques)
 
 
-def generalize_frame(frame: pd.DataFrame, *, hierarchies: Mapping,
+@validate_params({"table": InstanceOf(pd.DataFrame, name="a pandas DataFrame", got="a {}")})
+def generalize_frame(table: pd.DataFrame, *, hierarchies: Mapping,
                      levels: Mapping) -> pd.DataFrame:
     """Generalize several columns of a table, each to a level of its hierarchy.
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        The table; it is not modified.
+    table : pandas.DataFrame
+        It is not modified.
     hierarchies : mapping column -> Hierarchy
         A hierarchy for (at least) every column in ``levels``.
     levels : mapping column -> int
@@ -237,17 +239,14 @@ def generalize_frame(frame: pd.DataFrame, *, hierarchies: Mapping,
     0  30-39   *       1
     1  50-59   *       2
     """
-    if not isinstance(frame, pd.DataFrame):
-        raise described_error("frame", "generalize_frame", "be a pandas DataFrame",
-                              f"a {type(frame).__name__}")
     for column in levels:
-        require_columns(frame, [column])
+        require_columns(table, [column])
         if column not in hierarchies:
             raise SchemaError(
                 f"Column {column!r} has no hierarchy; hierarchies are given for "
                 f"{list(hierarchies)}."
             )
-    result = frame.copy()
+    result = table.copy()
     for column, level in levels.items():
-        result[column] = hierarchies[column].generalize(frame[column], level)
+        result[column] = hierarchies[column].generalize(table[column], level)
     return result

@@ -16,7 +16,6 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import renamed_attribute
 from .._core.encoding import require_columns
 from .._core.exact import REL_TOL, as_number, decimal_fraction, exact_array, native
 from .._core.validation import Boolean, Interval, Nullable, check, validate_params
@@ -246,8 +245,8 @@ class MaxConfidence:
 class BetaCheck:
     """Verdict of a beta-maximum-confidence check (Definition 4) with every violation.
 
-    ``safe`` (the verdict's one name across skyprivacy; ``satisfied`` is its deprecated
-    alias for one release) and truthy when no channel exceeds beta.  ``violations`` has one
+    ``safe`` (the verdict's one name across skyprivacy) and truthy when no channel exceeds
+    beta.  ``violations`` has one
     row per violating (record, outcome): the public and sensitive columns, the outcome and
     the confidence.
     """
@@ -256,8 +255,6 @@ class BetaCheck:
     beta: float | Fraction
     max_confidence: MaxConfidence
     violations: pd.DataFrame
-
-    satisfied = renamed_attribute("satisfied", "safe")
 
     def __bool__(self) -> bool:
         return self.safe
@@ -277,7 +274,7 @@ class BetaCheck:
         rows = self.violations.reset_index().to_dict(orient="records")
         return {
             "safe": self.safe,
-            "satisfied": self.safe,  # the deprecated name, for one release
+            "satisfied": self.safe,  # the JSON of `transparency check` has carried it
             "beta": float(self.beta),
             "gamma": self.gamma,
             "max_confidence": self.max_confidence.to_dict(),

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._core.deprecation import positional_options
 from .._core.encoding import require_columns
 from .._core.exact import native
 from .._core.validation import InstanceOf, Interval, Nullable, Options, validate_params
@@ -173,7 +172,6 @@ class FairnessReport:
     measures: tuple
     fidelity: Delta | Alpha | Bounds | None = None
 
-    @positional_options("name", "stratum")
     def measure(self, name: str, *, stratum=None) -> FairnessMeasure:
         """The measure called ``name`` (and, for conditional parity, of ``stratum``)."""
         for m in self.measures:

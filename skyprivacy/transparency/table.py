@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._core.encoding import column_names, require_columns
 from .._core.exact import REL_TOL, exact_array, native
-from .._core.validation import InstanceOf, Options, validate_params
+from .._core.validation import Boolean, InstanceOf, Options, validate_params
 from .._core.warning import warn
 from ..errors import PrivacyRiskWarning, SchemaError, param_error
 from ._segments import Segments
@@ -44,8 +44,8 @@ class DecisionTable:
 
     Parameters
     ----------
-    frame : pandas.DataFrame
-        One row per decision region.  The frame is not modified; the table keeps a shallow
+    table : pandas.DataFrame
+        One row per decision region.  It is not modified; the DecisionTable keeps a shallow
         copy (copy-on-write) and its index.
     public : str or list of str
         Public (QID) columns; their joint value x_U defines the QID group.
@@ -104,11 +104,11 @@ class DecisionTable:
     (4, 2, (0, 1))
     """
 
-    @validate_params({"frame": InstanceOf(pd.DataFrame, name="a pandas DataFrame"),
+    @validate_params({"table": InstanceOf(pd.DataFrame, name="a pandas DataFrame"),
                       "missing": Options("error", "as_value")}, owner="DecisionTable.from_frame")
     def __init__(
         self,
-        frame: pd.DataFrame,
+        table: pd.DataFrame,
         *,
         public,
         sensitive,
@@ -124,13 +124,13 @@ class DecisionTable:
         decision_cols = _as_names(decision, "decision", owner)
         if not isinstance(weight, Hashable) or isinstance(weight, tuple):
             raise param_error("weight", owner, "be one column name", weight)
-        require_columns(frame, public_cols + sensitive_cols + (weight,) + decision_cols)
+        require_columns(table, public_cols + sensitive_cols + (weight,) + decision_cols)
         overlap = set(public_cols) & set(sensitive_cols)
         if overlap:
             raise param_error(
                 "sensitive", owner, "not repeat a public column", sorted(overlap)
             )
-        if len(frame) == 0:
+        if len(table) == 0:
             raise SchemaError("The table is empty; a DecisionTable needs at least one record.")
 
         if outcomes is None:
@@ -143,7 +143,7 @@ class DecisionTable:
                 f"list {expected} distinct labels, one per outcome", outcomes,
             )
 
-        self._frame = frame.copy(deep=False)
+        self._frame = table.copy(deep=False)
         self._public = public_cols
         self._sensitive = sensitive_cols
         self._weight = weight
@@ -153,30 +153,30 @@ class DecisionTable:
         key_cols = list(public_cols + sensitive_cols)
         if missing == "error":
             for col in key_cols:
-                na = frame[col].isna().to_numpy()
+                na = table[col].isna().to_numpy()
                 if na.any():
                     raise SchemaError(
                         f"Column {col!r} has {int(na.sum())} missing value(s) (first at index "
-                        f"{_first_label(frame, na)!r}); pass missing='as_value' to treat a "
+                        f"{_first_label(table, na)!r}); pass missing='as_value' to treat a "
                         "missing value as its own category."
                     )
-        dup = frame.duplicated(subset=key_cols, keep=False).to_numpy()
+        dup = table.duplicated(subset=key_cols, keep=False).to_numpy()
         if dup.any():
             first = int(np.flatnonzero(dup)[0])
-            key = native(tuple(frame[key_cols].iloc[first]))
+            key = native(tuple(table[key_cols].iloc[first]))
             raise SchemaError(
                 f"{int(dup.sum())} rows share their public and sensitive values (first: {key!r} "
-                f"at index {native(frame.index[first])!r}); a decision region must appear once, "
+                f"at index {native(table.index[first])!r}); a decision region must appear once, "
                 "so aggregate the duplicates first."
             )
 
-        self._weights = self._read_weights(frame, weight)
-        self._decisions = self._read_decisions(frame, decision_cols, renormalize)
+        self._weights = self._read_weights(table, weight)
+        self._decisions = self._read_decisions(table, decision_cols, renormalize)
 
-        grouped = frame.groupby(list(public_cols), sort=False, dropna=False, observed=True)
+        grouped = table.groupby(list(public_cols), sort=False, dropna=False, observed=True)
         codes = grouped.ngroup().to_numpy(dtype=np.intp)
         first_rows = np.unique(codes, return_index=True)[1]
-        keys_frame = frame[list(public_cols)].iloc[first_rows].reset_index(drop=True)
+        keys_frame = table[list(public_cols)].iloc[first_rows].reset_index(drop=True)
         self._codes = codes
         self._codes.flags.writeable = False
         self._group_keys = tuple(native(tuple(row)) for row in keys_frame.itertuples(index=False))
@@ -185,11 +185,11 @@ class DecisionTable:
 
     # -- construction helpers -------------------------------------------------------------
     @classmethod
-    def from_frame(cls, frame: pd.DataFrame, **options) -> DecisionTable:
+    def from_frame(cls, table: pd.DataFrame, **options) -> DecisionTable:
         """Build a :class:`DecisionTable` from a DataFrame: ``public``, ``sensitive``,
         ``weight``, ``decision`` and the optional ``outcomes``, ``missing`` and
         ``renormalize``, all keyword-only, as in the class docstring."""
-        return cls(frame, **options)
+        return cls(table, **options)
 
     @staticmethod
     def _numeric_column(frame: pd.DataFrame, col) -> np.ndarray:
@@ -391,11 +391,13 @@ class DecisionTable:
         """Records of positive weight in the solvers' working order (see :class:`GroupLayout`)."""
         return GroupLayout(self._codes, self._weights)
 
+    @validate_params({"exact": Boolean()})
     def weight_array(self, *, exact: bool = False) -> np.ndarray:
         """P(x) in table order: :attr:`weights`, or with ``exact`` an object array of Fractions
         (each weight read as the decimal it prints as)."""
         return self._exact_weights if exact else self._weights
 
+    @validate_params({"exact": Boolean()})
     def decision_matrix(self, *, exact: bool = False) -> np.ndarray:
         """D(x) in table order: :attr:`decisions`, or with ``exact`` Fractions, each row
         summing to exactly 1."""

@@ -115,6 +115,7 @@ class TradeoffCurve:
     points: pd.DataFrame
     by_group: pd.DataFrame = field(repr=False)
 
+    @validate_params({"per_group": Boolean()})
     def to_frame(self, *, per_group: bool = False) -> pd.DataFrame:
         return (self.by_group if per_group else self.points).copy()
 

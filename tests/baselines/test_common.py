@@ -35,7 +35,7 @@ def raises(message):
     lambda r: k_anonymity(r, k=2),
     lambda r: distinct_l_diversity(r, l=2),
     lambda r: entropy_l_diversity(r, l=2),
-    lambda r: recursive_cl_diversity(r, c=2, l=2),
+    lambda r: recursive_cl_diversity(r, diversity_c=2, l=2),
     lambda r: t_closeness(r, t=0.5),
     lambda r: t_closeness(r, t=0.5, ordered=True),
 ])
@@ -58,12 +58,10 @@ def test_every_result_has_the_same_shape(check):
     pd.testing.assert_frame_equal(release.counts, before)
 
 
-def test_satisfied_and_ok_are_deprecated_aliases_of_safe_and_group_safe():
+def test_the_verdict_is_named_safe_and_group_safe_only():
     result = k_anonymity(table_release(), k=3)
-    with pytest.warns(FutureWarning, match="read 'safe' instead"):
-        assert result.satisfied is result.safe is False
-    with pytest.warns(FutureWarning, match="read 'group_safe' instead"):
-        assert result.ok == result.group_safe == (True, False, False, False)
+    assert result.safe is False and result.group_safe == (True, False, False, False)
+    assert not hasattr(result, "satisfied") and not hasattr(result, "ok")  # removed aliases
     assert result.to_dict()["satisfied"] is result.to_dict()["safe"] is False
 
 
@@ -74,7 +72,7 @@ def test_satisfied_and_ok_are_deprecated_aliases_of_safe_and_group_safe():
     (distinct_l_diversity_level, "distinct_l_diversity_level"),
     (lambda r: entropy_l_diversity(r, l=2), "entropy_l_diversity"),
     (entropy_l_diversity_level, "entropy_l_diversity_level"),
-    (lambda r: recursive_cl_diversity(r, c=2, l=2), "recursive_cl_diversity"),
+    (lambda r: recursive_cl_diversity(r, diversity_c=2, l=2), "recursive_cl_diversity"),
     (lambda r: recursive_cl_diversity_threshold(r, l=2), "recursive_cl_diversity_threshold"),
     (lambda r: t_closeness(r, t=0.5), "t_closeness"),
     (t_closeness_level, "t_closeness_level"),
@@ -145,9 +143,9 @@ def test_monotone_in_the_parameter(groups, level, t):
         assert distinct_l_diversity(release, l=level).safe
     if entropy_l_diversity(release, l=level + 1).safe:
         assert entropy_l_diversity(release, l=level).safe
-    if recursive_cl_diversity(release, c=2, l=level + 1).safe:
-        assert recursive_cl_diversity(release, c=2, l=level).safe
-    if recursive_cl_diversity(release, c=Fraction(1, 2) + level, l=level).safe:
-        assert recursive_cl_diversity(release, c=Fraction(3, 2) + level, l=level).safe
+    if recursive_cl_diversity(release, diversity_c=2, l=level + 1).safe:
+        assert recursive_cl_diversity(release, diversity_c=2, l=level).safe
+    if recursive_cl_diversity(release, diversity_c=Fraction(1, 2) + level, l=level).safe:
+        assert recursive_cl_diversity(release, diversity_c=Fraction(3, 2) + level, l=level).safe
     if t_closeness(release, t=t).safe:
         assert t_closeness(release, t=min(1, t + Fraction(1, 20))).safe

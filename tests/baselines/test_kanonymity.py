@@ -186,12 +186,3 @@ def test_identity_release_refuses_a_huge_matrix():
                 "count matrix, more than 10,000,000 cells; use k_anonymity(release, k=k), which "
                 "gives the same verdict in O(groups)."):
         identity_release(sizes)
-
-
-def test_the_old_positional_call_still_works_and_names_the_new_one():
-    with pytest.warns(FutureWarning) as caught:
-        result = k_anonymity(SVPI, 2)
-    assert result == k_anonymity(SVPI, k=2)
-    assert str(caught[0].message) == (
-        "Passing k to k_anonymity by position is deprecated and stops working in the next "
-        "release; call k_anonymity(release, k=2).")

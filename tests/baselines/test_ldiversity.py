@@ -132,7 +132,7 @@ def test_recursive_cl_diversity_reference():
     release = ReleaseCandidate.from_groups([
         (10, ["flu"] * 5 + ["hiv"] * 2 + ["cold"] * 2 + ["gout"]),
         (6, ["flu", "flu", "hiv", "hiv", "cold", "gout"])])
-    result = recursive_cl_diversity(release, c=2, l=3)
+    result = recursive_cl_diversity(release, diversity_c=2, l=3)
     assert isinstance(result, RecursiveCLDiversityResult)
     # group 0: 5 < 2 * (2 + 1) = 6 holds; group 1: 2 < 2 * (1 + 1) holds
     assert result.top_counts == (5, 2) and result.tail_counts == (3, 2)
@@ -143,16 +143,16 @@ def test_recursive_cl_diversity_reference():
     assert list(frame.columns) == ["n_individuals", "top_count", "tail_count", "ratio", "safe"]
     assert frame["ratio"].tolist() == pytest.approx([5 / 3, 1.0])
     # boundary: c = 5/3 exactly fails (strict <); just above passes
-    assert not recursive_cl_diversity(release, c=Fraction(5, 3), l=3).safe
-    assert recursive_cl_diversity(release, c=Fraction(5, 3) + Fraction(1, 10 ** 12), l=3).safe
+    assert not recursive_cl_diversity(release, diversity_c=Fraction(5, 3), l=3).safe
+    assert recursive_cl_diversity(release, diversity_c=Fraction(5, 3) + Fraction(1, 10 ** 12), l=3).safe
     assert recursive_cl_diversity_threshold(release, l=3) == Fraction(5, 3)
     # l = 1: r1 < c * n
-    assert recursive_cl_diversity(release, c=Fraction(1, 2), l=1).threshold == Fraction(1, 2)
+    assert recursive_cl_diversity(release, diversity_c=Fraction(1, 2), l=1).threshold == Fraction(1, 2)
 
 
 def test_recursive_cl_diversity_fewer_than_l_values_fails_for_every_c():
     release = ReleaseCandidate.from_groups([(3, ["a", "b", "c"]), (4, ["a", "a", "b", "b"])])
-    result = recursive_cl_diversity(release, c=10 ** 9, l=3)
+    result = recursive_cl_diversity(release, diversity_c=10 ** 9, l=3)
     assert not result.safe and result.threshold == math.inf
     assert result.worst_group == 1 and result.group_safe == (True, False)
     assert result.ratios[1] == math.inf
@@ -163,18 +163,18 @@ def test_recursive_cl_diversity_fewer_than_l_values_fails_for_every_c():
 def test_recursive_float_c_is_read_as_its_decimal():
     # r1 = 3, tail = 4: 3 < 0.75 * 4 = 3 is false exactly (0.75 is 3/4, not a binary double)
     release = ReleaseCandidate.from_groups([(7, ["a"] * 3 + ["b"] * 2 + ["c"] * 2)])
-    result = recursive_cl_diversity(release, c=0.75, l=2)
+    result = recursive_cl_diversity(release, diversity_c=0.75, l=2)
     assert result.top_counts == (3,) and result.tail_counts == (4,)
     assert not result.safe
-    assert recursive_cl_diversity(release, c=0.7500000001, l=2).safe
-    assert result.c == 0.75 and result.to_dict()["c"] == 0.75
-    assert recursive_cl_diversity(release, c=Fraction(3, 4), l=2).to_dict()["c"] == "3/4"
+    assert recursive_cl_diversity(release, diversity_c=0.7500000001, l=2).safe
+    assert result.diversity_c == 0.75 and result.to_dict()["diversity_c"] == 0.75
+    assert recursive_cl_diversity(release, diversity_c=Fraction(3, 4), l=2).to_dict()["diversity_c"] == "3/4"
 
 
 def test_numpy_long_double_c_comes_back_a_python_float():
     release = ReleaseCandidate.from_groups([(7, ["a"] * 3 + ["b"] * 2 + ["c"] * 2)])
-    result = recursive_cl_diversity(release, c=np.longdouble(0.75), l=2)
-    assert type(result.c) is float and result.to_dict()["c"] == 0.75
+    result = recursive_cl_diversity(release, diversity_c=np.longdouble(0.75), l=2)
+    assert type(result.diversity_c) is float and result.to_dict()["diversity_c"] == 0.75
     assert not result.safe
 
 
@@ -183,7 +183,7 @@ def test_numpy_long_double_c_comes_back_a_python_float():
        st.fractions(min_value=Fraction(1, 10), max_value=8, max_denominator=10))
 def test_recursive_matches_definition(groups, l, c):
     release = ReleaseCandidate.from_groups(groups)
-    result = recursive_cl_diversity(release, c=c, l=l)
+    result = recursive_cl_diversity(release, diversity_c=c, l=l)
     assert result.safe == oracle_recursive(groups, c, l)
     threshold = recursive_cl_diversity_threshold(release, l=l)
     assert threshold == result.threshold
@@ -193,17 +193,17 @@ def test_recursive_matches_definition(groups, l, c):
 
 
 def test_cl_diversity_policy_confidence_is_exact():
-    assert cl_diversity_policy(c=3, l=4).default.points == (SkylinePoint(2, 0, 0, Fraction(3, 4)),)
-    assert cl_diversity_policy(c=0.75, l=2).default.points[0].c_exact == Fraction(3, 7)
-    assert cl_diversity_policy(c=Fraction(1, 3), l=3).default.points[0].c_exact == Fraction(1, 4)
-    assert cl_diversity_policy(c=0.1, l=2).default.points[0].c_exact == Fraction(1, 11)
+    assert cl_diversity_policy(diversity_c=3, l=4).default.points == (SkylinePoint(2, 0, 0, Fraction(3, 4)),)
+    assert cl_diversity_policy(diversity_c=0.75, l=2).default.points[0].c_exact == Fraction(3, 7)
+    assert cl_diversity_policy(diversity_c=Fraction(1, 3), l=3).default.points[0].c_exact == Fraction(1, 4)
+    assert cl_diversity_policy(diversity_c=0.1, l=2).default.points[0].c_exact == Fraction(1, 11)
 
 
 # ----------------------------------------------------------------------------- Prop. 4
 def _prop4_agrees(groups, c, l):
     release = ReleaseCandidate.from_groups(groups)
-    direct = recursive_cl_diversity(release, c=c, l=l)
-    skyline = skyline_check(release, cl_diversity_policy(c=c, l=l))
+    direct = recursive_cl_diversity(release, diversity_c=c, l=l)
+    skyline = skyline_check(release, cl_diversity_policy(diversity_c=c, l=l))
     assert skyline.safe == direct.safe, (groups, c, l, skyline.explain())
     return direct
 
@@ -218,7 +218,7 @@ def test_prop4_matches_brute_force_oracle_on_tiny_releases():
             worst = max(breach_grid(groups, v, "svpi", l - 2, 0, 0)[(l - 2, 0, 0)]
                         for v in values)
             for c in (Fraction(1, 2), 1, 2, 3):
-                direct = recursive_cl_diversity(ReleaseCandidate.from_groups(groups), c=c, l=l)
+                direct = recursive_cl_diversity(ReleaseCandidate.from_groups(groups), diversity_c=c, l=l)
                 assert (worst < Fraction(c) / (Fraction(c) + 1)) == direct.safe, (
                     groups, l, c, worst)
                 checked += 1
@@ -232,7 +232,7 @@ def test_prop4_seeded_random_releases():
         l = rng.randint(2, 5)
         groups = _random_groups(rng, max_groups=4, max_size=12, min_alphabet=l)
         release = ReleaseCandidate.from_groups(groups)
-        ratios = recursive_cl_diversity(release, c=1, l=l).ratios
+        ratios = recursive_cl_diversity(release, diversity_c=1, l=l).ratios
         finite = [r for r in ratios if r != float("inf")]
         mode = rng.random()
         if finite and mode < 0.35:
@@ -271,7 +271,7 @@ def test_prop4_hypothesis(groups, l, c):
 @given(svpi_groups(), st.integers(2, 6), st.data())
 def test_prop4_hypothesis_at_the_boundary(groups, l, data):
     release = ReleaseCandidate.from_groups(groups)
-    ratios = [r for r in recursive_cl_diversity(release, c=1, l=l).ratios if r != float("inf")]
+    ratios = [r for r in recursive_cl_diversity(release, diversity_c=1, l=l).ratios if r != float("inf")]
     if not ratios:
         assert not _prop4_agrees(groups, 1, l).safe
         return
@@ -288,7 +288,7 @@ def test_prop4_breach_probability_formula():
                         (5, Fraction(1))]:
         assert breach_probability(release, "a", l=l - 2, k=0, m=0, exact=True) == expected
         tail = 10 - 4 - [0, 3, 5, 6][l - 2]
-        assert recursive_cl_diversity(release, c=1, l=l).tail_counts == (tail,)
+        assert recursive_cl_diversity(release, diversity_c=1, l=l).tail_counts == (tail,)
 
 
 # ----------------------------------------------------------------------------- errors
@@ -297,7 +297,7 @@ def test_prop4_breach_probability_formula():
     (distinct_l_diversity_level, "distinct_l_diversity_level"),
     (lambda r: entropy_l_diversity(r, l=2), "entropy_l_diversity"),
     (entropy_l_diversity_level, "entropy_l_diversity_level"),
-    (lambda r: recursive_cl_diversity(r, c=2, l=2), "recursive_cl_diversity"),
+    (lambda r: recursive_cl_diversity(r, diversity_c=2, l=2), "recursive_cl_diversity"),
     (lambda r: recursive_cl_diversity_threshold(r, l=2), "recursive_cl_diversity_threshold"),
 ])
 def test_l_diversity_rejects_mvpi(call, owner):
@@ -308,7 +308,7 @@ def test_l_diversity_rejects_mvpi(call, owner):
 
 @pytest.mark.parametrize("call, owner", [(lambda r, l: distinct_l_diversity(r, l=l),
                                           "distinct_l_diversity"),
-                                         (lambda r, l: recursive_cl_diversity(r, c=2, l=l),
+                                         (lambda r, l: recursive_cl_diversity(r, diversity_c=2, l=l),
                                           "recursive_cl_diversity"),
                                          (lambda r, l: recursive_cl_diversity_threshold(r, l=l),
                                           "recursive_cl_diversity_threshold")])
@@ -329,14 +329,15 @@ def test_entropy_l_must_be_a_finite_number_at_least_1(l, shown):
 
 
 @pytest.mark.parametrize("owner, call", [
-    ("recursive_cl_diversity", lambda c: recursive_cl_diversity(SVPI, c=c, l=2)),
-    ("cl_diversity_policy", lambda c: cl_diversity_policy(c=c, l=2)),
+    ("recursive_cl_diversity", lambda c: recursive_cl_diversity(SVPI, diversity_c=c, l=2)),
+    ("cl_diversity_policy", lambda c: cl_diversity_policy(diversity_c=c, l=2)),
 ])
 @pytest.mark.parametrize("c, shown", [(0, "0"), (-1.5, "-1.5"), (float("nan"), "nan"),
                                       (float("-inf"), "-inf"), ("2", "'2'"), (None, "None"),
                                       (False, "False"), (np.float64(0.0), "0.0")])
-def test_c_must_be_positive(owner, call, c, shown):
-    with raises(f"The 'c' parameter of {owner} must be a finite number > 0. Got {shown} instead."):
+def test_diversity_c_must_be_positive(owner, call, c, shown):
+    with raises(f"The 'diversity_c' parameter of {owner} must be a finite number > 0. "
+                f"Got {shown} instead."):
         call(c)
 
 
@@ -344,15 +345,4 @@ def test_c_must_be_positive(owner, call, c, shown):
 def test_cl_diversity_policy_needs_l_at_least_2(l, shown):
     with raises(f"The 'l' parameter of cl_diversity_policy must be an integer >= 2. "
                 f"Got {shown} instead."):
-        cl_diversity_policy(c=2, l=l)
-
-
-def test_the_old_positional_calls_still_work_and_name_the_new_ones():
-    with pytest.warns(FutureWarning, match=re.escape(
-            "call recursive_cl_diversity(release, c=2, l=2).")):
-        assert recursive_cl_diversity(SVPI, 2, 2) == recursive_cl_diversity(SVPI, c=2, l=2)
-    with pytest.warns(FutureWarning, match=re.escape("call cl_diversity_policy(c=3, l=4).")):
-        assert cl_diversity_policy(3, 4) == cl_diversity_policy(c=3, l=4)
-    for function in (distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity_threshold):
-        with pytest.warns(FutureWarning, match=re.escape(f"call {function.__name__}(release, l=2).")):
-            assert function(SVPI, 2) == function(SVPI, l=2)
+        cl_diversity_policy(diversity_c=2, l=l)

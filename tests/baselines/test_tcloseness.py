@@ -147,8 +147,3 @@ def test_ordered_true_needs_sortable_values():
         t_closeness(with_nan, t=0.5, ordered=True)
     # an explicit order may place the missing marker itself
     assert t_closeness(with_nan, t=1, ordered=[np.nan, 1.0]).safe
-
-
-def test_the_old_positional_call_still_works():
-    with pytest.warns(FutureWarning, match=re.escape("call t_closeness(release, t=0.5).")):
-        assert t_closeness(SVPI, 0.5) == t_closeness(SVPI, t=0.5)

@@ -1,7 +1,6 @@
 """Attribute-Reveal attacks on synthetic data (spec §4; T8-T11, S1, S2)."""
 
 import math
-import re
 import warnings
 
 import numpy as np
@@ -44,7 +43,7 @@ def test_example_1_single_query_identifies_the_target():
     result = single_query_reveal(oracle, 17)
     assert (result.a_target, result.queries_used, result.group_size) == (0, 1, 5)
     assert result.answers == (pytest.approx(-0.2),)  # -1/N_0 (spec §4.1)
-    result = single_query_reveal(oracle, 3, c=0.3)  # the soft variant
+    result = single_query_reveal(oracle, 3, target_prediction=0.3)  # the soft variant
     assert (result.a_target, result.group_size) == (1, 15)
     assert result.answers[0] == pytest.approx(0.3 / 15)
     assert oracle.queries_answered == 2
@@ -185,7 +184,7 @@ def test_base_difference_reveal_marks_undecodable_individuals():
 
 def test_linear_system_reveal_and_rank_warning():
     a = planted(12, 3, 3)
-    H = bernoulli_design(12, m=20, random_state=0)
+    H = bernoulli_design(12, n_queries=20, random_state=0)
     result = linear_system_reveal(H, statistical_parity_gap(H, a))
     assert result.recovered_all(a) and result.queries_used == 20
     with pytest.warns(QueryDesignWarning, match=r"rank\(H\) = 5 < n = 12: Theorem 1 needs full "
@@ -223,7 +222,7 @@ def test_t10_theorem_3_partition_query_counts():
 def test_t11_paper_sign_decodes_minus_s_and_the_correction_recovers():
     n, n0, m = 1000, 10, 60
     a = planted(n, n0, 11)
-    H = bernoulli_design(n, m=m, random_state=11)
+    H = bernoulli_design(n, n_queries=m, random_state=11)
     sp = statistical_parity_gap(H, a)
     s_true = np.where(a == 0, 1 / 990 + 1 / 10, 0.0)
     paper = cs_reveal(H, sp, n0=n0, sign="paper")
@@ -240,7 +239,7 @@ def test_s1_bernoulli_design_recovers_exactly():
     exact = 0
     for seed in range(10):
         a = planted(1000, 10, seed)
-        H = bernoulli_design(1000, m=100, random_state=seed + 100)
+        H = bernoulli_design(1000, n_queries=100, random_state=seed + 100)
         exact += cs_reveal(H, statistical_parity_gap(H, a), n0=10).recovered_all(a)
     assert exact >= 9
 
@@ -250,7 +249,7 @@ def test_s2_algorithm_2_design_on_synthetic_scores():
     for seed in range(8):
         rng = np.random.default_rng(seed)
         a = planted(100, 10, seed)
-        H = uniform_perturbation_design(rng.uniform(0, 1, 100), m=40, random_state=rng)
+        H = uniform_perturbation_design(rng.uniform(0, 1, 100), n_queries=40, random_state=rng)
         exact += cs_reveal(H, statistical_parity_gap(H, a), n0=10).recovered_all(a)
     assert exact >= 7
 
@@ -263,7 +262,7 @@ def test_nonnegative_basis_pursuit_recovers_whenever_plain_bp_does():
     for seed in range(12):
         rng = np.random.default_rng(seed)
         a = planted(100, 10, seed)
-        H = uniform_perturbation_design(rng.uniform(0, 1, 100), m=25, random_state=rng)
+        H = uniform_perturbation_design(rng.uniform(0, 1, 100), n_queries=25, random_state=rng)
         sp = statistical_parity_gap(H, a)
         plain = cs_reveal(H, sp, n0=10).evaluate(a)
         nonneg = cs_reveal(H, sp, n0=10, decoder="bp_nonneg").evaluate(a)
@@ -277,18 +276,18 @@ def test_nonnegative_basis_pursuit_recovers_whenever_plain_bp_does():
 def test_group_sizes_from_the_free_alpha_lp():
     for seed in (0, 1):
         a = planted(1000, 10, seed)
-        H = bernoulli_design(1000, m=80, random_state=seed)
+        H = bernoulli_design(1000, n_queries=80, random_state=seed)
         result = cs_reveal(H, statistical_parity_gap(H, a))
         assert result.recovered_all(a) and (result.n0, result.n1) == (10, 990)
     b = planted(300, 8, 5, minority=1)  # the advantaged group is the minority
-    H = bernoulli_design(300, m=70, random_state=5)
+    H = bernoulli_design(300, n_queries=70, random_state=5)
     result = cs_reveal(H, statistical_parity_gap(H, b), minority=1, decoder="bp_nonneg")
     assert result.recovered_all(b) and (result.n0, result.n1) == (292, 8)
 
 
 def test_minority_in_group_one_with_known_sizes_and_omp():
     b = planted(400, 8, 7, minority=1)
-    H = bernoulli_design(400, m=160, random_state=7)
+    H = bernoulli_design(400, n_queries=160, random_state=7)
     for decoder in ("bp", "bp_nonneg"):
         result = cs_reveal(H[:90], statistical_parity_gap(H[:90], b), n1=8, decoder=decoder)
         assert result.recovered_all(b), decoder
@@ -300,7 +299,7 @@ def test_minority_in_group_one_with_known_sizes_and_omp():
 
 def test_cs_dispatches_to_the_linear_system_when_m_reaches_n():
     a = planted(30, 5, 8)
-    H = bernoulli_design(30, m=40, random_state=8)
+    H = bernoulli_design(30, n_queries=40, random_state=8)
     result = cs_reveal(H, statistical_parity_gap(H, a), n0=5)
     assert result.method == "linear_system" and result.recovered_all(a)
 
@@ -308,17 +307,17 @@ def test_cs_dispatches_to_the_linear_system_when_m_reaches_n():
 def test_compressed_sensing_audit_counts_every_query():
     a = planted(500, 8, 9)
     oracle = exact_oracle(a)
-    result = compressed_sensing_reveal(oracle, m=80, random_state=0)
+    result = compressed_sensing_reveal(oracle, n_queries=80, random_state=0)
     assert result.recovered_all(a) and result.queries_used == 81 == oracle.queries_answered
     assert (result.n0, result.n1) == (8, 492)
-    side = compressed_sensing_reveal(exact_oracle(a), m=80, group_sizes=(8, 492),
+    side = compressed_sensing_reveal(exact_oracle(a), n_queries=80, group_sizes=(8, 492),
                                      random_state=0)
     assert side.queries_used == 80 and side.recovered_all(a)
-    lp = compressed_sensing_reveal(exact_oracle(a), m=80, group_sizes="lp", random_state=0)
+    lp = compressed_sensing_reveal(exact_oracle(a), n_queries=80, group_sizes="lp", random_state=0)
     assert lp.queries_used == 80 and lp.recovered_all(a)
     rng = np.random.default_rng(4)
     b = planted(100, 10, 4)
-    soft = compressed_sensing_reveal(exact_oracle(b), m=40, design="perturbation",
+    soft = compressed_sensing_reveal(exact_oracle(b), n_queries=40, design="perturbation",
                                      h0=rng.uniform(0, 1, 100), random_state=rng)
     assert soft.evaluate(b).leakage >= 90.0
     assert estimate_group_sizes(exact_oracle(b)).to_dict() == {"n0": 10, "n1": 90,
@@ -327,7 +326,7 @@ def test_compressed_sensing_audit_counts_every_query():
 
 def test_noisy_answers_are_decoded_or_refused_with_a_reason():
     a = planted(200, 10, 1)
-    H = bernoulli_design(200, m=40, random_state=1)
+    H = bernoulli_design(200, n_queries=40, random_state=1)
     mech = AttributeConceal(epsilon=1.0, random_state=0)
     noisy = mech.answer(H, a).values
     result = cs_reveal(H, noisy, n0=10)  # always feasible: rank(H) = m < n
@@ -349,7 +348,7 @@ def test_attack_under_attribute_conceal_stays_near_chance():
             warnings.simplefilter("ignore")
             mech = AttributeConceal(epsilon=100.0, random_state=seed)
         oracle = ComplianceOracle(a, mechanism=mech)
-        scores.append(compressed_sensing_reveal(oracle, m=60, group_sizes=(10, 990),
+        scores.append(compressed_sensing_reveal(oracle, n_queries=60, group_sizes=(10, 990),
                                                 random_state=seed).evaluate(a).leakage)
     assert abs(np.mean(scores) - 50.0) <= 10.0
 
@@ -379,7 +378,7 @@ def test_eo_queries_reveal_the_positive_slice_and_equalized_odds_everyone():
 
     odds = exact_oracle(a, y, metric="equalized_odds")
     result = equalized_odds_reveal(odds, lambda o: flip_reveal(o, rng.uniform(0, 0.4, o.n)),
-                                   lambda o: compressed_sensing_reveal(o, m=o.n,
+                                   lambda o: compressed_sensing_reveal(o, n_queries=o.n,
                                                                        random_state=1))
     assert result.recovered_all(a)
     assert result.queries_used == odds.queries_answered
@@ -398,9 +397,9 @@ def test_attack_input_errors():
                              r"position in \[0, 19\]\. Got 20 instead\."):
         single_query_reveal(oracle, 20)
     with pytest.raises(InvalidParameterError,
-                       match=r"The 'c' parameter of single_query_design must be in \(0, 1\]\. "
-                             r"Got 0 instead\."):
-        single_query_design(5, 0, c=0)
+                       match=r"The 'target_prediction' parameter of single_query_design must "
+                             r"be in \(0, 1\]\. Got 0 instead\."):
+        single_query_design(5, 0, target_prediction=0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'oracle' parameter of flip_reveal must answer one of the "
                              r"metrics \['sp'\] \(wrap EO and equalized-odds oracles with "
@@ -409,7 +408,7 @@ def test_attack_input_errors():
     with pytest.raises(InvalidParameterError,
                        match=r"The 'oracle' parameter of cs_reveal|The 'oracle' parameter of "
                              r"compressed_sensing_reveal must have 'n', 'metric' and 'query'"):
-        compressed_sensing_reveal(a, m=5)
+        compressed_sensing_reveal(a, n_queries=5)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'h0' parameter of flip_reveal must have last dimension "
                              r"oracle\.n = 20\. Got 'shape \(19,\)' instead\."):
@@ -421,7 +420,7 @@ def test_attack_input_errors():
     with pytest.raises(InvalidParameterError,
                        match=r"The 'h1' parameter of flip_pair_design must be one-dimensional"):
         flip_pair_design([[0.1, 0.2]], 0)
-    H = bernoulli_design(20, m=5, random_state=0)
+    H = bernoulli_design(20, n_queries=5, random_state=0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'sp' parameter of cs_reveal must be one answer per row of H "
                              r"\(5\)\. Got 'shape \(4,\)' instead\."):
@@ -448,19 +447,19 @@ def test_attack_input_errors():
     with pytest.raises(InvalidParameterError,
                        match=r"The 'h0' parameter of compressed_sensing_reveal must be given "
                              r"for design='perturbation'"):
-        compressed_sensing_reveal(oracle, m=5, design="perturbation")
+        compressed_sensing_reveal(oracle, n_queries=5, design="perturbation")
     with pytest.raises(InvalidParameterError,
                        match=r"The 'group_sizes' parameter of compressed_sensing_reveal must "
                              r"be one of \['query', 'lp'\]\. Got 'guess' instead\."):
-        compressed_sensing_reveal(oracle, m=5, group_sizes="guess")
+        compressed_sensing_reveal(oracle, n_queries=5, group_sizes="guess")
     with pytest.raises(InvalidParameterError,
                        match=r"The 'p' parameter of bernoulli_design must be in \(0, 1\)\. "
                              r"Got 1\.0 instead\."):
-        bernoulli_design(3, m=3, p=1.0)
+        bernoulli_design(3, n_queries=3, p=1.0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'half_width' parameter of uniform_perturbation_design must "
                              r"be in \(0, 1\]\. Got 0\.0 instead\."):
-        uniform_perturbation_design([0.5], m=3, half_width=0.0)
+        uniform_perturbation_design([0.5], n_queries=3, half_width=0.0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'known_member' parameter of abs_sp_partition must be a "
                              r"\(position in \[0, 19\], label in \{0, 1\}\) pair\. Got \(25, 1\)"):
@@ -489,7 +488,7 @@ def test_attacks_do_not_touch_their_inputs():
     h0_before = h0.copy()
     flip_reveal(exact_oracle(a), h0)
     np.testing.assert_array_equal(h0, h0_before)
-    H = bernoulli_design(50, m=30, random_state=0)
+    H = bernoulli_design(50, n_queries=30, random_state=0)
     sp = statistical_parity_gap(H, a)
     H_before, sp_before = H.copy(), sp.copy()
     result = cs_reveal(H, sp, n0=7)
@@ -501,17 +500,12 @@ def test_attacks_do_not_touch_their_inputs():
     assert result.to_dict()["queries_used"] == 30
 
 
-def test_data_may_be_named_and_old_positional_designs_warn():
+def test_data_may_be_named_and_options_are_keyword_only():
     a = np.array([1, 0, 1, 1, 0, 1])
     h0 = [0.2, 0.9, 0.4, 0.1, 0.6, 0.3]
     named = flip_reveal(oracle=exact_oracle(a), h0=h0)  # no positional-only data any more
     assert named.a_hat.tolist() == a.tolist()
-    with pytest.warns(FutureWarning, match=re.escape(
-            "Passing m to bernoulli_design by position is deprecated and stops working in the "
-            "next release; call bernoulli_design(n, m=4).")):
-        old = bernoulli_design(4, 6, random_state=3)
-    assert np.array_equal(old, bernoulli_design(6, m=4, random_state=3))
-    with pytest.warns(FutureWarning, match=re.escape(
-            "call uniform_perturbation_design(h0, m=3).")):
-        old = uniform_perturbation_design(h0, 3, random_state=1)
-    assert np.array_equal(old, uniform_perturbation_design(h0, m=3, random_state=1))
+    with pytest.raises(TypeError):
+        bernoulli_design(4, 6, random_state=3)
+    with pytest.raises(TypeError):
+        uniform_perturbation_design(h0, 3, random_state=1)

@@ -114,7 +114,7 @@ def lp_global_abs_soft(n):
 def test_t2_local_sensitivity_table(n, n0, expected):
     assert local_sensitivity_sp(n, n0, exact=True) == expected
     assert local_sensitivity_sp(n, n0) == pytest.approx(float(expected), rel=1e-15)
-    assert local_sensitivity_sp(n, n0, m=7, exact=True) == 7 * expected
+    assert local_sensitivity_sp(n, n0, n_queries=7, exact=True) == 7 * expected
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7])
@@ -170,16 +170,16 @@ def test_minority_rule_where_theorem_5_taken_literally_underestimates():
 @given(n=st.integers(3, 300), frac=st.floats(0, 1), beta=st.floats(0, 5), m=st.integers(1, 50))
 def test_smooth_sensitivity_is_a_smooth_upper_bound(n, frac, beta, m):
     n0 = 1 + int(frac * (n - 2))
-    s = smooth_sensitivity_sp(n, n0, beta=beta, m=m)
-    assert s >= local_sensitivity_sp(n, n0, m=m) * (1 - 1e-12)
-    assert s <= global_sensitivity_sp(n, m=m) * (1 + 1e-12)
+    s = smooth_sensitivity_sp(n, n0, beta=beta, n_queries=m)
+    assert s >= local_sensitivity_sp(n, n0, n_queries=m) * (1 - 1e-12)
+    assert s <= global_sensitivity_sp(n, n_queries=m) * (1 + 1e-12)
     for other in (n0 - 1, n0 + 1):
         if 1 <= other <= n - 1:
-            assert s <= math.exp(beta) * smooth_sensitivity_sp(n, other, beta=beta, m=m) \
+            assert s <= math.exp(beta) * smooth_sensitivity_sp(n, other, beta=beta, n_queries=m) \
                 * (1 + 1e-12)
     assert s == pytest.approx(m * smooth_sensitivity_sp(n, n0, beta=beta), rel=1e-12)
-    assert s == pytest.approx(smooth_sensitivity_sp(n, n - n0, beta=beta, m=m), rel=1e-12)
-    assert smooth_sensitivity_sp(n, n0, beta=beta + 0.1, m=m) <= s * (1 + 1e-12)
+    assert s == pytest.approx(smooth_sensitivity_sp(n, n - n0, beta=beta, n_queries=m), rel=1e-12)
+    assert smooth_sensitivity_sp(n, n0, beta=beta + 0.1, n_queries=m) <= s * (1 + 1e-12)
 
 
 # --- T4, T5: Attribute-Conceal worked values --------------------------------------------------
@@ -201,16 +201,17 @@ T4 = [  # n, N_0, m, eps, beta, S, scale = 6 S / eps
 
 @pytest.mark.parametrize("n, n0, m, eps, beta, s, scale", T4)
 def test_t4_cauchy_worked_values(n, n0, m, eps, beta, s, scale):
-    b = attribute_conceal_beta(epsilon=eps, m=m)
+    b = attribute_conceal_beta(epsilon=eps, n_queries=m)
     assert b == pytest.approx(beta, rel=1e-5)
-    got = smooth_sensitivity_sp(n, n0, beta=b, m=m)
+    got = smooth_sensitivity_sp(n, n0, beta=b, n_queries=m)
     assert got == pytest.approx(s, rel=1e-5)
     assert 6 * got / eps == pytest.approx(scale, rel=1e-5)
     # S(m) = m S(1) at the same beta
     assert got == pytest.approx(m * smooth_sensitivity_sp(n, n0, beta=b), rel=1e-12)
     # Algorithm 3 == m one-dimensional mechanisms at eps/m, composed (spec §7.3)
     eps1 = eps / m
-    per_query = 6 * smooth_sensitivity_sp(n, n0, beta=attribute_conceal_beta(epsilon=eps1, m=1)) / eps1
+    beta1 = attribute_conceal_beta(epsilon=eps1, n_queries=1)
+    per_query = 6 * smooth_sensitivity_sp(n, n0, beta=beta1) / eps1
     assert per_query == pytest.approx(6 * got / eps, rel=1e-12)
 
 
@@ -223,9 +224,9 @@ T5 = [  # n, N_0, m, eps, delta, beta, S, scale = 2 S / eps
 
 @pytest.mark.parametrize("n, n0, m, eps, delta, beta, s, scale", T5)
 def test_t5_laplace_smooth_worked_values(n, n0, m, eps, delta, beta, s, scale):
-    b = attribute_conceal_beta(epsilon=eps, m=m, noise="laplace", delta=delta)
+    b = attribute_conceal_beta(epsilon=eps, n_queries=m, noise="laplace", delta=delta)
     assert b == pytest.approx(beta, rel=1e-5)
-    got = smooth_sensitivity_sp(n, n0, beta=b, m=m)
+    got = smooth_sensitivity_sp(n, n0, beta=b, n_queries=m)
     assert got == pytest.approx(s, rel=1e-5)
     assert 2 * got / eps == pytest.approx(scale, rel=1e-5)
 
@@ -233,20 +234,22 @@ def test_t5_laplace_smooth_worked_values(n, n0, m, eps, delta, beta, s, scale):
 # --- T6: Laplace constants; T12: EO uses n^+ ---------------------------------------------------
 
 def test_t6_global_sensitivity_of_sp():
-    assert global_sensitivity_sp(100, m=25) == pytest.approx(12.7525, abs=5e-5)
-    assert global_sensitivity_sp(100, m=25) / 5 == pytest.approx(2.55051, abs=5e-6)
-    assert global_sensitivity_sp(1000, m=400) == pytest.approx(200.4, abs=5e-3)
-    assert global_sensitivity_sp(1000, m=400) / 100 == pytest.approx(2.004, abs=5e-5)
-    assert global_sensitivity_sp(100, m=25, exact=True) == Fraction(25, 2) + Fraction(25, 99)
+    assert global_sensitivity_sp(100, n_queries=25) == pytest.approx(12.7525, abs=5e-5)
+    assert global_sensitivity_sp(100, n_queries=25) / 5 == pytest.approx(2.55051, abs=5e-6)
+    assert global_sensitivity_sp(1000, n_queries=400) == pytest.approx(200.4, abs=5e-3)
+    assert global_sensitivity_sp(1000, n_queries=400) / 100 == pytest.approx(2.004, abs=5e-5)
+    assert global_sensitivity_sp(100, n_queries=25, exact=True) == \
+        Fraction(25, 2) + Fraction(25, 99)
 
 
 def test_t12_equal_opportunity_uses_the_positive_slice_size():
     assert global_sensitivity_eo(20) == pytest.approx(0.552632, abs=5e-7)
-    assert global_sensitivity_eo(20, m=3, exact=True) == 3 * (Fraction(1, 2) + Fraction(1, 19))
+    assert global_sensitivity_eo(20, n_queries=3, exact=True) == \
+        3 * (Fraction(1, 2) + Fraction(1, 19))
     assert global_sensitivity_sp(100) == pytest.approx(0.510101, abs=5e-7)  # the paper's value
     assert local_sensitivity_eo(20, 5, exact=True) == local_sensitivity_sp(20, 5, exact=True)
-    assert smooth_sensitivity_eo(20, 5, beta=0.3, m=4) == \
-        smooth_sensitivity_sp(20, 5, beta=0.3, m=4)
+    assert smooth_sensitivity_eo(20, 5, beta=0.3, n_queries=4) == \
+        smooth_sensitivity_sp(20, 5, beta=0.3, n_queries=4)
 
 
 # --- T7: absolute SP ----------------------------------------------------------------------------
@@ -305,7 +308,7 @@ def test_t7_library_bound_dominates_and_paper_variant_warns():
                       match=r"global_sensitivity_abs_sp\(variant='paper'\) uses the constant "
                             r"of Hamman, Chen and Dutta \(Theorem 7 / A\.6\), which "
                             r"under-estimates the sensitivity of \|SP\|"):
-        assert global_sensitivity_abs_sp(10, m=4, variant="paper") == 2.0
+        assert global_sensitivity_abs_sp(10, n_queries=4, variant="paper") == 2.0
 
 
 def test_smooth_abs_sp_bound_and_paper_constant():
@@ -324,19 +327,19 @@ def test_t13_joint_equalized_odds_equals_the_2d_lattice():
         for beta in (0.0, 0.05, 0.4, 2.0):
             for m in (1, 3):
                 joint = smooth_sensitivity_equalized_odds(n_pos, n0_pos, n_neg, n0_neg,
-                                                          beta=beta, m=m)
+                                                          beta=beta, n_queries=m)
                 lattice = smooth_sensitivity_lattice_2d(n_pos, n0_pos, n_neg, n0_neg,
-                                                        beta=beta, m=m)
+                                                        beta=beta, n_queries=m)
                 assert joint == pytest.approx(lattice, rel=1e-13)
-    s = smooth_sensitivity_equalized_odds(240, 25, 760, 79, beta=50 / 60, m=10)
+    s = smooth_sensitivity_equalized_odds(240, 25, 760, 79, beta=50 / 60, n_queries=10)
     assert s == pytest.approx(0.446296, abs=5e-7)
     assert 6 * s / 50 == pytest.approx(0.0535556, abs=5e-8)
-    assert smooth_sensitivity_lattice_2d(240, 25, 760, 79, beta=50 / 60, m=10) == \
+    assert smooth_sensitivity_lattice_2d(240, 25, 760, 79, beta=50 / 60, n_queries=10) == \
         pytest.approx(s, rel=1e-15)
     assert local_sensitivity_equalized_odds(5, 2, 3, 1, exact=True) == \
         max(local_sensitivity_sp(5, 2, exact=True), local_sensitivity_sp(3, 1, exact=True))
-    assert global_sensitivity_equalized_odds(20, 80, m=2, exact=True) == \
-        global_sensitivity_eo(20, m=2, exact=True)
+    assert global_sensitivity_equalized_odds(20, 80, n_queries=2, exact=True) == \
+        global_sensitivity_eo(20, n_queries=2, exact=True)
 
 
 # --- bad inputs ---------------------------------------------------------------------------------
@@ -361,9 +364,9 @@ def test_sensitivity_parameter_errors():
                              r"in \[1, n - 1\]\. Got 2\.5 instead\."):
         local_sensitivity_sp(10, 2.5)
     with pytest.raises(InvalidParameterError,
-                       match=r"The 'm' parameter of global_sensitivity_sp must be a positive "
-                             r"integer \(the number of queries\)\. Got 0 instead\."):
-        global_sensitivity_sp(10, m=0)
+                       match=r"The 'n_queries' parameter of global_sensitivity_sp must be a "
+                             r"positive integer \(the number of queries\)\. Got 0 instead\."):
+        global_sensitivity_sp(10, n_queries=0)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'beta' parameter of smooth_sensitivity_sp must be a finite "
                              r"number >= 0\. Got -0\.1 instead\."):
@@ -385,18 +388,18 @@ def test_sensitivity_parameter_errors():
     with pytest.raises(InvalidParameterError,
                        match=r"The 'delta' parameter of attribute_conceal_beta must be in "
                              r"\(0, 1\) for noise='laplace'\. Got None instead\."):
-        attribute_conceal_beta(epsilon=0.5, m=10, noise="laplace")
+        attribute_conceal_beta(epsilon=0.5, n_queries=10, noise="laplace")
     with pytest.raises(InvalidParameterError,
                        match=r"The 'epsilon' parameter of attribute_conceal_beta must be a "
                              r"finite number > 0\. Got 0 instead\."):
-        attribute_conceal_beta(epsilon=0, m=10)
+        attribute_conceal_beta(epsilon=0, n_queries=10)
     with pytest.raises(InvalidParameterError, match=r"'n' parameter .* Got True instead"):
         global_sensitivity_sp(True)
 
 
 def test_numpy_integers_are_accepted_and_results_are_native():
     value = smooth_sensitivity_sp(np.int64(100), np.int32(10), beta=np.float64(0.1),
-                                  m=np.int64(2))
+                                  n_queries=np.int64(2))
     assert type(value) is float
     assert type(local_sensitivity_sp(np.int64(10), np.int64(3))) is float
     assert isinstance(global_sensitivity_sp(10, exact=True), Fraction)
@@ -406,7 +409,7 @@ def test_numpy_integers_are_accepted_and_results_are_native():
 
 
 def test_attribute_conceal_beta_takes_its_options_by_keyword():
-    assert attribute_conceal_beta(epsilon=6, m=2) == 0.5
-    with pytest.warns(FutureWarning, match=r"call attribute_conceal_beta\(epsilon=6, m=2\)\.$"):
-        assert attribute_conceal_beta(6, 2) == 0.5
+    assert attribute_conceal_beta(epsilon=6, n_queries=2) == 0.5
+    with pytest.raises(TypeError):
+        attribute_conceal_beta(6, 2)  # options are keyword-only, without a shim
     assert local_sensitivity_sp(n=10, n0=3, exact=True) == local_sensitivity_sp(10, 3, exact=True)

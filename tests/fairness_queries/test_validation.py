@@ -163,10 +163,10 @@ def test_check_sizes_errors_use_the_callers_names(n, n0, error, message):
 
 
 def test_queries_are_counted_from_one():
-    assert check(1, QUERIES, name="m", owner="f") == 1 and SIZE.is_satisfied_by(3)
-    with raises(InvalidParameterError, "The 'm' parameter of f must be a positive integer (the "
-                                       "number of queries). Got 0 instead."):
-        check(0, QUERIES, name="m", owner="f")
+    assert check(1, QUERIES, name="n_queries", owner="f") == 1 and SIZE.is_satisfied_by(3)
+    with raises(InvalidParameterError, "The 'n_queries' parameter of f must be a positive "
+                                       "integer (the number of queries). Got 0 instead."):
+        check(0, QUERIES, name="n_queries", owner="f")
 
 
 # --- readonly ---------------------------------------------------------------------------------

@@ -48,8 +48,7 @@ def test_every_builder_and_reader_declares_its_options():
     undeclared = [name for name in hierarchy.__all__
                   if inspect.isroutine(getattr(hierarchy, name))
                   and declared_constraints(getattr(hierarchy, name)) is None]
-    # generalize_frame checks its mappings against the frame
-    assert undeclared == ["generalize_frame"]
+    assert undeclared == []
     assert declared_constraints(Hierarchy.__init__)[0] == "Hierarchy"
 
 

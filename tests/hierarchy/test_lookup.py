@@ -155,6 +155,6 @@ def test_generalize_frame_errors(sex):
             "Column 'age' has no hierarchy; hierarchies are given for ['sex'].")):
         generalize_frame(table, hierarchies=hierarchies, levels={"age": 1, "zip": 1})
     with pytest.raises(InvalidParameterError, match=exactly(
-            "The 'frame' parameter of generalize_frame must be a pandas DataFrame. "
+            "The 'table' parameter of generalize_frame must be a pandas DataFrame. "
             "Got a Series instead.")):
         generalize_frame(table["sex"], hierarchies=hierarchies, levels={"sex": 1})

@@ -233,12 +233,10 @@ def test_confidence_of_the_true_rule(section8):
     assert conf[0].tolist() == [F(12, 17), F(5, 17), 0, F(18, 25), F(7, 25), 0]
 
 
-def test_the_verdict_is_named_safe_and_satisfied_is_its_deprecated_alias():
+def test_the_verdict_is_named_safe():
     table = table_of([1, 3], [0.5, 0.5])
     check = satisfies_beta(table, beta=0.5)
     assert check.safe is False and not check
-    with pytest.warns(FutureWarning, match=r"^The attribute 'satisfied' is deprecated and stops "
-                                           r"working in the next release; read 'safe' instead\.$"):
-        assert check.satisfied is False
+    assert not hasattr(check, "satisfied")  # the removed alias
     data = check.to_dict()
-    assert data["safe"] is False and data["satisfied"] is False  # the old key, for one release
+    assert data["safe"] is False and data["satisfied"] is False  # the JSON of transparency check

@@ -156,7 +156,7 @@ def test_empty_table():
 
 
 def test_frame_must_be_a_dataframe():
-    with pytest.raises(InvalidParameterError, match=r"The 'frame' parameter of DecisionTable.from_frame "
+    with pytest.raises(InvalidParameterError, match=r"The 'table' parameter of DecisionTable.from_frame "
                        r"must be a pandas DataFrame\. Got 'dict' instead\."):
         DecisionTable.from_frame({"a": [1]}, public="a", sensitive="b", weight="c", decision="d")
 

@@ -16,7 +16,7 @@ from ...errors import SchemaError, param_error
 
 __all__: list[str] = []
 
-#: The declared type of every ``df`` parameter.
+#: The declared type of every ``table`` parameter.
 FRAME = InstanceOf(pd.DataFrame, name="a pandas DataFrame")
 #: A count that must be at least 1.
 POSITIVE = Interval("integer", 1)
@@ -28,16 +28,16 @@ BATCH_SIZE = Interval("integer", 2, note="a batch of 1 row is not shuffled")
 RANDOM_STATE = RandomState()
 
 
-def check_table(df: pd.DataFrame, *, owner: str) -> pd.DataFrame:
+def check_table(table: pd.DataFrame, *, owner: str) -> pd.DataFrame:
     """A non-empty DataFrame with distinct column names (never copied, never modified); its
     type is declared (:data:`FRAME`)."""
-    if len(df) == 0:
+    if len(table) == 0:
         raise SchemaError(f"The table is empty: {owner} needs at least one row.")
-    if not df.columns.is_unique:
-        duplicated = sorted(set(df.columns[df.columns.duplicated()].tolist()))
+    if not table.columns.is_unique:
+        duplicated = sorted(set(table.columns[table.columns.duplicated()].tolist()))
         raise SchemaError(f"The table has duplicate column names {duplicated}; {owner} needs "
                           "distinct column names.")
-    return df
+    return table
 
 
 def column_list(value, *, name: str, owner: str, allow_empty: bool = False) -> list:

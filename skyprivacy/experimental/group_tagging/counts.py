@@ -24,7 +24,7 @@ from ..._core.exact import native
 from ..._core.validation import (InstanceOf, Interval, Nullable, Options, as_generator,
                                  validate_params)
 from ...errors import InvalidParameterError, SchemaError, param_error
-from ...fairness_queries.mechanisms import BudgetAccountant
+from ...fairness_queries.accountant import BudgetAccountant
 from ._common import FRAME, RANDOM_STATE, check_table, require_complete, sorted_labels
 from .encoding import ENCODING
 from .query import QuerySpec, predicate_mask
@@ -103,7 +103,7 @@ def tree_levels(d: int) -> int:
     return (d - 1).bit_length() + 1
 
 
-def query_contributions(df: pd.DataFrame, spec: QuerySpec, *, encoding, owner: str
+def query_contributions(table: pd.DataFrame, spec: QuerySpec, *, encoding, owner: str
                         ) -> tuple[np.ndarray, int]:
     """Each row's contribution to the count and the sensitivity Delta (spec §3.8).
 
@@ -116,14 +116,14 @@ def query_contributions(df: pd.DataFrame, spec: QuerySpec, *, encoding, owner: s
         raise param_error("spec", owner, "be a count query (QuerySpec(kind='count', ...))",
                           spec if not isinstance(spec, QuerySpec) else f"kind={spec.kind!r}")
     if spec.predicate is not None:
-        return predicate_mask(df, spec, owner=owner).astype(np.int64), 1
+        return predicate_mask(table, spec, owner=owner).astype(np.int64), 1
     columns = list(spec.attributes)
-    require_columns(df, columns)
+    require_columns(table, columns)
     bits = {}
     for column in columns:
-        values = df[column].to_numpy()
+        values = table[column].to_numpy()
         if values.dtype.kind not in "biuf" or not np.all((values == 0) | (values == 1)):
-            cells = df[column]
+            cells = table[column]
             shown = sorted_labels(cells.dropna())[:10] + (["NaN"] if cells.isna().any() else [])
             raise SchemaError(
                 f"Column {column!r} of the count query must hold 0/1 bits (one-hot encode it) "
@@ -137,7 +137,7 @@ def query_contributions(df: pd.DataFrame, spec: QuerySpec, *, encoding, owner: s
         if len(members) > 1:
             hot = sum(bits[c] for c in members)
             if hot.max() > 1:
-                row = df.index[int(np.argmax(hot))]
+                row = table.index[int(np.argmax(hot))]
                 raise SchemaError(
                     f"Row {native(row)!r} has {int(hot.max())} hot bits of one-hot attribute "
                     f"{key[1]!r} ({members}); an encoded row has at most one.")
@@ -151,20 +151,20 @@ def _two_sided_geometric(rng: np.random.Generator, scale: float, size: int) -> n
     return (rng.geometric(p, size) - rng.geometric(p, size)).astype(np.int64)
 
 
-@validate_params({"df": FRAME, "epsilon": Interval("real", 0, closed="neither"),
+@validate_params({"table": FRAME, "epsilon": Interval("real", 0, closed="neither"),
                   "encoding": ENCODING, "composition": Options("sequential", "tree"),
                   "mechanism": Options("laplace", "geometric"),
                   "privacy_unit": Options("individual", "row"), "random_state": RANDOM_STATE,
                   "accountant": Nullable(InstanceOf(BudgetAccountant,
                                                     text="be None or a BudgetAccountant"))})
-def count_report(df, *, spec, epsilon, periods=None, horizon=None, encoding=None,
+def count_report(table, *, spec, epsilon, periods=None, horizon=None, encoding=None,
                  composition="sequential", mechanism="laplace", privacy_unit="individual",
                  random_state, accountant=None) -> CountRelease:
     """Release a count query per period with epsilon-differential privacy (spec §3.8).
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    table : pandas.DataFrame
         The table (one row per individual and period); never modified.
     spec : QuerySpec, keyword-only
         A count query: a predicate count (Delta = 1) or a sum of 0/1 bit columns
@@ -246,23 +246,23 @@ def count_report(df, *, spec, epsilon, periods=None, horizon=None, encoding=None
     ('running_total', 2, 2.0)
     """
     owner = "count_report"
-    check_table(df, owner=owner)
+    check_table(table, owner=owner)
     eps = float(epsilon)
     rng = as_generator(random_state)
-    contributions, delta = query_contributions(df, spec, encoding=encoding, owner=owner)
+    contributions, delta = query_contributions(table, spec, encoding=encoding, owner=owner)
 
     if periods is None:
         if horizon is not None:
             raise InvalidParameterError(f"{owner} takes a horizon only with a periods column. "
                                         f"Got horizon={horizon!r} and periods=None instead.")
         labels: list = ["all"]
-        codes = np.zeros(len(df), dtype=np.int64)
+        codes = np.zeros(len(table), dtype=np.int64)
     else:
         if not isinstance(periods, str):
             raise param_error("periods", owner, "be None or the name of the period column",
                               periods)
-        require_columns(df, [periods])
-        cells = df[periods]
+        require_columns(table, [periods])
+        cells = table[periods]
         require_complete(cells, role="periods", remedy="every row needs a period.")
         data_codes, uniques = pd.factorize(cells, sort=False)
         if horizon is None:

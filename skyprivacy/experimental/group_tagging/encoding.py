@@ -76,13 +76,13 @@ class EncodingMap:
                 return source
         return None
 
-    @validate_params({"df": FRAME, "handle_unknown": _HANDLE_UNKNOWN})
-    def transform(self, df, *, handle_unknown: str = "error") -> "EncodedTable":
+    @validate_params({"table": FRAME, "handle_unknown": _HANDLE_UNKNOWN})
+    def transform(self, table, *, handle_unknown: str = "error") -> "EncodedTable":
         """Encode another table (a later period) with the same categories and bins.
 
         Parameters
         ----------
-        df : pandas.DataFrame
+        table : pandas.DataFrame
             Holds every source attribute of this map; never modified.
         handle_unknown : {"error", "ignore"}, keyword-only
             As for :func:`one_hot_encode`.
@@ -94,7 +94,7 @@ class EncodingMap:
         categories = {s: tuple(c for c in cats if not (self.missing == "as_category"
                                                        and c == MISSING_CATEGORY))
                       for s, cats in self.categories.items() if s not in self.bins}
-        return one_hot_encode(df, columns=list(self.columns), categories=categories,
+        return one_hot_encode(table, columns=list(self.columns), categories=categories,
                               bins=dict(self.bins), handle_unknown=handle_unknown,
                               missing=self.missing)
 
@@ -162,15 +162,15 @@ def _check_edges(edges, *, column: str, owner: str) -> tuple:
     return tuple(float(e) for e in values)
 
 
-@validate_params({"df": FRAME, "categories": _PER_COLUMN, "bins": _PER_COLUMN,
+@validate_params({"table": FRAME, "categories": _PER_COLUMN, "bins": _PER_COLUMN,
                   "handle_unknown": _HANDLE_UNKNOWN, "missing": Options("error", "as_category")})
-def one_hot_encode(df, *, columns, categories=None, bins=None, handle_unknown="error",
+def one_hot_encode(table, *, columns, categories=None, bins=None, handle_unknown="error",
                    missing="error") -> EncodedTable:
     """One-hot encode attributes, binning numeric ones first (spec §3.1; paper §2.1).
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    table : pandas.DataFrame
         The table; never modified.
     columns : str or list of str, keyword-only
         The source attributes to encode.
@@ -221,9 +221,9 @@ def one_hot_encode(df, *, columns, categories=None, bins=None, handle_unknown="e
     'maths'
     """
     owner = "one_hot_encode"
-    check_table(df, owner=owner)
+    check_table(table, owner=owner)
     sources = column_list(columns, name="columns", owner=owner)
-    require_columns(df, sources)
+    require_columns(table, sources)
     given = _check_mapping(categories, name="categories", owner=owner, allowed=sources)
     edges_of = _check_mapping(bins, name="bins", owner=owner, allowed=sources)
     both = [c for c in given if c in edges_of]
@@ -236,7 +236,7 @@ def one_hot_encode(df, *, columns, categories=None, bins=None, handle_unknown="e
     bin_map: dict = {}
     encoded: dict = {}
     for source in sources:
-        cells = df[source]
+        cells = table[source]
         if missing == "error":
             require_complete(cells, remedy="pass missing='as_category' to encode them as a "
                              "category of their own, or clean the table.")
@@ -292,10 +292,10 @@ def one_hot_encode(df, *, columns, categories=None, bins=None, handle_unknown="e
             encoded[name] = (codes == code).astype(np.uint8)
 
     out: dict = {}
-    for column in df.columns:
+    for column in table.columns:
         if column in bit_columns:
             for name in bit_columns[column]:
-                if name in out or (name in df.columns and name not in bit_columns):
+                if name in out or (name in table.columns and name not in bit_columns):
                     raise SchemaError(f"The bit column {name!r} of {column!r} clashes with "
                                       "another column of the table; rename one of them.")
                 out[name] = encoded[name]
@@ -303,8 +303,8 @@ def one_hot_encode(df, *, columns, categories=None, bins=None, handle_unknown="e
             if column in out:
                 raise SchemaError(f"The column {column!r} clashes with a bit column; rename "
                                   "one of them.")
-            out[column] = df[column].array.copy()  # an array: no index alignment
-    frame = pd.DataFrame(out, index=df.index)
+            out[column] = table[column].array.copy()  # an array: no index alignment
+    frame = pd.DataFrame(out, index=table.index)
     encoding = EncodingMap(MappingProxyType(bit_columns), MappingProxyType(category_map),
                            MappingProxyType(bin_map), missing)
     return EncodedTable(frame, encoding)

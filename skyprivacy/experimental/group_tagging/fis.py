@@ -55,13 +55,13 @@ __all__ = [
 # Group tagging (§3.5)
 # ---------------------------------------------------------------------------------------------
 
-@validate_params({"df": FRAME})
-def tag_groups(df, *, protected) -> pd.Series:
+@validate_params({"table": FRAME})
+def tag_groups(table, *, protected) -> pd.Series:
     """Tag every row with its protected class (spec §3.5; paper §2.4).
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    table : pandas.DataFrame
         The table; never modified.
     protected : str, keyword-only
         The protected attribute P.
@@ -91,16 +91,16 @@ def tag_groups(df, *, protected) -> pd.Series:
     ['F', 'M', 'F', 'M']
     """
     owner = "tag_groups"
-    check_table(df, owner=owner)
-    return _tags(df, protected, owner=owner, name="protected").rename("tag")
+    check_table(table, owner=owner)
+    return _tags(table, protected, owner=owner, name="protected").rename("tag")
 
 
-def _tags(df: pd.DataFrame, protected, *, owner: str, name: str) -> pd.Series:
+def _tags(table: pd.DataFrame, protected, *, owner: str, name: str) -> pd.Series:
     """The protected column, checked: named by a string, present, complete, >= 2 rows a class."""
     if not isinstance(protected, str):
         raise param_error(name, owner, "be the name of the protected column", protected)
-    require_columns(df, [protected])
-    cells = df[protected]
+    require_columns(table, [protected])
+    cells = table[protected]
     require_complete(cells, role="protected attribute", remedy="every row needs a tag.")
     codes, uniques = pd.factorize(cells, sort=False)
     sizes = np.bincount(codes, minlength=len(uniques))
@@ -239,20 +239,20 @@ def _units(columns, encoding: EncodingMap | None) -> list:
     return [tuple(cols) for cols in units.values()]
 
 
-def _expand_anchored(df: pd.DataFrame, names: list, encoding, owner: str) -> list:
+def _expand_anchored(table: pd.DataFrame, names: list, encoding, owner: str) -> list:
     """Anchored names as columns: a one-hot source name stands for all its bit columns."""
     columns: list = []
     for name in names:
-        bits = [] if encoding is None or name in df.columns else \
-            [c for c in encoding.columns.get(name, ()) if c in df.columns]
+        bits = [] if encoding is None or name in table.columns else \
+            [c for c in encoding.columns.get(name, ()) if c in table.columns]
         if bits:
             columns.extend(bits)
         else:
-            require_columns(df, [name])
+            require_columns(table, [name])
             columns.append(name)
     if encoding is not None:
         for source, bits in encoding.columns.items():
-            present = [c for c in bits if c in df.columns]
+            present = [c for c in bits if c in table.columns]
             inside = [c for c in present if c in columns]
             if inside and len(inside) != len(present):
                 raise InvalidParameterError(
@@ -304,14 +304,14 @@ _PLAN_OPTIONS = {"batch_size": Nullable(BATCH_SIZE), "encoding": ENCODING,
                  "allow_reduce_S": Boolean(), "random_state": RANDOM_STATE}
 
 
-@validate_params({"df": FRAME, "S": GROUPS, **_PLAN_OPTIONS})
-def plan_fis(df, *, tag, anchored, S, batches=None, batch_size=None, encoding=None,
+@validate_params({"table": FRAME, "S": GROUPS, **_PLAN_OPTIONS})
+def plan_fis(table, *, tag, anchored, S, batches=None, batch_size=None, encoding=None,
              allow_reduce_S=False, random_state) -> FisPlan:
     """Draw the attribute groups and the batches of a FIS run (spec §3.4, §3.6; paper §2.5).
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    table : pandas.DataFrame
         The table; never modified.
     tag : str, keyword-only
         The protected column (always anchored).
@@ -377,13 +377,13 @@ def plan_fis(df, *, tag, anchored, S, batches=None, batch_size=None, encoding=No
     [['age'], ['city']]
     """
     owner = "plan_fis"
-    check_table(df, owner=owner)
+    check_table(table, owner=owner)
     rng = as_generator(random_state)
-    tags = _tags(df, tag, owner=owner, name="tag")
+    tags = _tags(table, tag, owner=owner, name="tag")
     n_groups = S
     names = column_list(anchored, name="anchored", owner=owner, allow_empty=True)
-    fixed = _expand_anchored(df, [tag] + [n for n in names if n != tag], encoding, owner)
-    free_units = _units([c for c in df.columns if c not in fixed], encoding)
+    fixed = _expand_anchored(table, [tag] + [n for n in names if n != tag], encoding, owner)
+    free_units = _units([c for c in table.columns if c not in fixed], encoding)
     g = len(free_units)
     if g == 0:
         warn(f"Every column is anchored, so FIS leaves the table unchanged (g = 0 free "
@@ -410,7 +410,7 @@ def plan_fis(df, *, tag, anchored, S, batches=None, batch_size=None, encoding=No
         leftovers = order[n_groups * base:]
         for unit, s in zip(leftovers, rng.choice(n_groups, size=len(leftovers), replace=False)):
             dealt[int(s)].append(unit)
-        position = {c: i for i, c in enumerate(df.columns)}
+        position = {c: i for i, c in enumerate(table.columns)}
         groups = tuple(tuple(sorted((c for unit in group for c in unit),
                                     key=position.__getitem__))
                        for group in dealt)
@@ -422,25 +422,25 @@ def plan_fis(df, *, tag, anchored, S, batches=None, batch_size=None, encoding=No
         rows = rows[rng.permutation(len(rows))]
         for chunk in np.array_split(rows, counts[label]):
             plan_batches.append(FisBatch(label, tuple(int(r) for r in chunk)))
-    position = {c: i for i, c in enumerate(df.columns)}
+    position = {c: i for i, c in enumerate(table.columns)}
     return FisPlan(tag=tag, anchored=tuple(sorted(fixed, key=position.__getitem__)),
                    attribute_groups=groups, batches=tuple(plan_batches),
-                   S=n_groups if g else S, n_rows=len(df), encoding=encoding)
+                   S=n_groups if g else S, n_rows=len(table), encoding=encoding)
 
 
-def _check_plan(df: pd.DataFrame, plan: FisPlan, owner: str) -> None:
+def _check_plan(table: pd.DataFrame, plan: FisPlan, owner: str) -> None:
     """A plan (possibly user-made) must fit the table exactly before anything moves."""
-    if plan.n_rows != len(df):
+    if plan.n_rows != len(table):
         raise InvalidParameterError(f"The plan is for {plan.n_rows} rows; the table has "
-                                    f"{len(df)}.")
+                                    f"{len(table)}.")
     units = [tuple(plan.anchored)] + [tuple(g) for g in plan.attribute_groups]
     listed = [c for unit in units for c in unit]
-    require_columns(df, listed)
+    require_columns(table, listed)
     if len(set(listed)) != len(listed):
         twice = sorted({c for c in listed if listed.count(c) > 1})
         raise InvalidParameterError(f"The plan lists columns {twice} more than once; each "
                                     "column is anchored or in exactly one attribute group.")
-    uncovered = [c for c in df.columns if c not in set(listed)]
+    uncovered = [c for c in table.columns if c not in set(listed)]
     if uncovered:
         raise InvalidParameterError(f"The plan does not cover columns {uncovered}; anchor "
                                     "them or put them in an attribute group.")
@@ -459,16 +459,16 @@ def _check_plan(df: pd.DataFrame, plan: FisPlan, owner: str) -> None:
                 raise InvalidParameterError(
                     f"The plan splits one-hot attribute {source!r} across attribute groups "
                     f"({[c for c in bits if c in unit_of]}); its bits must move together.")
-    tags = _tags(df, plan.tag, owner=owner, name="plan").to_numpy()
-    seen = np.zeros(len(df), dtype=np.int64)
+    tags = _tags(table, plan.tag, owner=owner, name="plan").to_numpy()
+    seen = np.zeros(len(table), dtype=np.int64)
     for number, batch in enumerate(plan.batches):
         rows = np.asarray(batch.rows, dtype=np.int64)
         if rows.size < 2:
             raise InvalidParameterError(f"Batch {number} of the plan has {rows.size} row; "
                                         "every batch needs >= 2 rows.")
-        if rows.min() < 0 or rows.max() >= len(df):
+        if rows.min() < 0 or rows.max() >= len(table):
             raise InvalidParameterError(f"Batch {number} of the plan names rows outside "
-                                        f"0..{len(df) - 1}.")
+                                        f"0..{len(table) - 1}.")
         if not np.all(tags[rows] == batch.tag):
             raise InvalidParameterError(f"Batch {number} of the plan mixes rows of other "
                                         f"classes into class {batch.tag!r}; rows of different "
@@ -502,10 +502,10 @@ def _shufflers_for(shufflers, plan: FisPlan, owner: str) -> dict:
     return per_class
 
 
-@validate_params({"df": FRAME, "plan": Nullable(InstanceOf(
+@validate_params({"table": FRAME, "plan": Nullable(InstanceOf(
     FisPlan, name="a FisPlan (from plan_fis or fis_shuffle)")), "S": Nullable(GROUPS),
     **_PLAN_OPTIONS})
-def fis_shuffle(df, *, plan=None, tag=None, anchored=None, S=None, batches=None,
+def fis_shuffle(table, *, plan=None, tag=None, anchored=None, S=None, batches=None,
                 batch_size=None, encoding=None, allow_reduce_S=False, shufflers=None,
                 random_state=None) -> ShuffledTable:
     """Fairly Iterative Shuffling: shuffle attribute groups within batches of each class
@@ -513,7 +513,7 @@ def fis_shuffle(df, *, plan=None, tag=None, anchored=None, S=None, batches=None,
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    table : pandas.DataFrame
         The table; never modified.
     plan : FisPlan, optional, keyword-only
         Reuse these attribute groups and batches (fresh permutations are drawn).  Otherwise
@@ -575,13 +575,13 @@ def fis_shuffle(df, *, plan=None, tag=None, anchored=None, S=None, batches=None,
     True
     """
     owner = "fis_shuffle"
-    check_table(df, owner=owner)
+    check_table(table, owner=owner)
     rng = as_generator(random_state)
     if plan is None:
         for name, value in (("tag", tag), ("anchored", anchored), ("S", S)):
             if value is None:
                 raise param_error(name, owner, "be given when plan is None", None)
-        plan = plan_fis(df, tag=tag, anchored=anchored, S=S, batches=batches,
+        plan = plan_fis(table, tag=tag, anchored=anchored, S=S, batches=batches,
                         batch_size=batch_size, encoding=encoding,
                         allow_reduce_S=allow_reduce_S, random_state=rng)
     else:
@@ -594,10 +594,10 @@ def fis_shuffle(df, *, plan=None, tag=None, anchored=None, S=None, batches=None,
             raise InvalidParameterError(
                 f"{owner} takes either plan= or the plan's parameters (tag, anchored, S, "
                 f"batches or batch_size, encoding), not both. Got plan and {given} instead.")
-        _check_plan(df, plan, owner)
+        _check_plan(table, plan, owner)
     per_class = _shufflers_for(shufflers, plan, owner)
 
-    n = len(df)
+    n = len(table)
     n_groups = len(plan.attribute_groups)
     sources = np.tile(np.arange(n, dtype=np.int64), (n_groups, 1))
     assignment: list = []
@@ -626,11 +626,11 @@ def fis_shuffle(df, *, plan=None, tag=None, anchored=None, S=None, batches=None,
 
     columns: dict = {}
     group_of = {c: s for s, group in enumerate(plan.attribute_groups) for c in group}
-    for column in df.columns:
-        cells = df[column].array
+    for column in table.columns:
+        cells = table[column].array
         columns[column] = (cells.copy() if column not in group_of
                            else cells.take(sources[group_of[column]]))
-    frame = pd.DataFrame(columns, index=df.index)
+    frame = pd.DataFrame(columns, index=table.index)
     # declared: None, a Generator, or an int seed (numpy ints arrive as Python ints)
     seed = random_state if isinstance(random_state, int) else None
     realized = replace(plan, shuffler_assignment=tuple(assignment),

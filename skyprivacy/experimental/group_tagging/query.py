@@ -103,7 +103,7 @@ class QuerySpec:
         return self.attributes
 
 
-def predicate_mask(df: pd.DataFrame, spec: QuerySpec, *, owner: str) -> np.ndarray:
+def predicate_mask(table: pd.DataFrame, spec: QuerySpec, *, owner: str) -> np.ndarray:
     """Evaluate a count query's predicate on every row (a bool array).
 
     The predicate sees only the query's attributes, so a predicate reading another column
@@ -112,8 +112,8 @@ def predicate_mask(df: pd.DataFrame, spec: QuerySpec, *, owner: str) -> np.ndarr
     predicate = spec.predicate
     assert predicate is not None  # callers evaluate only queries that have a predicate
     columns = list(spec.attributes)
-    require_columns(df, columns)
-    records = df[columns].to_dict("records")  # plain dicts: fast, and only these keys
+    require_columns(table, columns)
+    records = table[columns].to_dict("records")  # plain dicts: fast, and only these keys
     answers = np.empty(len(records), dtype=bool)
     for position, row in enumerate(records):
         try:
@@ -127,6 +127,6 @@ def predicate_mask(df: pd.DataFrame, spec: QuerySpec, *, owner: str) -> np.ndarr
         if not isinstance(answer, (bool, np.bool_)):
             raise InvalidParameterError(
                 f"The predicate of the count query must return True or False. Got {answer!r} "
-                f"for row {df.index[position]!r} instead.")
+                f"for row {table.index[position]!r} instead.")
         answers[position] = bool(answer)
     return answers

@@ -108,15 +108,15 @@ def _cramers_v(codes: np.ndarray, y: np.ndarray) -> tuple[float, Fraction]:
     return math.sqrt(v2), v2
 
 
-@validate_params({"df": FRAME, "threshold": Interval("real", 0, 1, closed="left"),
+@validate_params({"table": FRAME, "threshold": Interval("real", 0, 1, closed="left"),
                   "method": Options("pearson", "cramers_v")})
-def select_related_attributes(df, *, target, candidates=None, threshold=0.5,
+def select_related_attributes(table, *, target, candidates=None, threshold=0.5,
                               method="pearson", exclude=()) -> RelatedAttributes:
     """Select the background attributes correlated with a decision target (spec §3.3).
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    table : pandas.DataFrame
         The table; never modified.
     target : str, keyword-only
         The 0/1 (or boolean) decision column, the paper's "required event".
@@ -171,25 +171,25 @@ def select_related_attributes(df, *, target, candidates=None, threshold=0.5,
     (0.9869, -0.2582)
     """
     owner = "select_related_attributes"
-    check_table(df, owner=owner)
-    if len(df) < 3:
-        raise SchemaError(f"{owner} needs at least 3 rows; the table has {len(df)}.")
+    check_table(table, owner=owner)
+    if len(table) < 3:
+        raise SchemaError(f"{owner} needs at least 3 rows; the table has {len(table)}.")
     if not isinstance(target, str):
         raise param_error("target", owner, "be the name of the 0/1 decision column", target)
-    require_columns(df, [target])
+    require_columns(table, [target])
     excluded = column_list(exclude, name="exclude", owner=owner, allow_empty=True)
-    require_columns(df, excluded)
+    require_columns(table, excluded)
     if candidates is None:
-        names = [c for c in df.columns if c != target and c not in excluded]
+        names = [c for c in table.columns if c != target and c not in excluded]
     else:
         names = column_list(candidates, name="candidates", owner=owner)
-        require_columns(df, names)
+        require_columns(table, names)
         for name in names:
             if name == target or name in excluded:
                 raise param_error("candidates", owner, "not include the target or an "
                                   "excluded column", name)
 
-    y_cells = df[target]
+    y_cells = table[target]
     require_complete(y_cells, role="target", remedy="clean the table first.")
     y_values = sorted_labels(y_cells)
     if not set(y_values) <= {0, 1}:  # True == 1 and False == 0
@@ -206,7 +206,7 @@ def select_related_attributes(df, *, target, candidates=None, threshold=0.5,
     selected: list = []
     skipped: list = []
     for name in names:
-        cells = df[name]
+        cells = table[name]
         require_complete(cells, remedy="encode them (one_hot_encode(missing='as_category')) or "
                          "clean the table.")
         if cells.nunique() < 2:

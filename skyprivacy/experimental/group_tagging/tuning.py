@@ -119,19 +119,19 @@ def _check_config(config, number: int, owner: str) -> dict:
     return dict(config)
 
 
-@validate_params({"df": FRAME, "encoding": ENCODING, "lam": Interval("real", 0),
+@validate_params({"table": FRAME, "encoding": ENCODING, "lam": Interval("real", 0),
                   "penalty": Nullable(Predicate(callable, "be None or a callable config -> "
                                                 "float", invalid="not a callable")),
                   "n_draws": POSITIVE, "objective": Options("loss", "paper_bound"),
                   "random_state": RANDOM_STATE})
-def select_fis_config(df, workload, grid, *, tag, anchored, encoding=None, lam=0.0,
+def select_fis_config(table, workload, grid, *, tag, anchored, encoding=None, lam=0.0,
                       penalty=None, n_draws=50, objective="loss", random_state
                       ) -> FisConfigSelection:
     """Choose FIS parameters by the count loss they cause on a workload (spec §3.9).
 
     Parameters
     ----------
-    df : pandas.DataFrame
+    table : pandas.DataFrame
         The table; never modified.
     workload : list of QuerySpec
         Count queries.
@@ -175,7 +175,7 @@ def select_fis_config(df, workload, grid, *, tag, anchored, encoding=None, lam=0
     Sengupta and Mishra, §3.3 eq. (18), A.3 eq. (25)-(31); spec group-tagging §3.9.
     """
     owner = "select_fis_config"
-    check_table(df, owner=owner)
+    check_table(table, owner=owner)
     queries = list(workload) if not isinstance(workload, QuerySpec) else [workload]
     if not queries:
         raise param_error("workload", owner, "hold at least one count query", workload)
@@ -187,7 +187,7 @@ def select_fis_config(df, workload, grid, *, tag, anchored, encoding=None, lam=0
         raise InvalidParameterError(f"{owner} needs a penalty when lam > 0. Got lam={lam!r} "
                                     "and penalty=None instead.")
     rng = as_generator(random_state)
-    truth = [query_contributions(df, q, encoding=encoding, owner=owner)[0].sum()
+    truth = [query_contributions(table, q, encoding=encoding, owner=owner)[0].sum()
              for q in queries]
 
     warn(f"{owner} tunes FIS on the real data: the choice is data-dependent and nothing it "
@@ -203,7 +203,7 @@ def select_fis_config(df, workload, grid, *, tag, anchored, encoding=None, lam=0
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", NotDifferentiallyPrivateWarning)
             for _ in range(n_draws):
-                shuffled, plan = fis_shuffle(df, tag=tag, anchored=anchored,
+                shuffled, plan = fis_shuffle(table, tag=tag, anchored=anchored,
                                              encoding=encoding, random_state=rng, **config)
                 fs = [query_contributions(shuffled, q, encoding=encoding, owner=owner)[0].sum()
                       for q in queries]
@@ -226,6 +226,6 @@ def select_fis_config(df, workload, grid, *, tag, anchored, encoding=None, lam=0
         rows.append({"S": config["S"], "batches": dict(zip(plan.classes, plan.t)),
                      "loss": loss, "penalty": pen, "risk": loss + weight * pen,
                      "paper_epsilon": paper_eps})
-    table = pd.DataFrame(rows, index=pd.RangeIndex(len(rows), name="config"))
-    best = int(np.argmin(table["risk"].to_numpy()))
-    return FisConfigSelection(table=table, best=configs[best], best_index=best)
+    scores = pd.DataFrame(rows, index=pd.RangeIndex(len(rows), name="config"))
+    best = int(np.argmin(scores["risk"].to_numpy()))
+    return FisConfigSelection(table=scores, best=configs[best], best_index=best)

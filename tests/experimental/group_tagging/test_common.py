@@ -96,18 +96,18 @@ def test_labels_that_do_not_compare_keep_their_first_seen_order_and_missing_goes
 # --- the declared options ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("value, constraint, message", [
-    ([], FRAME, "The 'df' parameter of f must be a pandas DataFrame. Got 'list' instead."),
-    (0, POSITIVE, "The 'df' parameter of f must be a positive integer. Got 0 instead."),
-    (1, GROUPS, "The 'df' parameter of f must be an integer >= 2 (the paper requires S > 1). "
+    ([], FRAME, "The 'table' parameter of f must be a pandas DataFrame. Got 'list' instead."),
+    (0, POSITIVE, "The 'table' parameter of f must be a positive integer. Got 0 instead."),
+    (1, GROUPS, "The 'table' parameter of f must be an integer >= 2 (the paper requires S > 1). "
                 "Got 1 instead."),
-    (1, BATCH_SIZE, "The 'df' parameter of f must be an integer >= 2 (a batch of 1 row is "
+    (1, BATCH_SIZE, "The 'table' parameter of f must be an integer >= 2 (a batch of 1 row is "
                     "not shuffled). Got 1 instead."),
-    (-1, RANDOM_STATE, "The 'df' parameter of f must be None, a non-negative int seed or a "
+    (-1, RANDOM_STATE, "The 'table' parameter of f must be None, a non-negative int seed or a "
                        "numpy.random.Generator. Got -1 instead."),
 ])
 def test_each_declared_option_refuses_with_its_own_words(value, constraint, message):
     with raises(InvalidParameterError, message):
-        check(value, constraint, name="df", owner="f")
+        check(value, constraint, name="table", owner="f")
 
 
 @pytest.mark.parametrize("value, constraint", [

@@ -63,7 +63,7 @@ def test_a_later_period_is_checked_and_warned_about_at_the_callers_line():
                                  "be one of ['error', 'ignore']. Got 'skip' instead.")
     with pytest.raises(InvalidParameterError) as caught:
         encoding.transform(TABLE.to_dict())
-    assert str(caught.value) == ("The 'df' parameter of EncodingMap.transform must be a pandas "
+    assert str(caught.value) == ("The 'table' parameter of EncodingMap.transform must be a pandas "
                                  "DataFrame. Got 'dict' instead.")
     with pytest.warns(UnknownCategoryWarning) as caught:  # transform -> one_hot_encode -> warn
         encoding.transform(TABLE, handle_unknown="ignore")

@@ -443,7 +443,7 @@ SMALL = pd.DataFrame({"id": range(8), "sex": list("FFFFMMMM"), "a": range(8), "b
      "The 'batch_size' parameter of row_return_probability must be an integer >= 2 (a batch "
      "of 1 row is not shuffled). Got 1.5 instead."),
     (lambda: tag_groups([["F"]], protected="sex"),
-     "The 'df' parameter of tag_groups must be a pandas DataFrame. Got 'list' instead."),
+     "The 'table' parameter of tag_groups must be a pandas DataFrame. Got 'list' instead."),
 ])
 def test_declared_options(call, message):
     with pytest.raises(InvalidParameterError) as caught:
