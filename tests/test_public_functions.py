@@ -14,7 +14,6 @@ import inspect
 import re
 from fractions import Fraction
 
-import numpy as np
 import pandas as pd
 import pytest
 

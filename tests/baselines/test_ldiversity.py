@@ -354,5 +354,6 @@ def test_the_old_positional_calls_still_work_and_name_the_new_ones():
     with pytest.warns(FutureWarning, match=re.escape("call cl_diversity_policy(c=3, l=4).")):
         assert cl_diversity_policy(3, 4) == cl_diversity_policy(c=3, l=4)
     for function in (distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity_threshold):
-        with pytest.warns(FutureWarning, match=re.escape(f"call {function.__name__}(release, l=2).")):
+        with pytest.warns(FutureWarning,
+                          match=re.escape(f"call {function.__name__}(release, l=2).")):
             assert function(SVPI, 2) == function(SVPI, l=2)

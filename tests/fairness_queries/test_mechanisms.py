@@ -246,7 +246,8 @@ def test_s5_expected_median_errors_match_simulation():
         (LaplaceBiasQuery(epsilon=5.0, random_state=0), "laplace", {}),
     ]:
         release = mech.answer(preds, A100)
-        expected = expected_median_abs_error(100, 10, mechanism=kind, m=3000, epsilon=mech.epsilon, **args)
+        expected = expected_median_abs_error(100, 10, mechanism=kind, m=3000, epsilon=mech.epsilon,
+                                             **args)
         assert np.median(np.abs(release.values)) == pytest.approx(expected, rel=0.08)
 
 

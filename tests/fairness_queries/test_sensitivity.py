@@ -210,7 +210,8 @@ def test_t4_cauchy_worked_values(n, n0, m, eps, beta, s, scale):
     assert got == pytest.approx(m * smooth_sensitivity_sp(n, n0, beta=b), rel=1e-12)
     # Algorithm 3 == m one-dimensional mechanisms at eps/m, composed (spec §7.3)
     eps1 = eps / m
-    per_query = 6 * smooth_sensitivity_sp(n, n0, beta=attribute_conceal_beta(epsilon=eps1, m=1)) / eps1
+    beta1 = attribute_conceal_beta(epsilon=eps1, m=1)
+    per_query = 6 * smooth_sensitivity_sp(n, n0, beta=beta1) / eps1
     assert per_query == pytest.approx(6 * got / eps, rel=1e-12)
 
 

@@ -9,7 +9,8 @@ from skyprivacy.transparency import DecisionTable
 
 
 def credit_card_table(weight: str = "section8") -> DecisionTable:
-    """Table 1 of Chen, Golubchik and Pal weighted by ``weight`` (section8, population or census)."""
+    """Table 1 of Chen, Golubchik and Pal weighted by ``weight`` (section8, population or
+    census)."""
     return DecisionTable.from_frame(load_credit_card(), public="gender", sensitive="income",
                                     weight=weight, decision="d")
 
