@@ -19,7 +19,7 @@ demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
 test: $(STAMP)
-	$(BIN)/python -m ruff check skyprivacy
+	$(BIN)/python -m ruff check skyprivacy tests
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
 

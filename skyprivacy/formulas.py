@@ -149,13 +149,8 @@ class SortedRows:
 
     @classmethod
     def of(cls, release: ReleaseCandidate) -> SortedRows:
-        """The release's rows (built once per release and cached on it)."""
-        cached = release.__dict__.get("_sorted_rows")
-        if cached is None:
-            indptr, _, count = release.csr
-            cached = cls(release.sizes_array, indptr, count)
-            release.__dict__["_sorted_rows"] = cached
-        return cached
+        """The release's rows (built once per release and kept with it)."""
+        return release.derived(_sorted_rows)
 
     @property
     def row(self) -> np.ndarray:
@@ -296,6 +291,12 @@ class SortedRows:
 
 
 # --------------------------------------------------------------------------- float closed forms
+def _sorted_rows(release: ReleaseCandidate) -> SortedRows:
+    """The release's CSR rows as :class:`SortedRows` (see :meth:`SortedRows.of`)."""
+    indptr, _, count = release.csr
+    return SortedRows(release.sizes_array, indptr, count)
+
+
 def _log_falling(a, s, m) -> np.ndarray:
     """log prod_{i<m} (a - i) / (a + s - i) for a >= m >= 0, s >= 0, accurate for any size.
 
@@ -770,6 +771,12 @@ class SufficientStatistics:
         return best
 
 
+def _running_max(release: ReleaseCandidate) -> np.ndarray:
+    """The running maximum of the group sizes: the first group that fits ``need`` people is
+    found by binary search (built once per release by :meth:`~ReleaseCandidate.derived`)."""
+    return np.maximum.accumulate(release.sizes_array)
+
+
 def _holders(release: ReleaseCandidate, j: int) -> np.ndarray:
     """CSR positions of the nonzeros of value ``j`` (the groups holding it), in group order."""
     ptr, order = release.by_value
@@ -780,10 +787,7 @@ def _first_fitting(release: ReleaseCandidate, need: int, holders: np.ndarray | N
     """The first group with at least ``need`` individuals (skipping ``holders``), or None."""
     sizes = release.sizes_array
     if holders is None:
-        running = release.__dict__.get("_running_max")
-        if running is None:
-            running = release.__dict__["_running_max"] = np.maximum.accumulate(sizes)
-        g = int(np.searchsorted(running, need))
+        g = int(np.searchsorted(release.derived(_running_max), need))
         return g if g < len(sizes) else None
     fits = sizes >= need
     fits[np.asarray(holders, dtype=np.int64)] = False
@@ -1019,18 +1023,17 @@ def _value_chunks(rows: SortedRows, by_value: tuple, held: np.ndarray, which: np
     return out
 
 
-def _smallest_holder(release: ReleaseCandidate, rows: SortedRows) -> np.ndarray:
-    """Size of the smallest group holding each value (cached on the release)."""
-    cached = release.__dict__.get("_smallest_holder")
-    if cached is None:
-        _, nz_value, _ = release.csr
-        cached = np.full(len(release.values), np.iinfo(np.int64).max)
-        for lo in range(0, len(nz_value), _CHUNK):  # in small pieces
-            hi = min(lo + _CHUNK, len(nz_value))
-            np.minimum.at(cached, nz_value[lo:hi], rows.sizes[rows.row_range(lo, hi)])
-        cached.setflags(write=False)
-        release.__dict__["_smallest_holder"] = cached
-    return cached
+def _smallest_holder(release: ReleaseCandidate) -> np.ndarray:
+    """Size of the smallest group holding each value (built once per release by
+    :meth:`~ReleaseCandidate.derived`)."""
+    rows = SortedRows.of(release)
+    _, nz_value, _ = release.csr
+    smallest = np.full(len(release.values), np.iinfo(np.int64).max)
+    for lo in range(0, len(nz_value), _CHUNK):  # in small pieces
+        hi = min(lo + _CHUNK, len(nz_value))
+        np.minimum.at(smallest, nz_value[lo:hi], rows.sizes[rows.row_range(lo, hi)])
+    smallest.setflags(write=False)
+    return smallest
 
 
 def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarray,
@@ -1076,7 +1079,7 @@ def point_verdicts(release: ReleaseCandidate, value: np.ndarray, point: np.ndarr
     # groups holding each value; the by-value order itself is built only if a layer of few
     # values needs it (a sweep in row order does not)
     held = release.holders_per_value
-    min_size = _smallest_holder(release, rows)
+    min_size = release.derived(_smallest_holder)
     distinct = sorted(set(capped))
     amounts = np.array(distinct, dtype=np.int64).reshape(-1, 3)
     amount_of_point = np.array([distinct.index(a) for a in capped], dtype=np.int64)

@@ -161,7 +161,7 @@ class Skyline:
 
     def __init__(self, points: Iterable) -> None:
         if isinstance(points, Skyline):
-            self._points = points._points
+            self._points = points.points
             return
         if isinstance(points, (SkylinePoint, str, bytes)) or not isinstance(points, Iterable):
             raise InvalidParameterError(

@@ -13,8 +13,9 @@ the quasi-identifier columns) and from a bucketized table (an explicit group col
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -378,7 +379,7 @@ class ReleaseCandidate:
             order = np.lexsort((value, -count.astype(np.int64), group))
             value, count = value[order], count[order]
         labels = _checked_labels(labels, sizes, owner)
-        release = cls.__new__(cls)
+        release: ReleaseCandidate = cls.__new__(cls)  # rows in order: adopted, not re-sorted
         release._store(sizes, indptr, value, count, values, labels, semantics)
         release._check_totals()
         return release
@@ -615,6 +616,33 @@ class ReleaseCandidate:
                          name="count")
 
     # ------------------------------------------------------------------ sparse form
+    def derived(self, build: Callable[[ReleaseCandidate], Any]) -> Any:
+        """``build(self)``, computed once per release and kept with it.
+
+        A release never changes, so a value computed from it alone (the formulas' sorted
+        rows, the running maximum of the group sizes, ...) holds as long as the release
+        lives.  ``build`` is the key: a module keeps what it derives from the model here,
+        through the model's own interface, instead of writing into the model's attributes.
+
+        Examples
+        --------
+        >>> calls = []
+        >>> def largest(release):
+        ...     calls.append(release)
+        ...     return int(release.sizes_array.max())
+        >>> r = ReleaseCandidate.from_groups([(2, ["a", "b"]), (3, ["a", "a", "b"])])
+        >>> r.derived(largest), r.derived(largest), len(calls)
+        (3, 3, 1)
+        """
+        store = self._derived_values
+        if build not in store:
+            store[build] = build(self)
+        return store[build]
+
+    @cached_property
+    def _derived_values(self) -> dict:
+        return {}  # build -> value; filled by derived()
+
     @property
     def n_nonzeros(self) -> int:
         """Number of (group, value) pairs with a nonzero count."""

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import skyprivacy
-from skyprivacy import Policy, ReleaseCandidate, breach_probability, skyline_anonymize, skyline_check
+from skyprivacy import (Policy, ReleaseCandidate, breach_probability, skyline_anonymize,
+                        skyline_check)
 from skyprivacy._core.exact import fraction_text, parse_fraction
 from skyprivacy.certificate import (
     CANONICAL_FORM,

@@ -99,7 +99,7 @@ def test_the_tutorial_runs_as_written(tmp_path, monkeypatch, capsys):
 
 
 def _options(parser):
-    for action in parser._actions:
+    for action in parser._actions:  # noqa: SLF001 (argparse lists its actions nowhere else)
         yield from (o for o in action.option_strings if o not in ("-h", "--help"))
         if hasattr(action, "choices") and isinstance(action.choices, dict):
             for sub in action.choices.values():

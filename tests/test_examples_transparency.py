@@ -76,11 +76,14 @@ def test_fairness_leak_reproduces_table2_and_marys_inference():
 
 
 def test_rule_inference_errors():
-    with pytest.raises(InvalidParameterError, match=r"The 'rates' parameter of infer_rules_from_fairness must "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'rates' parameter of infer_rules_from_fairness must "
                        r"map the two groups to their approval rates\. Got \{'F': 0\.1\} instead\."):
         infer_rules_from_fairness({"F": 0.1}, {}, {}, {})
-    with pytest.raises(InvalidParameterError, match=r"The 'side_info' parameter of infer_rules_from_fairness "
-                       r"must give P\(W \| Y\) for every group and stratum\. Got \"no entry for \('F', 'lo'\)\" instead\."):
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'side_info' parameter of infer_rules_from_fairness "
+                       r"must give P\(W \| Y\) for every group and stratum\. Got \"no entry for "
+                       r"\('F', 'lo'\)\" instead\."):
         infer_rules_from_fairness({"F": 0.1, "M": 0.2}, {"lo": 0.1}, {}, {})
 
 
@@ -109,18 +112,22 @@ def test_qii_monte_carlo_matches_the_exact_average():
     assert sampled == pytest.approx(exact, abs=0.03)
     assert qii(model, data, "x", where=where, n_samples=50, random_state=7) == \
         qii(model, data, "x", where=where, n_samples=50, random_state=np.random.default_rng(7))
-    with pytest.raises(SchemaError, match=r"^Column 'z' is not in the table; columns are \['x', 'y'\]\.$"):
+    with pytest.raises(SchemaError,
+                       match=r"^Column 'z' is not in the table; columns are \['x', 'y'\]\.$"):
         qii(model, data, "z", where=where)
-    with pytest.raises(InvalidParameterError, match=r"The 'n_samples' parameter of qii must be a positive "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'n_samples' parameter of qii must be a positive "
                        r"integer or None\. Got 0 instead\."):
         qii(model, data, "x", where=where, n_samples=0)
-    with pytest.raises(InvalidParameterError, match=r"The 'where' parameter of qii must be a non-empty boolean "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'where' parameter of qii must be a non-empty boolean "
                        r"mask over the data's rows\."):
         qii(model, data, "x", where=np.zeros(100, dtype=bool))
 
 
 def test_credit_card_table_weight_names():
-    with pytest.raises(InvalidParameterError, match=r"The 'weight' parameter of credit_card_table must be one "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'weight' parameter of credit_card_table must be one "
                        r"of \['population', 'census', 'section8'\]\. Got 'counts' instead\."):
         credit_card_table("counts")
 

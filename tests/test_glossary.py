@@ -64,7 +64,7 @@ def retired() -> dict[str, str]:
 def public_names():
     """(label, module, parameter or field name, constraint, annotation) of every public
     parameter, and of every field of an exported dataclass (``kind`` says which)."""
-    for label, owner_obj, attr, function in public_callables():
+    for label, _owner, _attr, function in public_callables():
         declared = declared_constraints(function)
         constraints = declared[1] if declared else {}
         for name, spec in inspect.signature(function).parameters.items():

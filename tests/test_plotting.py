@@ -1,4 +1,5 @@
-"""The drawing edge (skyprivacy/plotting.py): knowledge skylines and the trade-off curve of Fig. 5."""
+"""The drawing edge (skyprivacy/plotting.py): knowledge skylines and the trade-off curve of
+Fig. 5."""
 import re
 
 import matplotlib

@@ -277,7 +277,7 @@ def test_every_public_function_with_options_declares_them():
 
 
 def keyword_walk():
-    for label, owner_obj, attr, function in public_callables():
+    for label, _owner, _attr, function in public_callables():
         if label not in POSITIONAL_OPTIONS:
             yield label, function
 

@@ -169,7 +169,7 @@ def test_dense_views_refuse_above_the_limit_and_name_the_sparse_form(monkeypatch
             "ReleaseCandidate.counts would be a dense 2 x 3 table (6 cells, above the 5-cell "
             "limit); use release.nonzeros() for the (group, value, count) triples or "
             "release.to_sparse() for a scipy.sparse matrix.")):
-        release.counts
+        _ = release.counts
     assert release.nonzeros()["count"].tolist() == [1, 1, 1]
     assert breach_probability(release, "c", l=0, k=0, m=0) == 1.0
 

@@ -9,8 +9,8 @@ user's own call wherever the library decided to warn.
 
 from __future__ import annotations
 
+import inspect
 import os
-import sys
 import warnings
 from types import FrameType
 
@@ -30,7 +30,8 @@ def _in_package(filename: str) -> bool:
 def external_stacklevel() -> int:
     """The ``stacklevel`` that, passed by the caller of this function to
     :func:`warnings.warn`, names the first frame outside skyprivacy."""
-    frame: FrameType | None = sys._getframe(1)  # the function that will call warnings.warn
+    here = inspect.currentframe()  # None only on Pythons without frame support
+    frame: FrameType | None = here.f_back if here else None  # it calls warnings.warn
     level = 1
     while frame is not None and _in_package(frame.f_code.co_filename):
         frame = frame.f_back

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -32,7 +32,7 @@ from ..errors import HierarchyError, param_error
 from ._common import described_error, is_blank, native_value, object_array, shown, title
 from .lookup import LeafLookup, first_seen_codes, one_dimensional
 
-__all__ = ["Hierarchy", "NAME", "make_hierarchy", "rows_of"]
+__all__ = ["Hierarchy", "NAME", "NumberedRows", "make_hierarchy", "rows_of"]
 
 #: The declared ``name`` option of the class and of every reader and builder.
 NAME = Predicate(lambda value: value is None or isinstance(value, str), "be a string or None",
@@ -623,19 +623,28 @@ def make_hierarchy(rows: list, *, name=None, row_numbers=None,
         False when the rows have no numbers a user would know (mappings): messages cite
         the leaf only.
     """
-    hierarchy = Hierarchy.__new__(Hierarchy)
     if cite_rows and row_numbers is None:
         row_numbers = range(1, len(rows) + 1)
-    hierarchy._build(rows, name, list(row_numbers) if cite_rows else None)
-    return hierarchy
+    return Hierarchy(NumberedRows(rows, list(row_numbers) if cite_rows else None), name=name)
 
 
 def _rebuild(rows, name):
     return make_hierarchy(rows, name=name)
 
 
+class NumberedRows(NamedTuple):
+    """Rows already read (``leaf, level 1, ..., root``) with the number a message cites for
+    each, or None to cite leaves only: how :func:`make_hierarchy` hands a reader's or a
+    builder's rows to the class, whose constructor is the one place a hierarchy is built."""
+
+    rows: list
+    numbers: list | None
+
+
 def rows_of(levels, owner: str):
     """Rows (lists of labels) and their 1-based numbers from a frame, array or sequences."""
+    if isinstance(levels, NumberedRows):
+        return levels.rows, levels.numbers
     if isinstance(levels, pd.DataFrame):
         rows = [list(row) for row in levels.itertuples(index=False, name=None)]
     elif isinstance(levels, np.ndarray):

@@ -62,7 +62,8 @@ def test_a_registered_engine_takes_a_dispatchable_call_with_its_arguments(monkey
         accepts=lambda obj: isinstance(obj, Rows),
         count=lambda table, *, limit=None: seen.append((table, limit)) or "engine")
     monkeypatch.setitem(sys.modules, "toyengine", types.ModuleType("toyengine"))
-    monkeypatch.setitem(engines._registered, "toyengine", engine)
+    # the registry's own table, restored by monkeypatch (engines are never unregistered)
+    monkeypatch.setitem(engines._registered, "toyengine", engine)  # noqa: SLF001
 
     @dispatchable
     def count(table, *, limit=None):
@@ -82,7 +83,8 @@ def test_a_classmethod_constructor_dispatches_without_its_class(monkeypatch):
     engine = types.SimpleNamespace(accepts=lambda obj: True,
                                    build=lambda table, *, k: ("engine", list(table), k))
     monkeypatch.setitem(sys.modules, "toyengine", types.ModuleType("toyengine"))
-    monkeypatch.setitem(engines._registered, "toyengine", engine)
+    # the registry's own table, restored by monkeypatch (engines are never unregistered)
+    monkeypatch.setitem(engines._registered, "toyengine", engine)  # noqa: SLF001
 
     class Model:
         @classmethod

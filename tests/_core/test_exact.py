@@ -1,4 +1,5 @@
-"""The printed-decimal rule, native scalars and the text of exact numbers (skyprivacy/_core/exact.py)."""
+"""The printed-decimal rule, native scalars and the text of exact numbers
+(skyprivacy/_core/exact.py)."""
 import math
 from decimal import Decimal
 from fractions import Fraction

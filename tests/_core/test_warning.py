@@ -111,7 +111,8 @@ def _every_library_warning():
 
 @pytest.mark.parametrize("index", range(2))
 def test_every_library_warning_names_the_callers_line(index):
-    """Unused policy values and unknown values warn at the user's line, however many library frames stand between."""
+    """Unused policy values and unknown values warn at the user's line, however many library
+    frames stand between."""
     call, category, message = _every_library_warning()[index]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -144,10 +144,14 @@ def test_recursive_cl_diversity_reference():
     assert frame["ratio"].tolist() == pytest.approx([5 / 3, 1.0])
     # boundary: c = 5/3 exactly fails (strict <); just above passes
     assert not recursive_cl_diversity(release, diversity_c=Fraction(5, 3), l=3).safe
-    assert recursive_cl_diversity(release, diversity_c=Fraction(5, 3) + Fraction(1, 10 ** 12), l=3).safe
+    assert recursive_cl_diversity(
+        release, diversity_c=Fraction(5, 3) + Fraction(1, 10**12), l=3
+    ).safe
     assert recursive_cl_diversity_threshold(release, l=3) == Fraction(5, 3)
     # l = 1: r1 < c * n
-    assert recursive_cl_diversity(release, diversity_c=Fraction(1, 2), l=1).threshold == Fraction(1, 2)
+    assert recursive_cl_diversity(release, diversity_c=Fraction(1, 2), l=1).threshold == Fraction(
+        1, 2
+    )
 
 
 def test_recursive_cl_diversity_fewer_than_l_values_fails_for_every_c():
@@ -168,7 +172,10 @@ def test_recursive_float_c_is_read_as_its_decimal():
     assert not result.safe
     assert recursive_cl_diversity(release, diversity_c=0.7500000001, l=2).safe
     assert result.diversity_c == 0.75 and result.to_dict()["diversity_c"] == 0.75
-    assert recursive_cl_diversity(release, diversity_c=Fraction(3, 4), l=2).to_dict()["diversity_c"] == "3/4"
+    assert (
+        recursive_cl_diversity(release, diversity_c=Fraction(3, 4), l=2).to_dict()["diversity_c"]
+        == "3/4"
+    )
 
 
 def test_numpy_long_double_c_comes_back_a_python_float():
@@ -193,9 +200,13 @@ def test_recursive_matches_definition(groups, l, c):
 
 
 def test_cl_diversity_policy_confidence_is_exact():
-    assert cl_diversity_policy(diversity_c=3, l=4).default.points == (SkylinePoint(2, 0, 0, Fraction(3, 4)),)
+    assert cl_diversity_policy(diversity_c=3, l=4).default.points == (
+        SkylinePoint(2, 0, 0, Fraction(3, 4)),
+    )
     assert cl_diversity_policy(diversity_c=0.75, l=2).default.points[0].c_exact == Fraction(3, 7)
-    assert cl_diversity_policy(diversity_c=Fraction(1, 3), l=3).default.points[0].c_exact == Fraction(1, 4)
+    assert cl_diversity_policy(diversity_c=Fraction(1, 3), l=3).default.points[
+        0
+    ].c_exact == Fraction(1, 4)
     assert cl_diversity_policy(diversity_c=0.1, l=2).default.points[0].c_exact == Fraction(1, 11)
 
 
@@ -218,7 +229,9 @@ def test_prop4_matches_brute_force_oracle_on_tiny_releases():
             worst = max(breach_grid(groups, v, "svpi", l - 2, 0, 0)[(l - 2, 0, 0)]
                         for v in values)
             for c in (Fraction(1, 2), 1, 2, 3):
-                direct = recursive_cl_diversity(ReleaseCandidate.from_groups(groups), diversity_c=c, l=l)
+                direct = recursive_cl_diversity(
+                    ReleaseCandidate.from_groups(groups), diversity_c=c, l=l
+                )
                 assert (worst < Fraction(c) / (Fraction(c) + 1)) == direct.safe, (
                     groups, l, c, worst)
                 checked += 1
@@ -271,7 +284,9 @@ def test_prop4_hypothesis(groups, l, c):
 @given(svpi_groups(), st.integers(2, 6), st.data())
 def test_prop4_hypothesis_at_the_boundary(groups, l, data):
     release = ReleaseCandidate.from_groups(groups)
-    ratios = [r for r in recursive_cl_diversity(release, diversity_c=1, l=l).ratios if r != float("inf")]
+    ratios = [
+        r for r in recursive_cl_diversity(release, diversity_c=1, l=l).ratios if r != float("inf")
+    ]
     if not ratios:
         assert not _prop4_agrees(groups, 1, l).safe
         return
@@ -306,12 +321,14 @@ def test_l_diversity_rejects_mvpi(call, owner):
         call(MVPI)
 
 
-@pytest.mark.parametrize("call, owner", [(lambda r, l: distinct_l_diversity(r, l=l),
-                                          "distinct_l_diversity"),
-                                         (lambda r, l: recursive_cl_diversity(r, diversity_c=2, l=l),
-                                          "recursive_cl_diversity"),
-                                         (lambda r, l: recursive_cl_diversity_threshold(r, l=l),
-                                          "recursive_cl_diversity_threshold")])
+@pytest.mark.parametrize(
+    "call, owner",
+    [
+        (lambda r, l: distinct_l_diversity(r, l=l), "distinct_l_diversity"),
+        (lambda r, l: recursive_cl_diversity(r, diversity_c=2, l=l), "recursive_cl_diversity"),
+        (lambda r, l: recursive_cl_diversity_threshold(r, l=l), "recursive_cl_diversity_threshold"),
+    ],
+)
 @pytest.mark.parametrize("l, shown", [(0, "0"), (1.5, "1.5"), (True, "True"), ("2", "'2'")])
 def test_integer_l_must_be_positive(call, owner, l, shown):
     with raises(f"The 'l' parameter of {owner} must be a positive integer. Got {shown} instead."):

@@ -135,7 +135,8 @@ def test_labels_other_than_zero_one_are_listed():
         statistical_parity_gap([0, 1, 1], ["White", "Black", "White"])
     with pytest.raises(InvalidParameterError, match=r"'a' parameter .* Got 'values \[0, 1, 2\]'"):
         statistical_parity_gap([0, 1, 1], [0, 1, 2])
-    with pytest.raises(InvalidParameterError, match=r"'a' parameter .* Got 'values \[0.0, 1.0, nan\]'"):
+    with pytest.raises(InvalidParameterError,
+                       match=r"'a' parameter .* Got 'values \[0.0, 1.0, nan\]'"):
         statistical_parity_gap([0, 1, 1], [0, 1, float("nan")])
     with pytest.raises(InvalidParameterError, match=r"'y' parameter of equal_opportunity_gap "
                                                     r"must contain only the labels 0 and 1"):

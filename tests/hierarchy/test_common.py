@@ -36,7 +36,9 @@ def test_is_blank():
 def test_described_error_is_the_house_template():
     error = described_error("table", "f", "be a pandas DataFrame", "a Series")
     assert isinstance(error, InvalidParameterError)
-    assert str(error) == "The 'table' parameter of f must be a pandas DataFrame. Got a Series instead."
+    assert (
+        str(error) == "The 'table' parameter of f must be a pandas DataFrame. Got a Series instead."
+    )
 
 
 def test_object_array_keeps_tuples_as_items():

@@ -424,9 +424,9 @@ def test_immutable_hashable_picklable():
     with pytest.raises(AttributeError, match="Hierarchy is immutable; cannot set 'name'"):
         h.name = "x"
     with pytest.raises(AttributeError, match="Hierarchy is immutable; cannot set '_rows'"):
-        h._rows = ()
+        h._rows = ()  # noqa: SLF001 (the private state is immutable too)
     with pytest.raises(AttributeError, match="Hierarchy is immutable; cannot delete '_name'"):
-        del h._name
+        del h._name  # noqa: SLF001
     clone = pickle.loads(pickle.dumps(h))
     assert clone == h and hash(clone) == hash(h) and clone is not h
     assert clone.generalize(["Private"], 1) == ["Non-Government"]

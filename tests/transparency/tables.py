@@ -11,7 +11,8 @@ from skyprivacy.transparency.certificate import build_rule_certificate
 
 
 def credit_card_table(weight: str = "section8") -> DecisionTable:
-    """Table 1 of Chen, Golubchik and Pal weighted by ``weight`` (section8, population or census)."""
+    """Table 1 of Chen, Golubchik and Pal weighted by ``weight`` (section8, population or
+    census)."""
     return DecisionTable.from_frame(load_credit_card(), public="gender", sensitive="income",
                                     weight=weight, decision="d")
 
@@ -44,7 +45,8 @@ KW = {"public": "gender", "sensitive": "income", "weight": "section8", "decision
 
 
 def section8(exact):
-    """(table, announced rule, certificate) of Section 8 of the paper: Table 1 with populations 12, 5, 3 / 9, 7, 4, delta = 0.9."""
+    """(table, announced rule, certificate) of Section 8 of the paper: Table 1 with
+    populations 12, 5, 3 / 9, 7, 4, delta = 0.9."""
     frame = load_credit_card()
     result = optimal_privacy(DecisionTable.from_frame(frame, **KW), Delta(0.9), exact=exact)
     rule = result.announced

@@ -127,19 +127,22 @@ def test_announced_rule_in_every_accepted_form():
     table = table_of([1, 2, 3], [0.0, 0.5, 1.0], index=["a", "b", "c"])
     expected = confidence(table, [0.2, 0.4, 0.6])
     frame = table.frame.assign(announced=[0.2, 0.4, 0.6])
-    with_column = DecisionTable.from_frame(frame, public="g", sensitive="s", weight="w", decision="d")
+    with_column = DecisionTable.from_frame(frame, public="g", sensitive="s", weight="w",
+                                           decision="d")
     pd.testing.assert_frame_equal(confidence(with_column, "announced"), expected)
     shuffled = pd.Series([0.6, 0.2, 0.4], index=["c", "a", "b"])
     pd.testing.assert_frame_equal(confidence(table, shuffled), expected)
     matrix = np.array([[0.8, 0.2], [0.6, 0.4], [0.4, 0.6]])
     pd.testing.assert_frame_equal(confidence(table, matrix), expected)
-    pd.testing.assert_frame_equal(confidence(table, pd.DataFrame(matrix, index=["a", "b", "c"])), expected)
+    pd.testing.assert_frame_equal(confidence(table, pd.DataFrame(matrix, index=["a", "b", "c"])),
+                                  expected)
 
 
 def test_confidence_for_more_outcomes():
     df = pd.DataFrame({"g": ["a", "a"], "s": [1, 2], "w": [1, 1],
                        "x": [1.0, 0.0], "y": [0.0, 0.5], "z": [0.0, 0.5]})
-    table = DecisionTable.from_frame(df, public="g", sensitive="s", weight="w", decision=["x", "y", "z"])
+    table = DecisionTable.from_frame(df, public="g", sensitive="s", weight="w",
+                                     decision=["x", "y", "z"])
     conf = confidence(table)
     assert conf.to_numpy().tolist() == [[1.0, 0.0, 0.0], [0.0, 1.0, 1.0]]
 
@@ -149,65 +152,83 @@ def test_gamma_and_beta_conversions():
     assert beta_from_gamma(0) == 1.0
     assert gamma_from_beta(1) == 0.0 and math.copysign(1, gamma_from_beta(1)) == 1
     assert beta_from_gamma(gamma_from_beta(0.3)) == pytest.approx(0.3)
-    with pytest.raises(InvalidParameterError, match=r"The 'gamma' parameter of beta_from_gamma must be "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'gamma' parameter of beta_from_gamma must be "
                        r"a number >= 0\. Got -1 instead\."):
         beta_from_gamma(-1)
-    with pytest.raises(InvalidParameterError, match=r"The 'gamma' parameter of beta_from_gamma must be a "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'gamma' parameter of beta_from_gamma must be a "
                        r"number >= 0\. Got 'x' instead\."):
         beta_from_gamma("x")
-    with pytest.raises(InvalidParameterError, match=r"The 'beta' parameter of gamma_from_beta must be in "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'beta' parameter of gamma_from_beta must be in "
                        r"\(0, 1\]\. Got 0 instead\."):
         gamma_from_beta(0)
-    with pytest.raises(InvalidParameterError, match=r"The 'beta' parameter of gamma_from_beta must be a "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'beta' parameter of gamma_from_beta must be a "
                        r"number in \(0, 1\]\. Got True instead\."):
         gamma_from_beta(True)
 
 
 def test_beta_check_needs_exactly_one_target():
     table = table_of([1, 1], [0.5, 0.5])
-    with pytest.raises(InvalidParameterError, match=r"^satisfies_beta needs exactly one of 'beta' and "
+    with pytest.raises(InvalidParameterError,
+                       match=r"^satisfies_beta needs exactly one of 'beta' and "
                        r"'gamma'\. Got beta=None, gamma=None\.$"):
         satisfies_beta(table)
     with pytest.raises(InvalidParameterError, match=r"Got beta=0\.5, gamma=1\."):
         satisfies_beta(table, beta=0.5, gamma=1)
-    with pytest.raises(InvalidParameterError, match=r"The 'beta' parameter of satisfies_beta must be in "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'beta' parameter of satisfies_beta must be in "
                        r"\(0, 1\]\. Got 1\.5 instead\."):
         satisfies_beta(table, beta=1.5)
-    with pytest.raises(InvalidParameterError, match=r"The 'gamma' parameter of satisfies_beta must be a "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'gamma' parameter of satisfies_beta must be a "
                        r"number >= 0\. Got -0\.5 instead\."):
         satisfies_beta(table, gamma=-0.5)
-    with pytest.raises(InvalidParameterError, match=r"The 'tol' parameter of satisfies_beta must be a "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'tol' parameter of satisfies_beta must be a "
                        r"finite number >= 0\. Got -1 instead\."):
         satisfies_beta(table, beta=0.5, tol=-1)
 
 
 def test_table_must_be_a_decision_table():
-    with pytest.raises(InvalidParameterError, match=r"The 'table' parameter of max_confidence must be a "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'table' parameter of max_confidence must be a "
                        r"DecisionTable\. Got 'DataFrame' instead\."):
         max_confidence(pd.DataFrame())
 
 
 def test_bad_announced_rules():
     table = table_of([1, 2, 3], [0.0, 0.5, 1.0])
-    with pytest.raises(InvalidParameterError, match=r"The 'announced' parameter of confidence must have "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'announced' parameter of confidence must have "
                        r"shape \(3,\) for a binary table or \(3, 2\)\. Got \(2,\) instead\."):
         confidence(table, [0.1, 0.2])
-    with pytest.raises(InvalidParameterError, match=r"The 'announced' parameter of confidence must hold "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'announced' parameter of confidence must hold "
                        r"probabilities in \[0, 1\]\. Got '\[-0\.5, 1\.5\] at index 0' instead\."):
         confidence(table, [1.5, 0.2, 0.3])
-    with pytest.raises(InvalidParameterError, match=r"The 'announced' parameter of confidence must give "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'announced' parameter of confidence must give "
                        r"distributions that sum to 1\. Got 'sum 0\.5 at index 1' instead\."):
         confidence(table, [[0.5, 0.5], [0.25, 0.25], [0.5, 0.5]])
-    with pytest.raises(InvalidParameterError, match=r"must hold finite probabilities\. Got 'NaN or inf'"):
+    with pytest.raises(InvalidParameterError,
+                       match=r"must hold finite probabilities\. Got 'NaN or inf'"):
         confidence(table, [np.nan, 0.2, 0.3])
-    with pytest.raises(SchemaError, match=r"^Column 'zz' is not in the table; columns are \['g', 's', 'w', 'd'\]\.$"):
+    with pytest.raises(SchemaError,
+                       match=r"^Column 'zz' is not in the table; columns are \['g', 's', 'w', "
+                             r"'d'\]\.$"):
         confidence(table, "zz")
-    with pytest.raises(SchemaError, match=r"^The announced rule does not cover every record of the table "
+    with pytest.raises(SchemaError,
+                       match=r"^The announced rule does not cover every record of the table "
                        r"\(aligned by index\)\.$"):
         confidence(table, pd.Series([0.1, 0.2], index=[0, 1]))
     other = table_of([1, 2, 3], [0.0, 0.5, 1.0])
-    with pytest.raises(InvalidParameterError, match=r"The 'announced' parameter of max_confidence must be "
-                       r"a result computed for this table\. Got 'a result of another table' instead\."):
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'announced' parameter of max_confidence must be "
+                       r"a result computed for this table\. Got 'a result of another table' "
+                       r"instead\."):
         max_confidence(table, optimal_privacy(other, Delta(0.9)))
 
 
@@ -216,14 +237,16 @@ def test_confidence_tables_under_announced_rule(section8, section8_exact):
     assert conf[0].tolist() == [F(27, 40), F(49, 160), F(3, 160), F(81, 127), F(42, 127), F(4, 127)]
     assert conf[1].tolist() == [F(3, 10), F(1, 40), F(27, 40), F(9, 73), F(28, 73), F(36, 73)]
     assert section8_exact.achieved.conf == F(27, 40)
-    assert (section8_exact.achieved.group, section8_exact.achieved.outcome, section8_exact.achieved.sensitive) == (("F",), 0, "<100k")
+    assert (section8_exact.achieved.group, section8_exact.achieved.outcome,
+            section8_exact.achieved.sensitive) == (("F",), 0, "<100k")
 
 
 def test_beta_check_is_exact_at_the_boundary(section8, section8_exact):
     assert satisfies_beta(section8, section8_exact, beta=F(27, 40), exact=True)
     below = satisfies_beta(section8, section8_exact, beta=F(27, 40) - F(1, 10**12), exact=True)
     assert not below
-    assert below.violations["income"].tolist() == ["<100k", ">200k"]  # conf(F,0->x1) and conf(F,1->x3)
+    # conf(F,0->x1) and conf(F,1->x3)
+    assert below.violations["income"].tolist() == ["<100k", ">200k"]
     assert below.violations["outcome"].tolist() == [0, 1]
 
 

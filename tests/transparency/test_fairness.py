@@ -37,10 +37,12 @@ def test_distances():
     assert d_inf([0.5, 0.5], [0.25, 0.75]) == pytest.approx(math.log(2))
     assert d_inf([0.0, 1.0], [0.0, 1.0]) == 0.0  # 0/0 counts as equal
     assert d_inf([0.0, 1.0], [0.1, 0.9]) == math.inf
-    with pytest.raises(InvalidParameterError, match=r"The 'z2' parameter of d_tv must have 2 outcomes like "
+    with pytest.raises(InvalidParameterError, match=r"The 'z2' parameter of d_tv must have 2 "
+                                                    r"outcomes like "
                        r"z1\. Got 3 instead\."):
         d_tv([0.5, 0.5], [0.2, 0.3, 0.5])
-    with pytest.raises(InvalidParameterError, match=r"The 'z1' parameter of d_inf must be a 1-d array of "
+    with pytest.raises(InvalidParameterError, match=r"The 'z1' parameter of d_inf must be a 1-d "
+                                                    r"array of "
                        r"probabilities\. Got \[-1, 2\] instead\."):
         d_inf([-1, 2], [0.5, 0.5])
 
@@ -53,9 +55,15 @@ def test_table2_numbers(population):
     assert sp.value == pytest.approx(13 / 150) and sp.family == "tv" and sp.groups == ("F", "M")
     assert sp.interval is None  # no fidelity given
     csp = conditional_statistical_parity(population, protected="gender", stratum="income")
-    assert [(m.stratum, m.value) for m in csp] == [("<100k", 0.0), ("100k-200k", 0.5), (">200k", 0.0)]
+    assert [(m.stratum, m.value) for m in csp] == [
+        ("<100k", 0.0),
+        ("100k-200k", 0.5),
+        (">200k", 0.0),
+    ]
     assert group_distribution(population, {"gender": "M"}).tolist() == pytest.approx([0.9, 0.1])
-    assert group_distribution(population, population.frame["gender"].eq("F")).iloc[1] == pytest.approx(2 / 150)
+    assert group_distribution(population, population.frame["gender"].eq("F")).iloc[
+        1
+    ] == pytest.approx(2 / 150)
 
 
 def test_p_percent_rule_both_forms(population):
@@ -71,15 +79,18 @@ def test_groups_given_explicitly_and_as_sets():
     df = pd.DataFrame({"race": ["a", "b", "c", "a", "b", "c"], "s": [1, 1, 1, 2, 2, 2],
                        "w": [1, 2, 3, 4, 5, 6], "d": [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]})
     table = DecisionTable.from_frame(df, public="race", sensitive="s", weight="w", decision="d")
-    with pytest.raises(InvalidParameterError, match=r"The 'groups' parameter of statistical_parity must name "
-                       r"the two groups to compare, since column 'race' has 3 values \['a', 'b', 'c'\]\. "
+    with pytest.raises(InvalidParameterError, match=r"The 'groups' parameter of "
+                                                    r"statistical_parity must name "
+                       r"the two groups to compare, since column 'race' has 3 values \['a', 'b', "
+                       r"'c'\]\. "
                        r"Got None instead\."):
         statistical_parity(table, protected="race")
     sp = statistical_parity(table, protected="race", groups=("a", ["b", "c"]))
     rate_a = (1 * 0 + 4 * 0.6) / 5
     rate_bc = (2 * 0.2 + 3 * 0.4 + 5 * 0.8 + 6 * 1.0) / 16
     assert sp.value == pytest.approx(abs(rate_a - rate_bc))
-    with pytest.raises(InvalidParameterError, match=r"The 'groups' parameter of p_percent_rule must be a "
+    with pytest.raises(InvalidParameterError, match=r"The 'groups' parameter of p_percent_rule "
+                                                    r"must be a "
                        r"pair \(Y1, Y2\) of values or lists of values\. Got 'a' instead\."):
         p_percent_rule(table, protected="race", groups="a")
 
@@ -94,11 +105,13 @@ def test_individual_fairness(population):
     assert by_callable.value == pytest.approx(0.5)  # same income, different gender: 0 vs 0.5
     relative = individual_fairness_bias(population, record_distance=np.zeros((6, 6)), metric="inf")
     assert relative.value == math.inf and relative.family == "rm"
-    with pytest.raises(InvalidParameterError, match=r"The 'metric' parameter of individual_fairness_bias must "
+    with pytest.raises(InvalidParameterError, match=r"The 'metric' parameter of "
+                                                    r"individual_fairness_bias must "
                        r"be one of \['tv', 'inf'\]\. Got 'l2' instead\."):
         individual_fairness_bias(population, record_distance=np.zeros((6, 6)), metric="l2")
     with pytest.raises(InvalidParameterError, match=r"The 'record_distance' parameter of "
-                       r"individual_fairness_bias must be a callable or an \(6, 6\) matrix\. Got \(2, 2\) instead\."):
+                       r"individual_fairness_bias must be a callable or an \(6, 6\) matrix\. Got "
+                       r"\(2, 2\) instead\."):
         individual_fairness_bias(population, record_distance=np.zeros((2, 2)))
 
 
@@ -107,7 +120,9 @@ def test_lemma2_shifts_and_intervals():
     assert lemma2_shift(Delta(0.2)) == 1.0  # capped: D_tv <= 1
     assert lemma2_shift(Delta(0.9), family="rm") == math.inf
     assert lemma2_shift(Delta(1), family="rm") == 0.0
-    assert lemma2_shift(Alpha(0.5), family="rm") == pytest.approx(2 * math.log(2))  # no cap at 1 (P2)
+    assert lemma2_shift(Alpha(0.5), family="rm") == pytest.approx(
+        2 * math.log(2)
+    )  # no cap at 1 (P2)
     assert lemma2_shift(Alpha(0.9)) == pytest.approx(0.2)  # extension: alpha implies delta = alpha
     assert lemma2_shift(Alpha(0), family="rm") == math.inf
     iv = bias_interval(0.165, delta=0.9)
@@ -115,16 +130,20 @@ def test_lemma2_shifts_and_intervals():
     iv = bias_interval(0.6, alpha=0.9, family="rm")
     assert (iv.low, iv.high) == pytest.approx((0.6 + 2 * math.log(0.9), 0.6 - 2 * math.log(0.9)))
     assert bias_interval(0.95, delta=0.9).high == 1.0
-    with pytest.raises(InvalidParameterError, match=r"The 'delta' parameter of bias_interval must be given, "
+    with pytest.raises(InvalidParameterError, match=r"The 'delta' parameter of bias_interval must "
+                                                    r"be given, "
                        r"or alpha, but not both\. Got \{'delta': 0\.9, 'alpha': 0\.9\} instead\."):
         bias_interval(0.1, delta=0.9, alpha=0.9)
-    with pytest.raises(InvalidParameterError, match=r"The 'measured' parameter of bias_interval must be a "
+    with pytest.raises(InvalidParameterError, match=r"The 'measured' parameter of bias_interval "
+                                                    r"must be a "
                        r"number >= 0\. Got -0\.1 instead\."):
         bias_interval(-0.1, delta=0.9)
-    with pytest.raises(InvalidParameterError, match=r"The 'family' parameter of bias_interval must be one of "
+    with pytest.raises(InvalidParameterError, match=r"The 'family' parameter of bias_interval "
+                                                    r"must be one of "
                        r"\['tv', 'rm'\]\. Got 'l1' instead\."):
         bias_interval(0.1, delta=0.9, family="l1")
-    with pytest.raises(InvalidParameterError, match=r"The 'fidelity' parameter of lemma2_shift must be a Delta "
+    with pytest.raises(InvalidParameterError, match=r"The 'fidelity' parameter of lemma2_shift "
+                                                    r"must be a Delta "
                        r"or Alpha \(Lemma 2 covers no other\)\."):
         lemma2_shift(Bounds([0], [1]))
 
@@ -141,18 +160,23 @@ def test_report_from_the_announced_rule(population):
     assert sp.interval.max_shift == pytest.approx(0.1)
     truth = statistical_parity(population, protected="gender").value
     assert sp.interval.low <= truth <= sp.interval.high
-    assert report.measure("conditional_statistical_parity", stratum="100k-200k").stratum == "100k-200k"
+    assert (
+        report.measure("conditional_statistical_parity", stratum="100k-200k").stratum == "100k-200k"
+    )
     with pytest.raises(TypeError):
         report.measure("conditional_statistical_parity", "<100k")  # stratum is keyword-only
     assert json.dumps(report.to_dict())
-    with pytest.raises(InvalidParameterError, match=r"The 'name' parameter of FairnessReport.measure must "
+    with pytest.raises(InvalidParameterError, match=r"The 'name' parameter of "
+                                                    r"FairnessReport.measure must "
                        r"name a measure of the report\. Got \('equal_odds', None\) instead\."):
         report.measure("equal_odds")
 
 
 def test_report_from_the_true_rule_warns(population):
-    with pytest.warns(PrivacyRiskWarning, match=r"^Fairness numbers computed from the true rule D can reveal "
-                      r"it \(section 3\.3\); release numbers computed from the announced rule D~ instead\.$"):
+    with pytest.warns(PrivacyRiskWarning, match=r"^Fairness numbers computed from the true rule D "
+                                                r"can reveal "
+                      r"it \(section 3\.3\); release numbers computed from the announced rule D~ "
+                      r"instead\.$"):
         fairness_report(population, protected="gender")
 
 
@@ -162,37 +186,54 @@ def test_bounds_fidelity_has_no_lemma2_interval(population):
 
 
 def test_selection_errors(population):
-    with pytest.raises(SchemaError, match=r"^Column 'sex' is not in the table; columns are \['gender', "
+    with pytest.raises(SchemaError, match=r"^Column 'sex' is not in the table; columns are "
+                                          r"\['gender', "
                        r"'income', 'd', 'population', 'census', 'section8'\]\.$"):
         statistical_parity(population, protected="sex")
     with pytest.raises(SchemaError, match=r"^Column 'band' is not in the table"):
         conditional_statistical_parity(population, protected="gender", stratum="band")
-    with pytest.raises(SchemaError, match=r"^The group \{'gender': 'X'\} has no record of positive weight\.$"):
+    with pytest.raises(SchemaError, match=r"^The group \{'gender': 'X'\} has no record of "
+                                          r"positive weight\.$"):
         group_distribution(population, {"gender": "X"})
-    with pytest.raises(InvalidParameterError, match=r"The 'where' parameter of group_distribution must be a "
-                       r"dict of column values or a boolean mask of 6 records\. Got \(2,\) instead\."):
+    with pytest.raises(InvalidParameterError, match=r"The 'where' parameter of group_distribution "
+                                                    r"must be a "
+                       r"dict of column values or a boolean mask of 6 records\. Got \(2,\) "
+                       r"instead\."):
         group_distribution(population, np.array([True, False]))
 
 
 def test_stratum_missing_a_group_gives_nan():
     df = pd.DataFrame({"gender": ["F", "F", "M", "M"], "band": ["lo", "hi", "lo", "lo2"],
                        "w": [1, 1, 1, 1], "d": [0.0, 1.0, 0.5, 0.5]})
-    table = DecisionTable.from_frame(df, public="gender", sensitive="band", weight="w", decision="d")
-    values = {m.stratum: m.value for m in conditional_statistical_parity(table, protected="gender", stratum="band")}
-    assert values["lo"] == pytest.approx(0.5) and math.isnan(values["hi"]) and math.isnan(values["lo2"])
+    table = DecisionTable.from_frame(
+        df, public="gender", sensitive="band", weight="w", decision="d"
+    )
+    values = {
+        m.stratum: m.value
+        for m in conditional_statistical_parity(table, protected="gender", stratum="band")
+    }
+    assert (
+        values["lo"] == pytest.approx(0.5)
+        and math.isnan(values["hi"])
+        and math.isnan(values["lo2"])
+    )
 
 
 # -- Lemma 2 holds for *any* perturbation within the fidelity, not just the optimal one ----------
 @st.composite
 def perturbed(draw):
     n = draw(st.integers(2, 8))
-    genders = draw(st.lists(st.sampled_from("FM"), min_size=n, max_size=n).filter(lambda g: len(set(g)) == 2))
+    genders = draw(
+        st.lists(st.sampled_from("FM"), min_size=n, max_size=n).filter(lambda g: len(set(g)) == 2)
+    )
     bands = draw(st.lists(st.sampled_from(["lo", "hi"]), min_size=n, max_size=n))
     weights = draw(st.lists(st.integers(1, 20), min_size=n, max_size=n))
     d = draw(st.lists(st.floats(0, 1).map(lambda x: round(x, 3)), min_size=n, max_size=n))
     df = pd.DataFrame({"gender": genders, "band": bands, "key": range(n), "w": weights, "d": d})
     table = DecisionTable.from_frame(df, public="key", sensitive="band", weight="w", decision="d")
-    fidelity = draw(st.sampled_from([Delta, Alpha]))(draw(st.floats(0.5, 1).map(lambda x: round(x, 3))))
+    fidelity = draw(st.sampled_from([Delta, Alpha]))(
+        draw(st.floats(0.5, 1).map(lambda x: round(x, 3)))
+    )
     bounds = fidelity_bounds(table, fidelity)
     mix = np.array(draw(st.lists(st.floats(0, 1), min_size=n, max_size=n)))
     announced = bounds.lower[:, 1] + mix * (bounds.upper[:, 1] - bounds.lower[:, 1])

@@ -50,42 +50,59 @@ def test_binary_normalisation_of_alpha_bounds():
 
 
 def test_fidelity_parameter_errors(section8):
-    with pytest.raises(InvalidParameterError, match=r"The 'fidelity' parameter of optimal_privacy must be "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'fidelity' parameter of optimal_privacy must be "
                        r"a Delta, Alpha or Bounds\. Got 'float' instead\."):
         optimal_privacy(section8, 0.9)
-    with pytest.raises(InvalidParameterError, match=r"The 'delta' parameter of Delta must be in \[0, 1\]\. "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'delta' parameter of Delta must be in \[0, 1\]\. "
                        r"Got 1\.5 instead\."):
         Delta(1.5)
-    with pytest.raises(InvalidParameterError, match=r"The 'alpha' parameter of Alpha must be in \[0, 1\]\. "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'alpha' parameter of Alpha must be in \[0, 1\]\. "
                        r"Got nan instead\."):
         Alpha(float("nan"))
-    with pytest.raises(InvalidParameterError, match=r"The 'alpha' parameter of Alpha must be a number in "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'alpha' parameter of Alpha must be a number in "
                        r"\[0, 1\]\. Got '0\.9' instead\."):
         Alpha("0.9")
-    with pytest.raises(InvalidParameterError, match=r"The 'delta' parameter of Delta must be a number in "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'delta' parameter of Delta must be a number in "
                        r"\[0, 1\]\. Got True instead\."):
         Delta(True)
 
 
 def test_bounds_errors():
     table = table_of([0.5, 0.2, 0.3], [0.6, 0.5, 0.5])
-    with pytest.raises(InfeasibleError, match=r"^The fidelity bounds admit no distribution at index 1: "
-                       r"lower \[0\.3, 0\.8\] exceeds upper \[0\.2, 0\.7\] after making the outcomes consistent\.$"):
+    with pytest.raises(InfeasibleError,
+                       match=r"^The fidelity bounds admit no distribution at index 1: "
+                       r"lower \[0\.3, 0\.8\] exceeds upper \[0\.2, 0\.7\] after making the "
+                       r"outcomes consistent\.$"):
         optimal_privacy(table, Bounds([0, 0.8, 0], [1, 0.7, 1]))
-    with pytest.raises(InvalidParameterError, match=r"The 'fidelity' parameter of fidelity_bounds must give "
-                       r"bounds inside \[0, 1\]\. Got '\[-0\.5, 0\.0\] to \[1\.0, 1\.5\] at index 0' instead\."):
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'fidelity' parameter of fidelity_bounds must give "
+                       r"bounds inside \[0, 1\]\. Got '\[-0\.5, 0\.0\] to \[1\.0, 1\.5\] at index "
+                       r"0' instead\."):
         optimal_privacy(table, Bounds([0, 0, 0], [1.5, 1, 1]))
-    with pytest.raises(InvalidParameterError, match=r"The 'fidelity' parameter of fidelity_bounds must give "
-                       r"lower bounds of shape \(3,\) for a binary table or \(3, 2\)\. Got \(2,\) instead\."):
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'fidelity' parameter of fidelity_bounds must give "
+                       r"lower bounds of shape \(3,\) for a binary table or \(3, 2\)\. Got \(2,\) "
+                       r"instead\."):
         optimal_privacy(table, Bounds([0, 0], [1, 1]))
-    with pytest.raises(InvalidParameterError, match=r"The 'fidelity' parameter of fidelity_bounds must give "
-                       r"lower and upper bounds of the same shape\. Got \(\(3,\), \(3, 2\)\) instead\."):
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'fidelity' parameter of fidelity_bounds must give "
+                       r"lower and upper bounds of the same shape\. Got \(\(3,\), \(3, 2\)\) "
+                       r"instead\."):
         optimal_privacy(table, Bounds([0, 0, 0], np.ones((3, 2))))
-    with pytest.raises(InvalidParameterError, match=r"must give finite upper bounds\. Got 'NaN' instead\."):
+    with pytest.raises(InvalidParameterError,
+                       match=r"must give finite upper bounds\. Got 'NaN' instead\."):
         optimal_privacy(table, Bounds([0, 0, 0], [1, np.nan, 1]))
-    with pytest.raises(SchemaError, match=r"^Column 'lo' is not in the table; columns are \['g', 's', 'w', 'd'\]\.$"):
+    with pytest.raises(SchemaError,
+                       match=r"^Column 'lo' is not in the table; columns are \['g', 's', 'w', "
+                             r"'d'\]\.$"):
         optimal_privacy(table, Bounds("lo", "hi"))
-    with pytest.raises(SchemaError, match=r"^The lower bounds do not cover every record of the table "
+    with pytest.raises(SchemaError,
+                       match=r"^The lower bounds do not cover every record of the table "
                        r"\(aligned by index\)\.$"):
         optimal_privacy(table, Bounds(pd.Series([0, 0], index=[0, 1]), [1, 1, 1]))
     with pytest.raises(InfeasibleError, match=r"admit no distribution at index 0"):

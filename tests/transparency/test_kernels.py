@@ -34,11 +34,13 @@ def test_regression_e1_floor():
 def test_regression_e2_shared_special_record():
     """x^0 = x^1: the printed ALLOCATION outputs -0.5; the corrected one [0.6, 1, 1/3] (E2)."""
     table = table_of([0.5, 0.2, 0.3], [0.6, 0.5, 0.5])
-    bounds = Bounds(np.array([F(3, 5), 0, 0], dtype=object), np.array([F(3, 5), 1, 1], dtype=object))
+    bounds = Bounds(np.array([F(3, 5), 0, 0], dtype=object),
+                    np.array([F(3, 5), 1, 1], dtype=object))
     result = optimal_privacy(table, bounds, exact=True)
     group = result.groups[0]
     assert group.x0 == group.x1 == 0
-    assert (group.beta0, group.beta1, group.betap, group.beta_min) == (F(1, 3), F(3, 8), F(1, 2), F(1, 2))
+    assert (group.beta0, group.beta1, group.betap, group.beta_min) == (F(1, 3), F(3, 8), F(1, 2),
+                                                                       F(1, 2))
     assert group.beta_star == F(1, 2) and group.case == "betap"
     assert group.d_tilde == (F(3, 5), 1, F(1, 3))
     conf = confidence(table, result, exact=True)

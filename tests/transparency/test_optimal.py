@@ -44,7 +44,8 @@ def test_group_betas_and_cases_exactly(section8_exact):
 
 
 def test_announced_rule_exactly(section8_exact):
-    assert section8_exact.announced["d_tilde"].tolist() == [F(1, 10), F(1, 50), F(9, 10), F(1, 10), F(2, 5), F(9, 10)]
+    assert section8_exact.announced["d_tilde"].tolist() == [F(1, 10), F(1, 50), F(9, 10), F(1, 10),
+                                                            F(2, 5), F(9, 10)]
     assert section8_exact.group("F").d_tilde == (F(1, 10), F(1, 50), F(9, 10))
     assert section8_exact.group("M").records == (3, 4, 5)
 
@@ -79,13 +80,15 @@ def test_table4_bounds_and_masses(section8, section8_exact):
     assert (p * details["max_prime_0"].to_numpy()).tolist() == [
         F(27, 100), F(1, 8), F(3, 400), F(81, 400), F(21, 200), F(1, 100)]
     # the D~_a max' values the spec lists
-    assert details["max_prime_1"].tolist() == [F(1, 10), F(1, 10), F(9, 10), F(1, 10), F(18, 35), F(9, 10)]
+    assert details["max_prime_1"].tolist() == [F(1, 10), F(1, 10), F(9, 10), F(1, 10), F(18, 35),
+                                               F(9, 10)]
     assert details["max_prime_0"].tolist() == [F(9, 10), 1, F(1, 10), F(9, 10), F(3, 5), F(1, 10)]
     # ALLOCATION line 19 (female group): min'_1 = [0.1, 0, 0.9]
     assert details["min_prime_1"].tolist()[:3] == [F(1, 10), 0, F(9, 10)]
 
 
-FULL = [  # spec 6.8, Table 1 with its full populations: delta, F beta*, F case, F d~, M beta*, M case, M d~
+# spec 6.8, Table 1 with its full populations: delta, F beta*, F case, F d~, M beta*, M case, M d~
+FULL = [
     (0.90, 0.931497, "beta0", [0.1, 0, 0.9], 0.903087, "beta0", [0.1, 0.4, 0.9]),
     (0.95, 0.935530, "beta0", [0.05, 0, 0.95], 0.916323, "beta0", [0.05, 0.45, 0.95]),
     (0.80, 0.926667, "beta_min", None, 0.873134, "beta0", [0.2, 0.3, 0.8]),
@@ -120,13 +123,16 @@ def test_alpha_fidelity_vectors(section8):
     assert (bounds.lower[4, 1], bounds.upper[4, 1]) == pytest.approx((0.45, 0.55))
     loose = optimal_privacy(section8, Alpha(0.5))
     assert loose.group("F").beta_star == 1
-    assert loose.group("M").beta_star == pytest.approx(0.65, abs=1e-12) and loose.group("M").case == "betap"
+    assert loose.group("M").beta_star == pytest.approx(0.65, abs=1e-12)
+    assert loose.group("M").case == "betap"
     assert list(loose.group("M").d_tilde) == pytest.approx([0, 0.307692, 1], abs=5e-7)
 
 
 def test_delta_extremes(section8):
-    assert optimal_privacy(section8, Delta(0), exact=True).to_frame()["beta_star"].tolist() == [F(3, 5), F(9, 20)]
-    assert optimal_privacy(section8, Delta(1), exact=True).to_frame()["beta_star"].tolist() == [1, F(18, 25)]
+    zero = optimal_privacy(section8, Delta(0), exact=True)
+    assert zero.to_frame()["beta_star"].tolist() == [F(3, 5), F(9, 20)]
+    one = optimal_privacy(section8, Delta(1), exact=True)
+    assert one.to_frame()["beta_star"].tolist() == [1, F(18, 25)]
     same = optimal_privacy(section8, Delta(1))
     assert same.d_tilde[:, 1].tolist() == section8.decisions[:, 1].tolist()  # 1-fidelity: D~ = D
 
@@ -167,38 +173,50 @@ def test_groups_that_cannot_gain_announce_d(section8):
 
 
 def test_method_and_option_errors(section8):
-    with pytest.raises(InvalidParameterError, match=r"The 'method' parameter of optimal_privacy must be "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'method' parameter of optimal_privacy must be "
                        r"one of \['auto', 'closed_form', 'lp'\]\. Got 'simplex' instead\."):
         optimal_privacy(section8, Delta(0.9), method="simplex")
-    with pytest.raises(InvalidParameterError, match=r"The 'method' parameter of optimal_privacy must be "
-                       r"'lp' or 'auto' for a table with 3 outcomes \(Theorem 1 is binary only\)\. Got "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'method' parameter of optimal_privacy must be "
+                       r"'lp' or 'auto' for a table with 3 outcomes \(Theorem 1 is binary "
+                       r"only\)\. Got "
                        r"'closed_form' instead\."):
         optimal_privacy(three_outcomes(), Delta(0.9), method="closed_form")
-    with pytest.raises(InvalidParameterError, match=r"The 'exact' parameter of optimal_privacy must be "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'exact' parameter of optimal_privacy must be "
                        r"False with the LP reference\. Got True instead\."):
         optimal_privacy(section8, Delta(0.9), method="lp", exact=True)
-    with pytest.raises(InvalidParameterError, match=r"The 'exact' parameter of optimal_privacy must be "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'exact' parameter of optimal_privacy must be "
                        r"True or False\. Got 'yes' instead\."):
         optimal_privacy(section8, Delta(0.9), exact="yes")
-    with pytest.raises(InvalidParameterError, match=r"The 'table' parameter of optimal_privacy must be a "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'table' parameter of optimal_privacy must be a "
                        r"DecisionTable\. Got 'DataFrame' instead\."):
         optimal_privacy(section8.frame, Delta(0.9))
-    with pytest.raises(InvalidParameterError, match=r"The 'kind' parameter of tradeoff_curve must be "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'kind' parameter of tradeoff_curve must be "
                        r"one of \['delta', 'alpha'\]\. Got 'epsilon' instead\."):
         tradeoff_curve(section8, kind="epsilon")
-    with pytest.raises(InvalidParameterError, match=r"The 'table' parameter of tradeoff_curve must have two "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'table' parameter of tradeoff_curve must have two "
                        r"outcomes \(Theorem 1 is binary only\)\. Got '3 outcomes' instead\."):
         tradeoff_curve(three_outcomes())
-    with pytest.raises(InvalidParameterError, match=r"The 'tol' parameter of max_fidelity_for_beta must be "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'tol' parameter of max_fidelity_for_beta must be "
                        r"in \(0, 1\)\. Got 0 instead\."):
         max_fidelity_for_beta(section8, beta=0.7, tol=0)
-    with pytest.raises(InvalidParameterError, match=r"The 'tol' parameter of lp_reference must be in "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'tol' parameter of lp_reference must be in "
                        r"\(0, 1\)\. Got 2 instead\."):
         lp_reference(section8, Delta(0.9), tol=2)
-    with pytest.raises(InvalidParameterError, match=r"The 'key' parameter of OptimalPrivacy.group must be a "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'key' parameter of OptimalPrivacy.group must be a "
                        r"QID value of the table\. Got \('X',\) instead\."):
         optimal_privacy(section8, Delta(0.9)).group("X")
-    with pytest.raises(InvalidParameterError, match=r"The 'table' parameter of feasible_at_beta must have "
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'table' parameter of feasible_at_beta must have "
                        r"two outcomes\. Got '3 outcomes' instead\."):
         feasible_at_beta(three_outcomes(), Delta(0.9), beta=0.9)
 
@@ -222,7 +240,8 @@ def random_frame(rng, n_groups, max_m, *, pinned=0.25):
 def make_table(df):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyRiskWarning)
-        return DecisionTable.from_frame(df, public="qid", sensitive="sens", weight="w", decision="d")
+        return DecisionTable.from_frame(df, public="qid", sensitive="sens", weight="w",
+                                        decision="d")
 
 
 def random_bounds(rng, n, *, pinned=0.15, shared=0.1):
@@ -374,7 +393,8 @@ def test_invariant_to_scaling_a_group(df, fidelity, factor, data):
     scaled = df.assign(w=np.where(df["qid"] == qid, df["w"] * factor, df["w"]))
     a = optimal_privacy(table, fidelity)
     b = optimal_privacy(make_table(scaled), fidelity)
-    assert b.to_frame()["beta_star"].to_numpy() == pytest.approx(a.to_frame()["beta_star"].to_numpy(), abs=1e-9)
+    assert b.to_frame()["beta_star"].to_numpy() == pytest.approx(
+        a.to_frame()["beta_star"].to_numpy(), abs=1e-9)
     assert b.d_tilde == pytest.approx(a.d_tilde, abs=1e-7)
 
 
@@ -405,9 +425,11 @@ def test_extreme_fidelities(df):
     table = make_table(df)
     region = tradeoff_region(table).groups
     trivial = optimal_privacy(table, Delta(0)).to_frame()
-    assert trivial["beta_star"].to_numpy() == pytest.approx(region["beta_min"].to_numpy(), abs=1e-12)
+    assert trivial["beta_star"].to_numpy() == pytest.approx(
+        region["beta_min"].to_numpy(), abs=1e-12)
     full = optimal_privacy(table, Delta(1))
-    assert full.to_frame()["beta_star"].to_numpy() == pytest.approx(region["c_star"].to_numpy(), abs=1e-12)
+    assert full.to_frame()["beta_star"].to_numpy() == pytest.approx(
+        region["c_star"].to_numpy(), abs=1e-12)
     assert np.array_equal(full.d_tilde, table.decisions)
     assert np.array_equal(optimal_privacy(table, Alpha(1)).d_tilde, table.decisions)
 
@@ -417,7 +439,8 @@ def test_extreme_fidelities(df):
 def test_lemma3_each_group_alone(df):
     table = make_table(df)
     together = optimal_privacy(table, Delta(0.8))
-    alone = [optimal_privacy(single_group(df, key[0]), Delta(0.8)).beta_star for key in table.group_keys]
+    alone = [optimal_privacy(single_group(df, key[0]), Delta(0.8)).beta_star
+             for key in table.group_keys]
     assert together.to_frame()["beta_star"].tolist() == pytest.approx(alone, abs=1e-12)
     assert together.beta_star == pytest.approx(max(alone), abs=1e-12)
 

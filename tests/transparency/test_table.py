@@ -45,7 +45,9 @@ def test_model_fields_and_group_order():
 
 def test_calling_the_class_is_from_frame():
     a = build()
-    b = DecisionTable(frame(), public="gender", sensitive="income", weight="population", decision="d")
+    b = DecisionTable(
+        frame(), public="gender", sensitive="income", weight="population", decision="d"
+    )
     assert a.group_keys == b.group_keys and np.array_equal(a.decisions, b.decisions)
 
 
@@ -75,7 +77,9 @@ def test_groups_follow_first_appearance_and_several_public_columns():
 def test_several_sensitive_columns_form_one_joint_value():
     df = pd.DataFrame({"g": ["a"] * 3, "s1": [1, 1, 2], "s2": ["u", "v", "u"],
                        "w": [1, 1, 1], "d": [0.0, 1.0, 0.5]})
-    table = DecisionTable.from_frame(df, public="g", sensitive=["s1", "s2"], weight="w", decision="d")
+    table = DecisionTable.from_frame(
+        df, public="g", sensitive=["s1", "s2"], weight="w", decision="d"
+    )
     assert table.sensitive == ("s1", "s2")
     assert table.sensitive_values() == [(1, "u"), (1, "v"), (2, "u")]
 
@@ -94,20 +98,31 @@ def test_several_outcomes_with_labels_and_renormalize():
     fixed = DecisionTable.from_frame(skewed, public="g", sensitive="s", weight="w",
                                      decision=["lo", "mid", "hi"], renormalize=True)
     assert fixed.decisions[0].tolist() == pytest.approx([0.2 / 1.5, 0.3 / 1.5, 1 / 1.5])
-    assert fixed.decision_matrix(exact=True)[0].tolist() == [Fraction(2, 15), Fraction(1, 5), Fraction(2, 3)]
+    assert fixed.decision_matrix(exact=True)[0].tolist() == [
+        Fraction(2, 15),
+        Fraction(1, 5),
+        Fraction(2, 3),
+    ]
 
 
 def test_missing_values_as_their_own_category():
     df = frame(gender=["F", None, "F", "M", "M", None])
     table = build(df, missing="as_value")
     assert table.n_groups == 3
-    assert sum(k[0] is None or (isinstance(k[0], float) and np.isnan(k[0])) for k in table.group_keys) == 1
+    assert (
+        sum(k[0] is None or (isinstance(k[0], float) and np.isnan(k[0])) for k in table.group_keys)
+        == 1
+    )
 
 
 def test_exact_reading_of_weights_and_decisions():
     df = frame(population=[0.3, 0.125, 0.075, 0.225, 0.175, 0.1])
     table = build(df)
-    assert table.weight_array(exact=True).tolist()[:3] == [Fraction(3, 10), Fraction(1, 8), Fraction(3, 40)]
+    assert table.weight_array(exact=True).tolist()[:3] == [
+        Fraction(3, 10),
+        Fraction(1, 8),
+        Fraction(3, 40),
+    ]
     assert table.decision_matrix(exact=True)[4].tolist() == [Fraction(1, 2), Fraction(1, 2)]
 
 
@@ -151,48 +166,57 @@ def test_unknown_column_names_what_exists(option, value):
 
 
 def test_empty_table():
-    with pytest.raises(SchemaError, match=r"^The table is empty; a DecisionTable needs at least one record\.$"):
+    with pytest.raises(SchemaError, match=r"^The table is empty; a DecisionTable needs at least "
+                                          r"one record\.$"):
         build(frame().iloc[:0])
 
 
 def test_frame_must_be_a_dataframe():
-    with pytest.raises(InvalidParameterError, match=r"The 'table' parameter of DecisionTable.from_frame "
+    with pytest.raises(InvalidParameterError, match=r"The 'table' parameter of "
+                                                    r"DecisionTable.from_frame "
                        r"must be a pandas DataFrame\. Got 'dict' instead\."):
         DecisionTable.from_frame({"a": [1]}, public="a", sensitive="b", weight="c", decision="d")
 
 
 def test_bad_missing_option():
-    with pytest.raises(InvalidParameterError, match=r"The 'missing' parameter of DecisionTable.from_frame "
+    with pytest.raises(InvalidParameterError, match=r"The 'missing' parameter of "
+                                                    r"DecisionTable.from_frame "
                        r"must be one of \['error', 'as_value'\]\. Got 'drop' instead\."):
         build(missing="drop")
 
 
 def test_empty_public_list():
-    with pytest.raises(InvalidParameterError, match=r"The 'public' parameter of DecisionTable.from_frame "
+    with pytest.raises(InvalidParameterError, match=r"The 'public' parameter of "
+                                                    r"DecisionTable.from_frame "
                        r"must name at least one column\. Got \[\] instead\."):
         build(public=[])
 
 
 def test_sensitive_must_not_repeat_a_public_column():
     with pytest.raises(InvalidParameterError, match=r"The 'sensitive' parameter of "
-                       r"DecisionTable.from_frame must not repeat a public column\. Got \['gender'\] instead\."):
+                       r"DecisionTable.from_frame must not repeat a public column\. Got "
+                       r"\['gender'\] instead\."):
         build(sensitive=["gender", "income"])
 
 
 def test_outcome_labels_must_match_the_decision_columns():
-    with pytest.raises(InvalidParameterError, match=r"The 'outcomes' parameter of DecisionTable.from_frame "
-                       r"must list 2 distinct labels, one per outcome\. Got \('no', 'no'\) instead\."):
+    with pytest.raises(InvalidParameterError, match=r"The 'outcomes' parameter of "
+                                                    r"DecisionTable.from_frame "
+                       r"must list 2 distinct labels, one per outcome\. Got \('no', 'no'\) "
+                       r"instead\."):
         build(outcomes=["no", "no"])
 
 
 def test_missing_public_value_is_an_error_by_default():
-    with pytest.raises(SchemaError, match=r"^Column 'gender' has 1 missing value\(s\) \(first at index 21\); "
+    with pytest.raises(SchemaError, match=r"^Column 'gender' has 1 missing value\(s\) \(first at "
+                                          r"index 21\); "
                        r"pass missing='as_value' to treat a missing value as its own category\.$"):
         build(frame(gender=["F", "F", "F", "M", None, "M"]))
 
 
 def test_missing_weight():
-    with pytest.raises(SchemaError, match=r"^Column 'population' has 1 missing or infinite weight\(s\) "
+    with pytest.raises(SchemaError, match=r"^Column 'population' has 1 missing or infinite "
+                                          r"weight\(s\) "
                        r"\(first at index 11\); weights must be finite and >= 0\.$"):
         build(frame(population=[12, np.nan, 3, 9, 7, 4]))
 
@@ -203,37 +227,45 @@ def test_infinite_weight():
 
 
 def test_negative_weight():
-    with pytest.raises(SchemaError, match=r"^Column 'population' has 1 negative weight\(s\) \(first at "
+    with pytest.raises(SchemaError, match=r"^Column 'population' has 1 negative weight\(s\) "
+                                          r"\(first at "
                        r"index 20: -9\.0\); weights must be finite and >= 0\.$"):
         build(frame(population=[12, 5, 3, -9, 7, 4]))
 
 
 def test_all_weights_zero():
-    with pytest.raises(SchemaError, match=r"^Every weight in column 'population' is zero; the table "
+    with pytest.raises(SchemaError, match=r"^Every weight in column 'population' is zero; the "
+                                          r"table "
                        r"carries no probability mass\.$"):
         build(frame(population=[0] * 6))
 
 
 def test_non_numeric_weight():
-    with pytest.raises(SchemaError, match=r"^Column 'population' must be numeric; its dtype is str\.$"):
+    with pytest.raises(SchemaError, match=r"^Column 'population' must be numeric; its dtype is "
+                                          r"str\.$"):
         build(frame(population=list("abcdef")))
 
 
 def test_decision_outside_unit_interval():
-    with pytest.raises(SchemaError, match=r"^Column 'd' has 1 value\(s\) outside \[0, 1\] \(first at index "
+    with pytest.raises(SchemaError, match=r"^Column 'd' has 1 value\(s\) outside \[0, 1\] \(first "
+                                          r"at index "
                        r"21: 1\.5\); a decision probability must lie in \[0, 1\]\.$"):
         build(frame(d=[0, 0, 1, 0, 1.5, 1]))
 
 
 def test_missing_decision():
-    with pytest.raises(SchemaError, match=r"^Column 'd' has 1 missing or infinite decision probabilities "
+    with pytest.raises(SchemaError, match=r"^Column 'd' has 1 missing or infinite decision "
+                                          r"probabilities "
                        r"\(first at index 10\)\.$"):
         build(frame(d=[np.nan, 0, 1, 0, 0.5, 1]))
 
 
 def test_decision_rows_must_sum_to_one():
-    df = pd.DataFrame({"g": ["a", "a"], "s": [1, 2], "w": [1, 1], "p0": [0.5, 0.5], "p1": [0.5, 0.4]})
-    with pytest.raises(SchemaError, match=r"^Decision columns \['p0', 'p1'\] do not sum to 1 in 1 row\(s\) "
+    df = pd.DataFrame(
+        {"g": ["a", "a"], "s": [1, 2], "w": [1, 1], "p0": [0.5, 0.5], "p1": [0.5, 0.4]}
+    )
+    with pytest.raises(SchemaError, match=r"^Decision columns \['p0', 'p1'\] do not sum to 1 in 1 "
+                                          r"row\(s\) "
                        r"\(first at index 1: sum 0\.9\); pass renormalize=True to rescale them\.$"):
         DecisionTable.from_frame(df, public="g", sensitive="s", weight="w", decision=["p0", "p1"])
 
@@ -246,7 +278,8 @@ def test_rows_within_tolerance_are_accepted():
 
 def test_duplicate_keys_are_rejected():
     df = frame(income=["<100k", "<100k", ">200k", "<100k", "100k-200k", ">200k"])
-    with pytest.raises(SchemaError, match=r"^2 rows share their public and sensitive values \(first: "
+    with pytest.raises(SchemaError, match=r"^2 rows share their public and sensitive values "
+                                          r"\(first: "
                        r"\('F', '<100k'\) at index 10\); a decision region must appear once, so "
                        r"aggregate the duplicates first\.$"):
         build(df)

@@ -87,14 +87,16 @@ def test_max_fidelity_for_a_target_beta(section8):
     assert found.beta_star <= 0.675 * (1 + 1e-9)
     assert found.result.fidelity == Delta(found.value)
     assert max_fidelity_for_beta(section8, beta=1.0).value == 1.0  # beta >= C*: release D
-    assert max_fidelity_for_beta(section8, gamma=-math.log(0.675)).value == pytest.approx(0.9, abs=1e-8)
+    by_gamma = max_fidelity_for_beta(section8, gamma=-math.log(0.675))
+    assert by_gamma.value == pytest.approx(0.9, abs=1e-8)
     by_alpha = max_fidelity_for_beta(section8, beta=0.95, kind="alpha")
     assert by_alpha.kind == "alpha" and by_alpha.beta_star <= 0.95 * (1 + 1e-9)
     assert json.dumps(found.to_dict())
 
 
 def test_target_below_beta_min_is_infeasible(section8):
-    with pytest.raises(InfeasibleError, match=r"^The target beta=0\.59 is below beta_min=0\.6 of QID group "
+    with pytest.raises(InfeasibleError,
+                       match=r"^The target beta=0\.59 is below beta_min=0\.6 of QID group "
                        r"\('F',\): no announced rule reaches it at any fidelity \(Lemma 5\)\.$"):
         max_fidelity_for_beta(section8, beta=0.59)
     assert max_fidelity_for_beta(section8, beta=0.6).value == pytest.approx(8 / 11, abs=1e-8)

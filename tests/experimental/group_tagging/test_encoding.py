@@ -27,7 +27,7 @@ def test_bits_replace_each_attribute_in_place_and_keep_the_index():
     assert encoding.source_of("religion=Sikh") == "religion"
     assert encoding.source_of("name") is None
     assert encoding.to_frame().shape == (6, 3)
-    for source, bits in encoding.columns.items():  # exactly one hot bit per attribute
+    for bits in encoding.columns.values():  # exactly one hot bit per attribute
         assert (frame[list(bits)].sum(axis=1) == 1).all()
 
 

@@ -204,7 +204,7 @@ def test_g3_invariant_3_one_hot_validity_is_preserved(reference):
         for source in ("religion", "urban"):
             if source in sources:
                 assert set(encoding.columns[source]) <= set(group)
-    for source, bits in encoding.columns.items():
+    for bits in encoding.columns.values():
         assert (out[list(bits)].sum(axis=1) == 1).all()
 
 
