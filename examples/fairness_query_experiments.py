@@ -210,7 +210,9 @@ class TrialResult:
 
     Attributes
     ----------
-    n, n0, m : int
+    n, n0 : int
+    n_queries : int
+        The number of queries (the paper's m).
     mechanism : str
         ``"none"`` (noiseless), ``"attribute_conceal"`` (Cauchy) or ``"laplace"``.
     epsilon : float
@@ -227,7 +229,7 @@ class TrialResult:
 
     n: int
     n0: int
-    m: int
+    n_queries: int
     mechanism: str
     epsilon: float
     leakage: float
@@ -252,9 +254,10 @@ def _mechanism(kind, epsilon, rng):
         return LaplaceBiasQuery(epsilon=epsilon, random_state=rng)
 
 
-def run_trial(h0, a, *, m, mechanism="none", epsilon=math.inf, design="perturbation",
-              decoder="bp", y=None, random_state=None) -> TrialResult:
-    """Design m queries, answer them through a mechanism, run the CS attack, score it.
+def run_trial(h0, a, *, n_queries, mechanism="none", epsilon=math.inf,
+              design="perturbation", decoder="bp", y=None, random_state=None) -> TrialResult:
+    """Design n_queries queries (the paper's m), answer them through a mechanism, run the CS
+    attack, score it.
 
     The attacker is given the group sizes (the paper's assumption, spec §4.4) and decodes
     with basis pursuit (Algorithm 2 line 8) using the corrected sign.
@@ -264,8 +267,8 @@ def run_trial(h0, a, *, m, mechanism="none", epsilon=math.inf, design="perturbat
     h0 : array-like, shape (n,)
         Base-model scores (for ``design="perturbation"``; ignored by ``"bernoulli"``).
     a : array-like of 0/1, shape (n,)
-    m : int, keyword-only
-        Number of queries.
+    n_queries : int, keyword-only
+        Number of queries (the paper's m).
     mechanism : {"none", "attribute_conceal", "laplace"}, keyword-only
     epsilon : float, keyword-only
     design : {"perturbation", "bernoulli"}, keyword-only
@@ -282,7 +285,7 @@ def run_trial(h0, a, *, m, mechanism="none", epsilon=math.inf, design="perturbat
     --------
     >>> rng = np.random.default_rng(0)
     >>> a = np.ones(100, dtype=int); a[:10] = 0
-    >>> run_trial(rng.uniform(0, 1, 100), a, m=40, random_state=1).exact
+    >>> run_trial(rng.uniform(0, 1, 100), a, n_queries=40, random_state=1).exact
     True
     """
     _one_of(mechanism, ("none", "attribute_conceal", "laplace"), "mechanism")
@@ -292,9 +295,9 @@ def run_trial(h0, a, *, m, mechanism="none", epsilon=math.inf, design="perturbat
     n = a.size
     n0 = int((a == 0).sum())
     if design == "perturbation":
-        H = uniform_perturbation_design(h0, n_queries=m, random_state=rng)
+        H = uniform_perturbation_design(h0, n_queries=n_queries, random_state=rng)
     else:
-        H = bernoulli_design(n, n_queries=m, random_state=rng)
+        H = bernoulli_design(n, n_queries=n_queries, random_state=rng)
     release = _mechanism(mechanism, epsilon, rng).answer(H, a)
     released, exact = np.asarray(release.values), release.audit.true_values
     result = cs_reveal(H, released, n0=n0, n1=n - n0, decoder=decoder)
@@ -302,7 +305,7 @@ def run_trial(h0, a, *, m, mechanism="none", epsilon=math.inf, design="perturbat
     accuracy = None
     if y is not None:
         accuracy = float(((H >= 0.5) == np.asarray(y)[None, :]).mean())
-    return TrialResult(n=n, n0=n0, m=m, mechanism=mechanism,
+    return TrialResult(n=n, n0=n0, n_queries=n_queries, mechanism=mechanism,
                        epsilon=math.inf if mechanism == "none" else float(epsilon),
                        leakage=leakage_score(a, result.a_hat), exact=result.recovered_all(a),
                        mean_abs_error=float(err.mean()), median_abs_error=float(np.median(err)),
@@ -352,7 +355,7 @@ def reproduce_table1(*, runs=6, cells=None, task=None, random_state=0) -> pd.Dat
             for kind in per_mech:
                 mech = "none" if math.isinf(eps) else kind
                 rng = np.random.default_rng([random_state, n, m, run])  # same H for both
-                per_mech[kind].append(run_trial(task.scores[pick], task.a[pick], m=m,
+                per_mech[kind].append(run_trial(task.scores[pick], task.a[pick], n_queries=m,
                                                 mechanism=mech, epsilon=eps,
                                                 y=task.y[pick], random_state=rng))
         ours, lap = _summarise(per_mech["attribute_conceal"]), _summarise(per_mech["laplace"])
@@ -406,7 +409,7 @@ def reproduce_recovery(settings, *, runs=8, task=None, random_state=0) -> pd.Dat
                 a = np.ones(n, dtype=int)
                 a[rng.choice(n, n0, replace=False)] = 0
                 h0 = rng.uniform(0, 1, n)
-            trials.append(run_trial(h0, a, m=m, random_state=rng,
+            trials.append(run_trial(h0, a, n_queries=m, random_state=rng,
                                     design="bernoulli" if design == "bernoulli"
                                     else "perturbation"))
         summary = _summarise(trials)
@@ -443,7 +446,7 @@ def reproduce_synthetic(settings, *, runs=5, random_state=0) -> pd.DataFrame:
             h0 = data_rng.uniform(0, 1, n)
             for kind in per_mech:
                 rng = np.random.default_rng([random_state, n, n0, m, run])
-                per_mech[kind].append(run_trial(h0, a, m=m, mechanism=kind, epsilon=eps,
+                per_mech[kind].append(run_trial(h0, a, n_queries=m, mechanism=kind, epsilon=eps,
                                                 random_state=rng))
         ours, lap = _summarise(per_mech["attribute_conceal"]), _summarise(per_mech["laplace"])
         paper = PAPER_TABLE3.get((n, n0, eps), (None, None))
