@@ -561,7 +561,7 @@ def pitman_uniques(hist: ClassSizes, population_size: int) -> float:
         raise EstimatorError("Pitman's model does not apply: the sample has a single class.")
 
     def negative(x):  # theta = exp(x0), alpha = 1 / (1 + exp(-x1))
-        theta, alpha = math.exp(x[0]), 1 / (1 + math.exp(-x[1]))
+        theta, alpha = math.exp(x[0]), float(special.expit(x[1]))
         value, d_theta, d_alpha = _pitman_loglik(theta, alpha, hist, special)
         return -value, -np.array([d_theta * theta, d_alpha * alpha * (1 - alpha)])
 
@@ -577,7 +577,7 @@ def pitman_uniques(hist: ClassSizes, population_size: int) -> float:
     if best is None or not best.success or np.any(np.abs(best.x) >= 29.9):
         raise EstimatorError("Pitman's model does not apply: its likelihood equations have "
                              "no solution with 0 < alpha < 1 and theta > 0 for this sample.")
-    theta, alpha = math.exp(best.x[0]), 1 / (1 + math.exp(-best.x[1]))
+    theta, alpha = math.exp(best.x[0]), float(special.expit(best.x[1]))
     log_uniques = special.gammaln(theta + 1) - special.gammaln(theta + alpha) \
         + alpha * math.log(N)
     uniques = math.exp(log_uniques) if log_uniques < 700 else math.inf
@@ -628,6 +628,7 @@ def snb_uniques(hist: ClassSizes, population_size: int) -> float:
     """
     from scipy import optimize
 
+    special = _special()
     c1, c2, n, N = hist.of_size(1), hist.of_size(2), hist.n_records, population_size
     if c1 == 0:
         return 0.0
@@ -638,7 +639,7 @@ def snb_uniques(hist: ClassSizes, population_size: int) -> float:
     K = shlosser_classes(hist, fraction)
 
     def residuals(x):
-        a, b = math.exp(x[0]), 1 / (1 + math.exp(-x[1]))
+        a, b = math.exp(x[0]), float(special.expit(x[1]))
         p1, p2 = _snb_probabilities(a, b, fraction)
         return [K * p1 / c1 - 1, K * p2 / c2 - 1]
 
@@ -656,7 +657,7 @@ def snb_uniques(hist: ClassSizes, population_size: int) -> float:
     if best is None or max(abs(r) for r in best.fun) > 1e-6:
         raise EstimatorError("The SNB model does not apply: its equations have no solution "
                              "with a > 0 and 0 < b < 1 for this sample.")
-    a, b = math.exp(best.x[0]), 1 / (1 + math.exp(-best.x[1]))
+    a, b = math.exp(best.x[0]), float(special.expit(best.x[1]))
     uniques = K * b ** a
     if not 0 <= uniques <= N:
         raise EstimatorError(f"The SNB model does not apply: its estimate ({uniques:.4g} "

@@ -18,6 +18,7 @@ RUN_ELSEWHERE = {
     "group_tagging.md": "experimental/group_tagging/test_docs.py",
     "hierarchies.md": "hierarchy/test_docs.py",
     "utility.md": "test_utility_docs.py",
+    "risk.md": "test_risk_docs.py",
     "tutorial.md": "test_cli_docs.py",
 }
 #: Pages run here, with the least each must run (python blocks, skyprivacy commands,

@@ -10,6 +10,7 @@ import skyprivacy
 from skyprivacy import errors
 from skyprivacy.errors import (
     BudgetError,
+    EstimatorError,
     DegenerateColumnWarning,
     DegenerateGroupError,
     EngineError,
@@ -42,6 +43,7 @@ ERRORS = {
     InfeasibleError: (ValueError,),
     DegenerateGroupError: (ValueError,),
     BudgetError: (ValueError,),
+    EstimatorError: (ValueError,),
     EngineError: (RuntimeError,),
     NotFittedError: (ValueError, AttributeError),  # scikit-learn's convention
     UsageError: (),  # the command line maps it to exit code 2

@@ -239,7 +239,6 @@ DATA_WITH_DEFAULT_OF = {"BudgetAccountant.__init__": {"epsilon", "delta"},
 #: Options still positional, and why (each goes with its rework).
 POSITIONAL_OPTIONS = {
     "ReleaseCandidate.from_groups": "release.py, reworked for the sensitive-column rule",
-    "Hierarchy.to_arx": "a deprecated shim of hierarchy_io",
 }
 
 #: The public functions with options that do not declare them, and why.  Nothing else may be
@@ -253,9 +252,6 @@ UNDECLARED = {
     "ReleaseCandidate.from_csr": "release.py: the one sensitive-column rule (item 1)",
     "skyline_anonymize": "the anonymize package (item 2)",
     "k_anonymize": "the anonymize package (item 2)",
-    # the last deprecated classmethods, attached by the edge module hierarchy_io (item 6)
-    "Hierarchy.from_arx": "a deprecated shim of hierarchy_io",
-    "Hierarchy.to_arx": "a deprecated shim of hierarchy_io",
     # forwards **options to DecisionTable.__init__, whose declared messages name from_frame
     "DecisionTable.from_frame": "declared by DecisionTable.__init__",
     # its one option is any label of the report's strata, checked against the report
