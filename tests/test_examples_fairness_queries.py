@@ -50,7 +50,9 @@ def test_trial_scores_both_mechanisms_on_the_same_queries():
     h0 = rng.uniform(0, 1, 100)
     exact = run_trial(h0, a, n_queries=40, random_state=5)
     assert exact.exact and exact.leakage == 100.0 and exact.mean_abs_error == 0.0
-    ours = run_trial(h0, a, n_queries=40, mechanism="attribute_conceal", epsilon=5.0, random_state=5)
+    ours = run_trial(
+        h0, a, n_queries=40, mechanism="attribute_conceal", epsilon=5.0, random_state=5
+    )
     lap = run_trial(h0, a, n_queries=40, mechanism="laplace", epsilon=5.0, random_state=5)
     assert not ours.exact and ours.median_abs_error > lap.median_abs_error  # spec §7.7
     assert ours.to_dict()["mechanism"] == "attribute_conceal"
