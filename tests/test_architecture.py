@@ -99,6 +99,10 @@ AREA_IMPORTS: dict[tuple[str, str], str] = {
                               "sets against (c, l)-diversity (Sect. 8.3)",
     ("compare", "baselines"): "compare_l_diversity builds and checks the recursive (c, l)-"
                               "diversity baseline it compares with",
+    ("criteria", "baselines"): "the classical criteria are the baselines' checkers, so both "
+                               "agree on what each criterion means",
+    ("criteria", "check"): "a skyline policy is a criterion through the one SkylineCheck",
+    ("criteria", "risk"): "the risk thresholds are criteria, estimated by the risk module",
     ("transparency", "certificate"): "the decision-rule certificate hashes and lays out its "
                                      "table with the canonical CSV, hash and header the "
                                      "skyline certificate defines (one canonical form)",
