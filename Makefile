@@ -31,6 +31,7 @@ $(COMPETITORS):
 	touch $(COMPETITORS)
 
 bench: $(STAMP) $(COMPETITORS)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
