@@ -1,0 +1,297 @@
+"""What a level of the search needs from the data, and the in-memory source that supplies it.
+
+A *source* holds the rows of a search and their groups at the current level.  The strategy
+(:func:`skyprivacy.anonymize.search.mondrian`) asks it, one level at a time, for
+
+* the level's candidate splits with their counts (:meth:`Source.candidates`): built by
+  :func:`level_candidates` from per-group (code, count) entries of every quasi-identifier, so
+  rows in memory and histograms aggregated over partitions give the same arrays;
+* how many children each group gets from the decisions (:meth:`Source.decided`);
+* the relabelling of its rows (:meth:`Source.advance`): a finished group gets its final
+  number, a split one's rows move to the child their code falls in;
+* the local finish (:meth:`Source.finish`), once no group is live.
+
+:class:`MemorySource` is the source of a pandas table (and of a Dask worker's share of whole
+groups); the Dask engine's source aggregates the same entries on its workers.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import numpy as np
+
+from ..release import pair_counts
+from .rules import SparseGroups
+
+__all__ = ["Source", "LevelCandidates", "level_candidates", "pair_totals", "row_entries",
+           "MemorySource"]
+
+
+class Source(Protocol):
+    """The protocol of a search's data (see the module docstring)."""
+
+    n_rows: int
+    n_parts: int  # live groups at the current level
+    sizes: np.ndarray  # their sizes
+
+    def root(self) -> SparseGroups: ...
+
+    def candidates(self, need_counts: bool) -> dict: ...
+
+    def decided(self, cands: dict, chosen: np.ndarray) -> np.ndarray: ...
+
+    def advance(self, final_id: np.ndarray, new_base: np.ndarray) -> np.ndarray: ...
+
+    def finish(self) -> int: ...
+
+
+class LevelCandidates:
+    """One BFS level's split candidates, gathered attribute by attribute (see
+    :func:`level_candidates`).
+
+    Each :meth:`add` appends one attribute's splittable partitions; children are numbered
+    globally in the order they are added, so the (child, value, count) nonzeros of an
+    attribute are shifted by the children added before it.
+    """
+
+    def __init__(self) -> None:
+        self.part: list = []
+        self.attr: list = []
+        self.n_children: list = []
+        self.width: list = []
+        self.sizes: list = []
+        self.nonzeros: list = []
+        self.n_before = 0  # children added so far
+
+    @staticmethod
+    def offsets(has: np.ndarray, n_children: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+        """The splittable partitions, each one's first child (numbered within the attribute)
+        and the attribute's number of children."""
+        splittable = np.flatnonzero(has)
+        base = np.zeros(len(has), dtype=np.int64)
+        base[splittable] = np.cumsum(n_children[splittable]) - n_children[splittable]
+        return splittable, base, int(n_children[splittable].sum())
+
+    def add(self, a: int, splittable: np.ndarray, n_children: np.ndarray, width: np.ndarray,
+            child_sizes: np.ndarray, counts: tuple | None) -> None:
+        """Append attribute ``a``'s candidates; ``counts`` is its (child, value, count)
+        nonzeros with children numbered within the attribute (None when not needed)."""
+        self.sizes.append(child_sizes)
+        if counts is not None:
+            g, v, c = counts
+            self.nonzeros.append((g + self.n_before, v, c))
+        self.n_before += len(child_sizes)
+        self.part.append(splittable)
+        self.attr.append(np.full(len(splittable), a, dtype=np.int64))
+        self.n_children.append(n_children[splittable])
+        self.width.append(width[splittable])
+
+    def arrays(self, need_counts: bool, **extra) -> dict:
+        """The candidates as arrays (``{"n": 0}`` when no attribute splits), then ``extra``."""
+        if not self.part:
+            return {"n": 0, **extra}
+        n_children = np.concatenate(self.n_children)
+        child_sizes = np.concatenate(self.sizes)
+        children = None
+        if need_counts:
+            children = SparseGroups(child_sizes,
+                                    *(np.concatenate(x) for x in zip(*self.nonzeros)))
+        return {
+            "n": len(n_children),
+            "part": np.concatenate(self.part),
+            "attr": np.concatenate(self.attr),
+            "n_children": n_children,
+            "first_child": np.cumsum(n_children) - n_children,
+            "width": np.concatenate(self.width),
+            "sizes": child_sizes,
+            "children": children,
+            **extra,
+        }
+
+
+def pair_totals(child: np.ndarray, value: np.ndarray, weight: np.ndarray | None,
+                n_children: int, n_values: int) -> tuple:
+    """(child, value, count) nonzeros of weighted (child, value) items, sorted by child then
+    value (:func:`skyprivacy.release.pair_counts` when every item counts once)."""
+    if weight is None:
+        return pair_counts(child, value, n_children, n_values)
+    key = child.astype(np.int64) * n_values + value
+    if n_children * n_values <= max(4 * len(key), 1 << 16):
+        summed = np.bincount(key, weights=weight, minlength=n_children * n_values)
+        present = np.flatnonzero(summed)
+        group, value = np.divmod(present, max(n_values, 1))
+        return group, value, summed[present].astype(np.int64)
+    keys, inverse = np.unique(key, return_inverse=True)
+    group, value = np.divmod(keys, n_values)
+    return group, value, np.bincount(inverse.reshape(-1), weights=weight).astype(np.int64)
+
+
+def level_candidates(attrs: list, entries: list, n_parts: int, n_values: int,
+                     need_counts: bool) -> dict:
+    """Candidate splits of every group of a level, from per-group aggregates.
+
+    ``entries[a]`` is attribute a's ``(part, code, count, items)``: the distinct (group,
+    code) pairs of the level's rows sorted by group then code, how many rows hold each, and a
+    function giving the level's sensitive elements as ``(entry, value, weight)`` (the entry of
+    each element's row, its value position, how many elements it stands for, or None for one
+    each).  Returns arrays over candidates (one per group and splittable attribute): group,
+    attribute, first child, number of children, width; over children: size and (child,
+    sensitive value) counts (:class:`SparseGroups`, when ``need_counts``); and per attribute
+    ``child_of_entry``, the child of every entry within its candidate."""
+    found = LevelCandidates()
+    child_of_entry = {}
+    for a, attr in enumerate(attrs):
+        part, code, count, items = entries[a]
+        starts = np.searchsorted(part, np.arange(n_parts + 1))
+        lo, hi = code[starts[:-1]], code[starts[1:] - 1]
+        has = hi > lo
+        if not has.any():
+            continue
+        child, n_children, width = attr.split(part, code, count, starts, lo, hi)
+        splittable, base, total = found.offsets(has, n_children)
+        keep = has[part]
+        counts = None
+        if need_counts:  # (child, value, count) nonzeros: never O(children x values)
+            entry, value, weight = items()
+            mine = keep[entry]
+            entry = entry[mine]
+            counts = pair_totals(base[part[entry]] + child[entry], value[mine],
+                                 None if weight is None else weight[mine], total, n_values)
+        child_of_entry[a] = np.where(keep, child, -1)
+        found.add(a, splittable, n_children, width,
+                  np.bincount(base[part[keep]] + child[keep], weights=count[keep],
+                              minlength=total).astype(np.int64), counts)
+    return found.arrays(need_counts, child_of_entry=child_of_entry)
+
+
+def row_entries(part_of: np.ndarray, codes: np.ndarray, lo: np.ndarray, hi: np.ndarray):
+    """The (group, code, count) entries of rows grouped by group (``part_of``, codes within
+    ``lo..hi`` per group) and the entry of every row: a histogram per group laid end to end
+    when the code ranges are small next to the rows, else one sort."""
+    span = hi - lo + 1
+    total = int(span.sum())
+    if total <= max(4 * len(codes), 1 << 20):
+        offset = np.cumsum(span) - span
+        key = offset[part_of] + codes - lo[part_of]
+        histogram = np.bincount(key, minlength=total)
+        present = np.flatnonzero(histogram)
+        part = np.searchsorted(offset, present, side="right") - 1
+        rank = np.cumsum(histogram > 0) - 1
+        return part, present - offset[part] + lo[part], histogram[present], rank[key]
+    width = int(hi.max()) + 1
+    keys, inverse, count = np.unique(part_of * width + codes, return_inverse=True,
+                                     return_counts=True)
+    part, code = np.divmod(keys, width)
+    return part, code, count, inverse.reshape(-1)
+
+
+class MemorySource:
+    """The rows of a search in memory: QI codes (rows x QIs, from the encoders ``attrs``), the
+    (row, value position) of every sensitive element, the distinct values, and the level's
+    groups: ``rows`` grouped
+    by group (boundaries ``starts``, group ids ``parts``).  By default one group of every row
+    (the whole table); a Dask worker starts from its share of whole groups."""
+
+    def __init__(self, attrs: list, code_matrix: np.ndarray, elem_row: np.ndarray,
+                 elem_val: np.ndarray, values: list, semantics: str, rows=None, starts=None,
+                 parts=None):
+        self.attrs = list(attrs)
+        self.code_matrix = code_matrix
+        self.n_rows = len(code_matrix)
+        self.values = values
+        self.n_values = len(values)
+        self.semantics = semantics
+        order = np.argsort(elem_row, kind="stable")
+        self.elem_row, self.elem_val = elem_row[order], elem_val[order]
+        self.rows = np.arange(self.n_rows, dtype=np.int64) if rows is None else rows
+        self.starts = (np.array([0, self.n_rows], dtype=np.int64) if starts is None
+                       else starts)
+        self.parts = np.arange(len(self.starts) - 1) if parts is None else parts
+        self.final = np.full(self.n_rows, -1, dtype=np.int64)  # final group of every row
+        self.cands: dict = {"n": 0}
+        self.chosen = np.zeros(0, dtype=np.int64)
+
+    @property
+    def n_parts(self) -> int:
+        return len(self.starts) - 1
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.starts)
+
+    def root(self) -> SparseGroups:
+        """The whole table as one group, sparse."""
+        totals = np.bincount(self.elem_val, minlength=self.n_values)
+        value = np.flatnonzero(totals)
+        return SparseGroups(np.array([self.n_rows]), np.zeros(len(value), dtype=np.int64),
+                            value, totals[value])
+
+    def candidates(self, need_counts: bool) -> dict:
+        """The level's candidates (:func:`level_candidates` from the rows), with
+        ``row_child``, the child of every row per attribute (-1: not split on it)."""
+        rows, starts = self.rows, self.starts
+        part_of = np.repeat(np.arange(self.n_parts), np.diff(starts))
+        block = self.code_matrix[rows]
+        lows = np.minimum.reduceat(block, starts[:-1], axis=0).astype(np.int64)
+        highs = np.maximum.reduceat(block, starts[:-1], axis=0).astype(np.int64)
+        by_row = [row_entries(part_of, block[:, a].astype(np.int64), lows[:, a], highs[:, a])
+                  for a in range(len(self.attrs))]
+
+        def items(a: int):
+            """The level's elements: the entry of each one's row, its value."""
+            entry = by_row[a][3]
+            if self.semantics == "svpi":
+                return entry, self.elem_val[rows], None
+            position = np.full(self.n_rows, -1, dtype=np.int64)
+            position[rows] = np.arange(len(rows))
+            at = position[self.elem_row]
+            mine = at >= 0
+            return entry[at[mine]], self.elem_val[mine], None
+
+        entries = [(part, code, count, lambda a=a: items(a))
+                   for a, (part, code, count, _) in enumerate(by_row)]
+        cands = level_candidates(self.attrs, entries, self.n_parts, self.n_values,
+                                 need_counts)
+        row_child = np.full((len(self.attrs), len(rows)), -1, dtype=np.int64)
+        for a, child in cands["child_of_entry"].items():
+            row_child[a] = child[by_row[a][3]]
+        cands["row_child"] = row_child
+        del cands["child_of_entry"]
+        cands["part_rows"] = np.diff(starts)
+        self.cands = cands
+        return cands
+
+    def decided(self, cands: dict, chosen: np.ndarray) -> np.ndarray:
+        """The number of children of every group (0: it is final) from the level's choices."""
+        self.chosen = chosen
+        n_children = np.zeros(self.n_parts, dtype=np.int64)
+        split = chosen >= 0
+        n_children[split] = cands["n_children"][chosen[split]]
+        return n_children
+
+    def advance(self, final_id: np.ndarray, new_base: np.ndarray) -> np.ndarray:
+        """Finish the groups with a final id, move the rows of the others to the child they
+        fall in (group ``new_base`` + child); returns the sizes of the next level's groups."""
+        chosen, cands, rows = self.chosen, self.cands, self.rows
+        part_of = np.repeat(np.arange(self.n_parts), np.diff(self.starts))
+        done = chosen[part_of] < 0
+        self.final[rows[done]] = final_id[part_of[done]]
+        live = np.flatnonzero(~done)
+        if not len(live):
+            self.rows = rows[:0]
+            self.starts, self.parts = np.zeros(1, dtype=np.int64), self.parts[:0]
+            return np.zeros(0, dtype=np.int64)
+        child = cands["row_child"][cands["attr"][chosen[part_of[live]]], live]
+        new_part = new_base[part_of[live]] + child.astype(np.int64)
+        key = new_part.astype(np.int32) if new_part.max() < 2**31 else new_part
+        order = np.argsort(key, kind="stable")
+        self.rows = rows[live][order]
+        self.parts, starts = np.unique(new_part[order], return_index=True)
+        self.starts = np.append(starts, len(order)).astype(np.int64)
+        self.cands = {"n": 0}
+        return np.diff(self.starts)
+
+    def finish(self) -> int:
+        """Nothing is left once no group is live: no split is made after the levels."""
+        return 0
