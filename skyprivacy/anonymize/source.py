@@ -267,7 +267,8 @@ class MemorySource:
         self.chosen = chosen
         n_children = np.zeros(self.n_parts, dtype=np.int64)
         split = chosen >= 0
-        n_children[split] = cands["n_children"][chosen[split]]
+        if split.any():
+            n_children[split] = cands["n_children"][chosen[split]]
         return n_children
 
     def advance(self, final_id: np.ndarray, new_base: np.ndarray) -> np.ndarray:

@@ -1,26 +1,28 @@
 """SkylineAnonymize and k-anonymity over a dask DataFrame (Sect. 6.2, Fig. 4, distributed).
 
-The search is the in-memory one (:class:`skyprivacy.anonymize.Mondrian`), level by level, with
-the same rules and order; only where the candidate statistics are computed changes:
+The search is the in-memory one: the same strategy (:func:`skyprivacy.anonymize.search.
+mondrian`) and decision rules (:class:`skyprivacy.anonymize.rules.Rules`) run over
+:class:`DaskSource`, a source of the table's partitions.  Only where a level's candidate
+statistics are computed changes:
 
 1. **Encoding.** One scan finds every QI column's distinct values (in order of first
    appearance) and the sensitive values with their counts; the QI encoders are built on the
    client from those distinct values, so a code means what it means on one machine.  Every
    partition is then coded once (QI codes, value codes, its current group) and kept on the
    workers.
-2. **Global levels.** While some group is larger than ``local_rows``, each level's candidate
-   statistics come from one distributed aggregation of (group, QI code, value) counts; the
-   client builds the candidates exactly as ``level_candidates`` does, decides the splits with
-   ``_accept_level`` (or k-anonymity's size rule) and broadcasts a relabel table: a row's new
-   group is a function of its group and its code (Mondrian is a tree).
+2. **Global levels.** While some group is larger than ``local_rows``, each level's candidates
+   come from one distributed aggregation of (group, QI code) and (group, QI code, value)
+   counts, the entries :func:`skyprivacy.anonymize.source.level_candidates` reads; the rules
+   decide, and a relabel table is broadcast: a row's new group is a function of its group and
+   its code (Mondrian is a tree).
 3. **Local levels.** Once groups are small, their rows are shuffled so that each group lives
-   on one worker.  For k-anonymity (independent groups) a worker finishes its groups with the
-   in-memory engine.  Under a skyline policy, splits are coupled through the *global*
-   statistics SS1..SS5 of every (value, point): each level the client broadcasts them, a worker
-   accepts outright the first viable candidate of a group when none of its children's terms
-   comes near any statistic (it can neither change a verdict nor an exact minimum), and sends
-   the other groups' candidates to the client, which decides them sequentially in queue order
-   exactly as in memory.  The result is the in-memory result.
+   on one worker, in a :class:`~skyprivacy.anonymize.source.MemorySource`.  For k-anonymity
+   (independent groups) a worker finishes its groups with the same strategy.  Under a skyline
+   policy, splits are coupled through the *global* statistics SS1..SS5 of every (value,
+   point): each level the client broadcasts them, a worker accepts outright the first viable
+   candidate of a group when none of its children's terms comes near any statistic (it can
+   neither change a verdict nor an exact minimum), and sends the other groups' candidates to
+   the client, where the rules decide them in queue order exactly as in memory.
 4. **Release.** Group labels (ranges, hierarchy nodes, or the input cell when a group holds one
    value) are computed from per-group code ranges; the released table is a dask DataFrame with
    the input's partitions, index and row order, and the certificate is an independent
@@ -29,52 +31,34 @@ the same rules and order; only where the candidate statistics are computed chang
 
 from __future__ import annotations
 
+import copy
 import math
 import operator
-import warnings
-
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..anonymize import (
-    SPLITS,
+from .._core.encoding import factorize
+from ..anonymize.api import IDENTITY
+from ..anonymize.encoders import make_encoder
+from ..anonymize.inputs import TableFacts, check_anonymization, check_k, check_local_rows
+from ..anonymize.released import (
     AnonymizationResult,
     KAnonymizationResult,
-    LevelCandidates,
-    SparseGroups,
-    check_columns,
-    check_group_column,
-    check_options,
-    infeasible_error,
-    Mondrian,
-    PolicyPlan,
-    label_length_of,
+    range_labels,
+    release_candidate,
     set_labels_of,
+    sizes_only,
 )
+from ..anonymize.rules import PolicyPlan, Rules, SparseGroups
+from ..anonymize.search import check_feasible, mondrian
+from ..anonymize.source import MemorySource, level_candidates
 from ..check import skyline_check
-from ..errors import (
-    InfeasibleError,
-    InvalidParameterError,
-    SchemaError,
-    UnusedPolicyValueWarning,
-    param_error,
-)
+from ..errors import InfeasibleError, param_error
 from ..formulas import within_tolerance
 from ..knowledge import Policy
 from ..labels import DEFAULT_LABEL_LENGTH
-from ..qi import (
-    NumericQI,
-    SetQI,
-    TreeQI,
-    category_orders,
-    infer_kind,
-    parsed_numbers,
-    qi_kinds,
-)
-from .._core.encoding import factorize, list_like_cells
-from ..release import ReleaseCandidate
 from ._compute import (
     call,
     compute,
@@ -90,31 +74,31 @@ from ._compute import (
     split_by_row,
     tree_reduce,
 )
-from .release import elements_of
+from .release import merge_facts, raise_sensitive_faults, sensitive_facts
 
-__all__ = ["skyline_anonymize", "k_anonymize", "DEFAULT_LOCAL_ROWS"]
+__all__ = ["skyline_anonymize", "k_anonymize", "DaskSource", "DEFAULT_LOCAL_ROWS"]
 
 #: Groups of at most this many rows are finished on the worker that holds them.
 DEFAULT_LOCAL_ROWS = 1_000_000
 #: Rows per worker-side chunk of the local levels (at least ``local_rows``).
 CHUNK_ROWS = 2_000_000
-_MARKER = "__skyprivacy_identity__"
 
 
 # ============================================================================ scan
-def _scan(pdf: pd.DataFrame, qi: list, sensitive, semantics: str) -> tuple:
+def _scan(pdf: pd.DataFrame, qi: list, sensitive, semantics: str, missing: str) -> tuple:
     """One partition, read once: (summary, local codes).  The summary holds its length,
-    missing counts, every QI's distinct values (first appearance) with counts, and the
-    sensitive values (or elements) with counts; the local codes are the partition coded
-    against its own distinct values, recoded later without reading the rows again."""
-    out: dict[str, Any] = {"lengths": [len(pdf)], "list_like": False, "row_dup": False,
+    missing counts, every QI's distinct values (first appearance) with counts, the sensitive
+    values (or elements) with counts and the facts of the sensitive-column rule; the local
+    codes are the partition coded against its own distinct values, recoded later without
+    reading the rows again."""
+    out: dict[str, Any] = {"lengths": [len(pdf)], "list_row": None, "dup_row": None,
                            "elem_missing": 0}
     columns = list(qi) + ([sensitive] if sensitive is not None else [])
     out["missing"] = np.array([int(pdf[c].isna().sum()) for c in columns], dtype=np.int64)
     out["qi"] = []
     local: dict[str, Any] = {"codes": np.empty((len(pdf), len(qi)), dtype=np.int32),
-                             "uniques": [],
-             "elem_row": None, "elem_val": None, "value_uniques": None}
+                             "uniques": [], "elem_row": None, "elem_val": None,
+                             "value_uniques": None}
     for a, name in enumerate(qi):
         codes, uniques = local_codes(pdf[name])
         local["codes"][:, a] = codes
@@ -123,22 +107,11 @@ def _scan(pdf: pd.DataFrame, qi: list, sensitive, semantics: str) -> tuple:
     if sensitive is None:
         out["values"] = (pd.Series([0], dtype=np.int64), np.array([len(pdf)], dtype=np.int64))
         return out, local
-    cells = pdf[sensitive]
-    list_like = list_like_cells(cells)
-    if semantics == "svpi":
-        if list_like.any():
-            out["list_like"] = True
-            out["values"] = (pd.Series([], dtype=object), np.zeros(0, dtype=np.int64))
-            return out, None
-        codes, uniques = local_codes(cells)
-        row_of = None
-    else:
-        row_of, flat = elements_of(cells, list_like)
-        out["elem_missing"] = int(flat.isna().sum())
-        codes, uniques = local_codes(flat)
-        if semantics == "mvpi-set" and len(uniques):
-            pair = row_of * len(uniques) + codes
-            out["row_dup"] = len(np.unique(pair)) != len(pair)
+    facts, row_of, codes, uniques = sensitive_facts(pdf[sensitive], semantics, missing)
+    out.update(facts)
+    if codes is None:  # a list-like cell under svpi: the checks stop the run
+        out["values"] = (uniques, np.zeros(0, dtype=np.int64))
+        return out, None
     out["values"] = (uniques, np.bincount(codes, minlength=len(uniques)))
     local.update(elem_row=row_of, elem_val=codes.astype(np.int32), value_uniques=uniques)
     return out, local
@@ -158,49 +131,42 @@ def _combine_scans(parts: list) -> dict:
     for part in parts[1:]:
         out["lengths"] = out["lengths"] + part["lengths"]
         out["missing"] = out["missing"] + part["missing"]
-        out["list_like"] = out["list_like"] or part["list_like"]
-        out["row_dup"] = out["row_dup"] or part["row_dup"]
-        out["elem_missing"] += part["elem_missing"]
+        merge_facts(out, part)
         out["qi"] = [_merge_counts(a, b) for a, b in zip(out["qi"], part["qi"])]
         out["values"] = _merge_counts(out["values"], part["values"])
     return out
 
 
-# ============================================================================ kinds
-def _orders(qi: list, kinds: dict, scan: dict, order, owner: str) -> dict:
-    """:func:`skyprivacy.qi.category_orders` from each column's distinct values (an explicit
-    order must list every value of its column: the scan has them all)."""
-    distinct = {name: uniques for name, (uniques, _) in zip(qi, scan["qi"])}
-    return category_orders(distinct, qi, kinds, order, owner=owner)
+def _scan_table(parts: list, qi: list, sensitive, semantics: str, missing: str) -> dict:
+    """The merged summary of every partition; the partitions' local codes stay on the
+    workers (``scan["scanned"]``) for the encoding.  ``parts`` are the table's partitions,
+    taken once: every later pass (the release) reads the very same partitions."""
+    semantics_arg = semantics if semantics in ("svpi", "mvpi-set", "mvpi-multiset") else "svpi"
+    scanned = list(persist(*[call(_scan, part, qi, sensitive, semantics_arg, missing,
+                                  prefix="scan") for part in parts]))
+    summaries = [call(operator.itemgetter(0), s, prefix="scan-summary") for s in scanned]
+    (scan,) = compute(tree_reduce(summaries, _combine_scans, prefix="scan-combine"))
+    scan["scanned"] = scanned
+    return scan
 
 
-def _kinds(table, qi: list, hierarchies: dict, scan: dict, numeric, categorical,
-           owner: str) -> dict:
-    """:func:`skyprivacy.qi.qi_kinds` from each column's distinct values and their counts
-    (the same decisions, warnings and errors as on the whole column)."""
-    empty = table._meta.iloc[:0]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        qi_kinds(empty, qi, hierarchies, numeric=numeric, categorical=categorical, owner=owner)
-    numeric = [numeric] if isinstance(numeric, str) else list(numeric or [])
-    categorical = [categorical] if isinstance(categorical, str) else list(categorical or [])
-    kinds = {}
-    for name, (uniques, counts) in zip(qi, scan["qi"]):
-        if name in hierarchies:
-            kinds[name] = "tree"
-        elif name in categorical:
-            kinds[name] = "set"
-        elif name in numeric:
-            bad = parsed_numbers(uniques).isna().to_numpy()
-            if bad.any():
-                examples = list(dict.fromkeys(map(str, uniques[bad])))[:3]
-                raise InvalidParameterError(
-                    f"Column {name!r} is declared numeric in {owner} but "
-                    f"{int(counts[bad].sum())} cell(s) are not numbers, e.g. {examples!r}.")
-            kinds[name] = "numeric"
-        else:
-            kinds[name] = infer_kind(uniques, counts, name, owner)
-    return kinds
+def _sensitive_values(scan: dict, sensitive, semantics: str) -> tuple:
+    """The sensitive values' distinct cells, their codes and the values as the in-memory
+    rule orders them, once the scan's facts pass :func:`skyprivacy.release.sensitive_error`
+    (in the rule's order: list-like cells, then missing values in lists, then a value held
+    twice, named as the first such row's smallest value)."""
+    value_uniques = scan["values"][0].reset_index(drop=True)
+    if sensitive is not None and semantics != "svpi":
+        value_uniques = value_uniques.astype(object)
+    if sensitive is not None:
+        raise_sensitive_faults(scan, sensitive, list_cells=semantics == "svpi")
+    value_codes, values = factorize(value_uniques)
+    if sensitive is not None and semantics == "mvpi-set" and scan["dup_row"] is not None:
+        row, duplicated = scan["dup_row"]
+        held = value_codes[positions(value_uniques, pd.Series(duplicated, dtype=object))]
+        raise_sensitive_faults(scan, sensitive, list_cells=False,
+                               repeated=(row, values[int(held.min())]))
+    return value_uniques, value_codes, values
 
 
 # ============================================================================ encoding
@@ -267,7 +233,6 @@ def _small_int(n_codes: int):
     return np.int64
 
 
-# ============================================================================ global levels
 def _histograms(chunk: _Chunk, n_parts: int, n_codes: list, n_values: int,
                 need_values: bool) -> dict:
     """(group, code) row counts per QI and, under a policy, (group, code, value) element
@@ -305,72 +270,6 @@ def _combine_histograms(parts: list) -> dict:
             out[name].append(distinct_rows(columns, cards,
                                            np.concatenate([t[1] for t in tables])))
     return out
-
-
-def _numeric_split(attr, code_e, part_e, starts_e, count_e, lo, hi, part_rows):
-    """``NumericQI.level_split`` from a histogram: the lower weighted median of every group
-    (the first code whose cumulative count reaches half the group), or, when that is the
-    group's largest code, the largest code below it."""
-    half = (part_rows + 1) // 2
-    cumulative = np.cumsum(count_e)
-    before = np.concatenate([[0], cumulative])[starts_e[:-1]]
-    cut = code_e[np.minimum(np.searchsorted(cumulative, before + half), len(code_e) - 1)]
-    at_max = cut >= hi
-    if at_max.any():
-        previous = code_e[np.maximum(starts_e[1:] - 2, 0)]
-        cut = np.where(at_max, previous, cut)
-    child = (code_e > cut[part_e]).astype(np.int64)
-    n_children = np.where(hi > lo, 2, 0)
-    width = (np.zeros(len(lo)) if attr.span == 0 else
-             (attr.uniques[hi] - attr.uniques[lo]).astype(float) / attr.span)
-    return child, n_children, width
-
-
-def _split_entries(attr, code_e, part_e, starts_e, count_e, lo, hi, part_rows):
-    """Every group's split from its (code, count) entries, as ``attr.level_split`` makes it
-    from the rows."""
-    method = type(attr).level_split
-    if method is NumericQI.level_split:
-        return _numeric_split(attr, code_e, part_e, starts_e, count_e, lo, hi, part_rows)
-    if method is TreeQI.level_split:  # children of the lowest common ancestor: presence only
-        return attr.level_split(code_e, part_e, starts_e, lo, hi)
-    raise TypeError(f"The dask engine does not know how {type(attr).__name__} splits a group "
-                    f"from aggregates; its level_split must be the numeric or the tree one.")
-
-
-def _candidates(hist: dict, attrs: list, part_rows: np.ndarray, n_values: int,
-                need_counts: bool) -> dict:
-    """The candidates of :meth:`Mondrian.level_candidates` from the level's histograms (the
-    same arrays in the same order), plus per QI the child of every (group, code) entry."""
-    n_parts = len(part_rows)
-    found = LevelCandidates()
-    entries = {}
-    for a, attr in enumerate(attrs):
-        (part_e, code_e), count_e = hist["rows"][a]
-        starts_e = np.searchsorted(part_e, np.arange(n_parts + 1))
-        lo = code_e[starts_e[:-1]]
-        hi = code_e[starts_e[1:] - 1]
-        has = hi > lo
-        if not has.any():
-            continue
-        child_e, n_children, width = _split_entries(attr, code_e, part_e, starts_e, count_e,
-                                                    lo, hi, part_rows)
-        splittable, base, total = found.offsets(has, n_children)
-        keep = has[part_e]
-        counts = None
-        if need_counts:
-            (vpart, vcode, vvalue), vcount = hist["values"][a]
-            n_code = int(code_e.max()) + 1
-            entry = np.searchsorted(part_e * n_code + code_e, vpart * n_code + vcode)
-            vkeep = has[vpart]
-            child = base[vpart[vkeep]] + child_e[entry[vkeep]]
-            (g, v), c = distinct_rows([child, vvalue[vkeep]], [total, n_values], vcount[vkeep])
-            counts = (g, v, c)
-        entries[a] = (part_e, code_e, child_e)
-        found.add(a, splittable, n_children, width,
-                  np.bincount(base[part_e[keep]] + child_e[keep], weights=count_e[keep],
-                              minlength=total).astype(np.int64), counts)
-    return found.arrays(need_counts, part_rows=part_rows, entries=entries)
 
 
 def _relabel(chunk: _Chunk, table: dict) -> _Chunk:
@@ -488,16 +387,18 @@ def _elements_frame(chunk: _Chunk, which: str) -> pd.DataFrame:
 
 
 class _Local:
-    """A worker's share of the local levels: whole groups, coded, with the in-memory engine
-    over them; ``rows``/``starts`` are the live groups of the current level (global ids
-    ``parts``) and ``final`` the final key of every finished row."""
+    """A worker's share of the local levels: whole groups, coded, as an in-memory source
+    (its groups of the current level numbered globally) with the decision rules; ``row`` is
+    the global row number of every row of the share."""
 
     def __init__(self, rows_frame: pd.DataFrame, elements, engine_args: dict, n_attrs: int,
                  raw_attrs: list):
         rows_frame = rows_frame.sort_values(["key", "row"], kind="stable")
         self.row = rows_frame["row"].to_numpy(dtype=np.int64)
         key = rows_frame["key"].to_numpy(dtype=np.int64)
-        n_codes = max((attr_codes(attr) for attr in engine_args["attrs"]), default=1)
+        attrs = engine_args["attrs"]
+        n_codes = max((int(getattr(attr, "n_leaves", None) or len(attr.uniques))
+                       for attr in attrs), default=1)
         # narrow codes, with headroom for the encoders' range arithmetic (hi - lo + 1)
         kind = np.int16 if n_codes < 2 ** 14 else (np.int32 if n_codes < 2 ** 30 else np.int64)
         codes = np.empty((len(key), n_attrs), dtype=kind)
@@ -515,24 +416,23 @@ class _Local:
             elem_val = (rows_frame["value"].to_numpy(dtype=np.int32) if "value" in rows_frame
                         else np.zeros(len(key), dtype=np.int32))
         del rows_frame
-        self.engine = Mondrian.from_codes(code_matrix=codes, elem_row=elem_row,
-                                           elem_val=elem_val, **engine_args)
-        self.parts, starts = np.unique(key, return_index=True)
-        self.rows = np.arange(len(key), dtype=index)
-        self.starts = np.concatenate([starts, [len(key)]]).astype(np.int64)
-        self.final = np.full(len(key), -1, dtype=np.int64)
-        self.cands: dict[str, Any] | None = None
+        parts, starts = np.unique(key, return_index=True)
+        values, semantics = engine_args["values"], engine_args["semantics"]
+        self.source = MemorySource(attrs, codes, elem_row, elem_val, values, semantics,
+                                   rows=np.arange(len(key), dtype=index),
+                                   starts=np.append(starts, len(key)).astype(np.int64),
+                                   parts=parts)
+        self.rules = Rules(engine_args["plan"], len(values), semantics, engine_args["split"],
+                           engine_args["min_size"])
         self.status: np.ndarray | None = None
 
     def copy(self) -> _Local:
-        other = _Local.__new__(_Local)
-        other.__dict__.update(self.__dict__)
+        """A copy whose source and rules a task may change (tasks never modify their
+        inputs)."""
+        other = copy.copy(self)
+        other.source, other.rules = copy.copy(self.source), copy.copy(self.rules)
+        other.source.final = self.source.final.copy()
         return other
-
-
-def attr_codes(attr) -> int:
-    """How many codes an encoder gives (leaves of a hierarchy, distinct values otherwise)."""
-    return int(getattr(attr, "n_leaves", None) or len(attr.uniques))
 
 
 def _local_state(rows_frame, elements, engine_args, n_attrs, raw_attrs) -> _Local:
@@ -541,17 +441,15 @@ def _local_state(rows_frame, elements, engine_args, n_attrs, raw_attrs) -> _Loca
 
 def _finish_k(rows_frame: pd.DataFrame, engine_args: dict, n_attrs: int,
               raw_attrs: list) -> dict:
-    """k-anonymity on a worker: the share's groups are finished by the in-memory engine
-    (groups are independent under the size rule)."""
+    """k-anonymity on a worker: the share's groups are finished by the one strategy over its
+    rows (groups are independent under the size rule)."""
     local = _Local(rows_frame, None, engine_args, n_attrs, raw_attrs)
-    engine = local.engine
-    if len(local.row):
-        final, n_final, n_splits = engine.levels(local.rows, local.starts)
-    else:
-        final, n_final, n_splits = local.final, 0, 0
-    stats = _stats_of(final, local.row, engine.code_matrix, local.raw)
-    return {"row": local.row, "key": final, "n_groups": int(n_final),
-            "n_splits": int(n_splits), "n_candidates": int(engine.n_candidates),
+    source = local.source
+    n_splits = mondrian(source, local.rules)
+    stats = _stats_of(source.final, local.row, source.code_matrix, local.raw)
+    return {"row": local.row, "key": source.final,
+            "n_groups": int(source.final.max()) + 1 if len(local.row) else 0,
+            "n_splits": int(n_splits), "n_candidates": int(local.rules.n_candidates),
             "stats": stats}
 
 
@@ -561,32 +459,31 @@ def _evaluate(local: _Local, statistics) -> tuple:
     every statistic (each of its children's terms is above it by more than the float
     tolerance, and none pins the target) is decided here; the other groups' candidates go to
     the client.  Returns (state with the level's candidates, report)."""
-    ss, pinned = statistics
-    engine = local.engine
     state = local.copy()
-    n_parts = len(local.starts) - 1
-    report: dict[str, Any] = {"parts": local.parts, "size": np.diff(local.starts),
-              "status": np.full(n_parts, -1, dtype=np.int64),
-              "n_children": np.zeros(n_parts, dtype=np.int64), "n": 0, "undecided": None}
+    source, rules = state.source, state.rules
+    n_parts = source.n_parts
+    report: dict[str, Any] = {"parts": source.parts, "size": source.sizes,
+                              "status": np.full(n_parts, -1, dtype=np.int64),
+                              "n_children": np.zeros(n_parts, dtype=np.int64), "n": 0,
+                              "undecided": None}
     state.status = report["status"]
     if not n_parts:
         return state, report
-    cands = engine.level_candidates(local.rows, local.starts, need_counts=True)
+    cands = source.candidates(need_counts=True)
     # the children of every row are kept until the decisions come back: narrowly
     if cands["n"]:
         widest = int(cands["n_children"].max())
         cands["row_child"] = cands["row_child"].astype(np.int8 if widest < 127 else np.int32)
-    state.cands = cands
     if not cands["n"]:
         return state, report
     report["n"] = int(cands["n"])
-    engine.ss, engine.pinned = ss, pinned
-    order = engine._ordered(cands)
-    combos = engine._level_terms(cands)
-    unsafe, _ = engine._verdicts(combos, slice(None))
+    rules.ss, rules.pinned = statistics
+    order = rules.ordered(cands)
+    combos = rules.level_terms(cands)
+    unsafe, _ = rules.verdicts(combos, slice(None))
     bad = np.zeros(cands["n"], dtype=bool)
     bad[combos["cand"][unsafe]] = True
-    current = ss[:, combos["cell"]]
+    current = rules.ss[:, combos["cell"]]
     mins = combos["mins"]
     with np.errstate(invalid="ignore"):
         clear = ((mins >= current) & ~within_tolerance(mins, current)).all(axis=0)
@@ -604,7 +501,7 @@ def _evaluate(local: _Local, statistics) -> tuple:
     report["n_children"][head_part[decided]] = cands["n_children"][head[decided]]
     undecided = np.flatnonzero(status == -2)
     if len(undecided):
-        report["undecided"] = _subset(cands, undecided, np.diff(local.starts))
+        report["undecided"] = _subset(cands, undecided, source.sizes)
     return state, report
 
 
@@ -655,45 +552,29 @@ def _merge_undecided(pieces: list, rank: list) -> dict:
 
 
 def _apply(evaluated: tuple, decision: dict) -> _Local:
-    """The in-memory next-level step on a local share, with the level's decisions."""
+    """The next-level step of a local share (:meth:`MemorySource.advance`), with the level's
+    decisions: those made on the worker and those the client sends."""
     local = evaluated[0]
     state = local.copy()
-    state.cands = state.status = None
-    n_parts = len(local.starts) - 1
-    if not n_parts:
+    state.status = None
+    source = state.source
+    if not source.n_parts:
         return state
     chosen = np.where(local.status >= 0, local.status, -1)
-    undecided = np.flatnonzero(local.status == -2)
-    chosen[undecided] = decision["chosen"]
-    part_of = np.repeat(np.arange(n_parts), np.diff(local.starts))
-    done = chosen[part_of] < 0
-    final = local.final.copy()
-    final[local.rows[done]] = decision["final_key"][part_of[done]]
-    state.final = final
-    if done.all():
-        state.rows = np.zeros(0, dtype=np.int64)
-        state.starts = np.zeros(1, dtype=np.int64)
-        state.parts = np.zeros(0, dtype=np.int64)
-        return state
-    cands = local.cands
-    live = np.flatnonzero(~done)
-    child = cands["row_child"][cands["attr"][chosen[part_of[live]]], live].astype(np.int64)
-    new_part = decision["new_base"][part_of[live]] + child
-    order = np.argsort(new_part, kind="stable")
-    state.rows = local.rows[live][order]
-    state.parts, starts = np.unique(new_part[order], return_index=True)
-    state.starts = np.concatenate([starts, [len(order)]]).astype(np.int64)
+    chosen[local.status == -2] = decision["chosen"]
+    source.decided(source.cands, chosen)
+    source.advance(decision["final_key"], decision["new_base"])
     return state
 
 
 def _local_stats(local: _Local) -> dict:
-    return _stats_of(local.final, local.row, local.engine.code_matrix, local.raw)
+    return _stats_of(local.source.final, local.row, local.source.code_matrix, local.raw)
 
 
 def _local_keys(result, offset: int) -> pd.DataFrame:
     """(global row, final key) of a local share, for the way back to the input partitions."""
     if isinstance(result, _Local):
-        return pd.DataFrame({"row": result.row, "key": result.final})
+        return pd.DataFrame({"row": result.row, "key": result.source.final})
     return pd.DataFrame({"row": result["row"], "key": result["key"] + offset})
 
 
@@ -708,172 +589,147 @@ def _k_stats(result: dict, offset: int) -> dict:
     return stats
 
 
-# ============================================================================ the run
-class _Run:
-    """One distributed search: the coded chunks on the workers, the client's decider (an
-    in-memory engine holding the global statistics and Q), and the level loop."""
+# ============================================================================ the source
+class DaskSource:
+    """The search's source over a dask frame's partitions (see the module docstring): the
+    coded chunks on the workers, the live groups of the level (``sizes``), and, once groups
+    are small, the workers' local shares.  It owns the decision rules (``rules``), built from
+    the sensitive values the scan found."""
 
-    def __init__(self, table, parts, qi, sensitive, policy, hierarchies, semantics, split,
-                 kinds, scan, min_size, local_rows, progress, orders=None,
-                 label_length=DEFAULT_LABEL_LENGTH) -> None:
-        self.table, self.parts, self.qi, self.sensitive = table, parts, list(qi), sensitive
-        self.semantics, self.split, self.min_size = semantics, split, min_size
-        self.local_rows, self.progress = local_rows, progress
+    def __init__(self, table, parts, scan: dict, checked, sensitive, policy, split: str,
+                 min_size, local_rows: int, progress) -> None:
+        self.table, self.parts, self.qi, self.sensitive = table, parts, checked.qi, sensitive
+        self.semantics, self.local_rows = checked.semantics, local_rows
+        value_uniques, value_codes, values = _sensitive_values(scan, sensitive,
+                                                               checked.semantics)
         self.offsets = np.concatenate([[0], np.cumsum(scan["lengths"])]).astype(np.int64)
         self.scanned = scan["scanned"]
         self.n_rows = int(self.offsets[-1])
         attrs, codes, injective, uniques_of = [], [], [], []
-        for name, (uniques, _) in zip(qi, scan["qi"]):
+        for name, (uniques, _) in zip(self.qi, scan["qi"]):
             uniques = uniques.reset_index(drop=True)
-            attr: TreeQI | NumericQI | SetQI
-            if kinds[name] == "tree":
-                attr = TreeQI(name, uniques, hierarchies[name])
-            elif kinds[name] == "numeric":
-                attr = NumericQI(name, uniques)
-            else:  # the scan keeps first appearances in table order, as 'first' needs
-                attr = SetQI(name, uniques, (orders or {}).get(name, "sorted"), label_length)
+            # the scan keeps first appearances in table order, as the order 'first' needs
+            attr = make_encoder(name, uniques, checked.kinds[name],
+                                checked.hierarchies.get(name),
+                                checked.orders.get(name, "sorted"), checked.label_length)
             attrs.append(attr)
             uniques_of.append(uniques)
             codes.append(np.asarray(attr.codes, dtype=np.int64))
             injective.append(len(np.unique(attr.codes)) == len(uniques))
         self.attrs = attrs
         self.raw_attrs = [a for a, ok in enumerate(injective) if not ok]
-        value_uniques, value_counts = scan["values"]
-        value_uniques = value_uniques.reset_index(drop=True)
-        if sensitive is not None and semantics != "svpi":
-            value_uniques = value_uniques.astype(object)
-        value_codes, values = factorize(value_uniques)
         self.values = values
-        self.value_totals = np.bincount(value_codes, weights=value_counts,
+        self.value_totals = np.bincount(value_codes, weights=scan["values"][1],
                                         minlength=len(values)).astype(np.int64)
         self.encoding = _Encoding(self.qi, uniques_of, codes, injective, sensitive,
-                                  value_uniques, value_codes, semantics)
+                                  value_uniques, value_codes, self.semantics)
         self.plan = PolicyPlan.build(policy, values, self.n_rows)
-        self.decider = Mondrian.from_codes(
-            self.qi, attrs, np.zeros((0, len(qi)), dtype=np.int64), np.zeros(0, dtype=np.int64),
-            np.zeros(0, dtype=np.int64), values, self.plan, semantics, split,
-            min_size=min_size, progress=progress)
-        self.decider.n_rows = self.n_rows
-        self.decider.placed = 0
-        self.n_splits = 0
-        self.next_key = 0  # final groups, numbered in the order they are finished
-        self.n_pending = 0
+        self.rules = Rules(self.plan, len(values), self.semantics, split, min_size, progress)
+        self.sizes = np.array([self.n_rows], dtype=np.int64)  # the live groups of the level
+        self.n_final = 0  # groups finished so far
+        self.n_pending = 0  # k-anonymity: groups waiting for the local finish
         self.pending_rows = 0
-        self.placed = 0
+        self.chunks: list = []
+        self.states: list | None = None  # the local shares under a policy, once local
         self.locals: list = []
         self.local_offsets: list = []
         self.global_stats = None
+        self.level: dict = {}
+
+    @property
+    def n_parts(self) -> int:
+        return len(self.sizes)
 
     def root(self) -> SparseGroups:
         value = np.flatnonzero(self.value_totals)
-        return SparseGroups(np.array([self.n_rows]), np.zeros(len(value), dtype=np.int64), value,
-                       self.value_totals[value])
+        return SparseGroups(np.array([self.n_rows]), np.zeros(len(value), dtype=np.int64),
+                            value, self.value_totals[value])
 
     def engine_args(self) -> dict:
-        return {"qi": self.qi, "attrs": self.attrs, "values": self.values, "plan": self.plan,
-                "semantics": self.semantics, "split": self.split, "min_size": self.min_size}
+        """What a worker needs to build its share's source and rules."""
+        return {"attrs": self.attrs, "values": self.values, "plan": self.plan,
+                "semantics": self.semantics, "split": self.rules.split,
+                "min_size": self.rules.min_size}
 
-    def report(self) -> None:
-        self.decider.placed = self.placed
-        if self.progress is not None:
-            self.progress(self.placed / max(self.n_rows, 1))
-
-    # -- the search
-    def search(self) -> None:
+    def search(self) -> int:
+        """Code every partition on its worker, then run the strategy; returns the number of
+        accepted splits."""
         enc = literal(self.encoding, "encoding")
         self.chunks = list(persist(*[call(_encode, part, int(self.offsets[i]), enc,
                                           prefix="encode")
                                      for i, part in enumerate(self.scanned)]))
         del self.scanned  # the local codes are released once the chunks hold them
-        policy_mode = self.min_size is None
-        if policy_mode:
-            self.decider.start_statistics(self.root(), self.n_rows)
-            splitting = len(self.plan) > 0
-        else:
-            splitting = self.n_rows >= self.min_size
-        sizes = np.array([self.n_rows], dtype=np.int64)  # the live groups of the level
-        if not splitting:
-            self._relabel(self._table(sizes, finished=np.ones(1, dtype=bool)))
-            sizes = sizes[:0]
-        elif not policy_mode and self.n_rows <= self.local_rows:
-            self._relabel(self._table(sizes, finished=np.zeros(1, dtype=bool), whole=True))
-            sizes = sizes[:0]
-        while len(sizes):
-            if policy_mode and (sizes <= self.local_rows).all():
-                self._local_policy(sizes)
-                break
-            sizes = self._global_level(sizes)
-        if not policy_mode and self.n_pending:
-            self._local_k()
-        self.placed = self.n_rows
-        self.report()
+        rules = self.rules
+        if not rules.policy_mode and rules.splitting(self.n_rows) \
+                and self.n_rows <= self.local_rows:  # the whole table is one worker's
+            self._relabel(self._table(np.full(1, -1, dtype=np.int64), whole=True))
+            self.sizes = self.sizes[:0]
+        return mondrian(self, rules)
 
-    def _table(self, sizes, *, finished, whole=False) -> dict:
-        """A relabel table that finishes the groups ``finished`` and, with ``whole``, sends
-        every other group whole to its pending local group."""
-        n_parts = len(sizes)
-        table: dict[str, Any] = {"final_of_part": np.full(n_parts, -1, dtype=np.int64),
-                 "attr_of_part": np.full(n_parts, -1, dtype=np.int64),
-                 "direct": np.full(n_parts, -1, dtype=np.int64), "maps": {},
-                 "child_live": np.zeros(0, dtype=np.int64),
-                 "child_pending": np.zeros(0, dtype=np.int64)}
-        done = np.flatnonzero(finished)
-        table["final_of_part"][done] = self.next_key + np.arange(len(done))
-        self.next_key += len(done)
-        self.placed += int(sizes[done].sum())
-        if whole:
-            moving = np.flatnonzero(~finished)
-            table["attr_of_part"][moving] = -2
-            table["direct"][moving] = np.arange(len(moving))
-            table["child_live"] = np.full(len(moving), -1, dtype=np.int64)
-            table["child_pending"] = self.n_pending + np.arange(len(moving))
-            self.n_pending += len(moving)
-            self.pending_rows += int(sizes[moving].sum())
-        return table
-
-    def _relabel(self, table: dict) -> None:
-        table = literal(table, "relabel")
-        self.chunks = list(persist(*[call(_relabel, c, table) for c in self.chunks]))
-
-    def _global_level(self, sizes: np.ndarray) -> np.ndarray:
-        """One level from a distributed aggregation; returns the next level's live sizes."""
-        n_parts = len(sizes)
-        need = self.min_size is None
-        parts = [call(_histograms, c, n_parts, self.encoding.n_codes, len(self.values), need,
-                      prefix="histogram") for c in self.chunks]
+    # -- the level
+    def candidates(self, need_counts: bool) -> dict:
+        """The level's candidates: from a distributed aggregation while some group is larger
+        than ``local_rows`` (or under k-anonymity), else those the workers leave undecided."""
+        if self.rules.policy_mode and (self.sizes <= self.local_rows).all():
+            return self._local_candidates()
+        n_parts = self.n_parts
+        parts = [call(_histograms, c, n_parts, self.encoding.n_codes, len(self.values),
+                      need_counts, prefix="histogram") for c in self.chunks]
         (hist,) = compute(tree_reduce(parts, _combine_histograms, prefix="histogram-combine"))
-        cands = _candidates(hist, self.attrs, sizes, len(self.values), need)
-        del hist
-        chosen = np.full(n_parts, -1, dtype=np.int64)
-        if cands["n"]:
-            order = self.decider._ordered(cands)
-            if need:
-                self.decider._accept_level(cands, order, chosen)
-            else:
-                self.decider.choose_by_size(cands, order, chosen)
+        entries = []
+        for a in range(len(self.attrs)):
+            (part_e, code_e), count_e = hist["rows"][a]
+
+            def items(a=a, part_e=part_e, code_e=code_e):
+                """The (group, code, value) counts: each one's entry, value and count."""
+                (vpart, vcode, vvalue), vcount = hist["values"][a]
+                n_code = int(code_e.max()) + 1
+                return (np.searchsorted(part_e * n_code + code_e, vpart * n_code + vcode),
+                        vvalue, vcount)
+            entries.append((part_e, code_e, count_e, items))
+        cands = level_candidates(self.attrs, entries, n_parts, len(self.values), need_counts)
+        cands["part_rows"] = self.sizes
+        self.level = {"cands": cands, "entries": [e[:2] for e in entries]}
+        return cands
+
+    def decided(self, cands: dict, chosen: np.ndarray) -> np.ndarray:
+        """The number of children of every group of the level (0: it is final)."""
+        self.level["chosen"] = chosen
+        if self.states is not None:
+            return self._local_decided(chosen)
+        n_children = np.zeros(self.n_parts, dtype=np.int64)
+        split = chosen >= 0
+        n_children[split] = cands["n_children"][chosen[split]]
+        return n_children
+
+    def advance(self, final_id: np.ndarray, new_base: np.ndarray) -> None:
+        """Broadcast the level's decisions: a relabel table to the chunks, or the decisions
+        of each local share."""
+        self.n_final += int((final_id >= 0).sum())
+        if self.states is not None:
+            return self._local_advance(final_id, new_base)
+        cands, chosen = self.level.get("cands"), self.level["chosen"]
+        table = self._table(final_id)
         accepted = np.flatnonzero(chosen >= 0)
-        self.n_splits += len(accepted)
-        table = self._table(sizes, finished=chosen < 0)
         if not len(accepted):
             self._relabel(table)
-            self.report()
-            return sizes[:0]
+            self.sizes = self.sizes[:0]
+            return
         c_of_part = chosen[accepted]
         n_kids = cands["n_children"][c_of_part]
-        new_base = np.full(n_parts, -1, dtype=np.int64)
-        new_base[accepted] = np.cumsum(n_kids) - n_kids
         table["attr_of_part"][accepted] = cands["attr"][c_of_part]
         child = np.concatenate([np.arange(f, f + n) for f, n in
                                 zip(cands["first_child"][c_of_part].tolist(), n_kids.tolist())])
         child_sizes = cands["sizes"][child]
         for a in np.unique(cands["attr"][c_of_part]).tolist():
-            part_e, code_e, child_e = cands["entries"][a]
+            part_e, code_e = self.level["entries"][a]
+            child_e = cands["child_of_entry"][a]
             mine = table["attr_of_part"][part_e] == a
             n_code = self.encoding.n_codes[a]
             table["maps"][a] = (part_e[mine] * n_code + code_e[mine], n_code,
                                 new_base[part_e[mine]] + child_e[mine])
-        small = (child_sizes <= self.local_rows) if not need else \
-            np.zeros(len(child_sizes), dtype=bool)
+        small = ((child_sizes <= self.local_rows) if not self.rules.policy_mode else
+                 np.zeros(len(child_sizes), dtype=bool))
         table["child_live"] = np.full(len(child_sizes), -1, dtype=np.int64)
         table["child_live"][~small] = np.arange(int((~small).sum()))
         table["child_pending"] = np.full(len(child_sizes), -1, dtype=np.int64)
@@ -881,21 +737,44 @@ class _Run:
         self.n_pending += int(small.sum())
         self.pending_rows += int(child_sizes[small].sum())
         self._relabel(table)
-        self.report()
-        return child_sizes[~small]
+        self.sizes = child_sizes[~small]
+
+    def _table(self, final_id: np.ndarray, *, whole: bool = False) -> dict:
+        """A relabel table that finishes the groups with a final id and, with ``whole``,
+        sends every other group whole to its pending local group."""
+        n_parts = len(final_id)
+        table: dict[str, Any] = {"final_of_part": final_id,
+                                 "attr_of_part": np.full(n_parts, -1, dtype=np.int64),
+                                 "direct": np.full(n_parts, -1, dtype=np.int64), "maps": {},
+                                 "child_live": np.zeros(0, dtype=np.int64),
+                                 "child_pending": np.zeros(0, dtype=np.int64)}
+        if whole:
+            moving = np.flatnonzero(final_id < 0)
+            table["attr_of_part"][moving] = -2
+            table["direct"][moving] = np.arange(len(moving))
+            table["child_live"] = np.full(len(moving), -1, dtype=np.int64)
+            table["child_pending"] = self.n_pending + np.arange(len(moving))
+            self.n_pending += len(moving)
+            self.pending_rows += int(self.sizes[moving].sum())
+        return table
+
+    def _relabel(self, table: dict) -> None:
+        table = literal(table, "relabel")
+        self.chunks = list(persist(*[call(_relabel, c, table) for c in self.chunks]))
 
     # -- local levels
     def _shuffled(self, which: str, n_rows: int):
         """The rows going local, exchanged so that every group is in one share."""
         n_attrs = len(self.attrs)
-        with_values = self.min_size is None and self.semantics == "svpi"
+        policy_mode = self.rules.policy_mode
+        with_values = policy_mode and self.semantics == "svpi"
         n_out = max(2, min(4 * len(self.chunks),
                            math.ceil(n_rows / max(CHUNK_ROWS, self.local_rows))))
         frames = [call(_rows_frame, c, which, n_attrs, with_values, prefix="rows")
                   for c in self.chunks]
         rows = exchange(frames, split_by_key, ("key", n_out), n_out, prefix="to-local")
         elements = [None] * n_out
-        if self.min_size is None and self.semantics != "svpi":
+        if policy_mode and self.semantics != "svpi":
             frames = [call(_elements_frame, c, which, prefix="elements") for c in self.chunks]
             elements = exchange(frames, split_by_key, ("key", n_out), n_out,
                                 prefix="elements-to-local")
@@ -912,78 +791,91 @@ class _Run:
         self.chunks = list(done[len(tasks) + 1:])
         return list(done[:len(tasks)])
 
-    def _local_k(self) -> None:
-        rows, _ = self._shuffled("pending", self.pending_rows)
-        args = literal(self.engine_args(), "engine")
-        self.locals = self._go_local([call(_finish_k, r, args, len(self.attrs), self.raw_attrs,
-                                           prefix="finish-k") for r in rows])
-        for summary in compute(*[call(_k_summary, r) for r in self.locals]):
-            self.local_offsets.append(self.next_key)
-            self.next_key += summary["n_groups"]
-            self.n_splits += summary["n_splits"]
-            self.decider.n_candidates += summary["n_candidates"]
+    def _local_candidates(self) -> dict:
+        """A local level: the workers judge their groups against the broadcast statistics;
+        the candidates of the groups they leave undecided, as one candidate set in queue
+        order (groups numbered by their rank among the undecided)."""
+        if self.states is None:
+            rows, elements = self._shuffled("live", int(self.sizes.sum()))
+            args = literal(self.engine_args(), "engine")
+            self.states = self._go_local([call(_local_state, r, e, args, len(self.attrs),
+                                               self.raw_attrs, prefix="local")
+                                          for r, e in zip(rows, elements)])
+        rules = self.rules
+        statistics = literal((rules.ss.copy(), rules.pinned.copy()), "statistics")
+        evaluated = list(persist(*[call(_evaluate, s, statistics) for s in self.states]))
+        reports = compute(*[call(operator.itemgetter(1), e, prefix="report")
+                            for e in evaluated])
+        n_parts = self.n_parts
+        n_kids = np.zeros(n_parts, dtype=np.int64)
+        size = np.zeros(n_parts, dtype=np.int64)
+        pieces, owners = [], []
+        for r in reports:
+            rules.n_candidates += r["n"]
+            n_kids[r["parts"]] = r["n_children"]
+            size[r["parts"]] = r["size"]
+            if r["undecided"] is not None:
+                pieces.append(r["undecided"])
+                owners.append(r["parts"][r["status"] == -2])
+        self.sizes = size
+        merged: dict = {"n": 0, "part_rows": np.zeros(0, dtype=np.int64)}
+        ranks: list = []
+        if pieces:
+            everyone = np.concatenate(owners)
+            rank = np.empty(len(everyone), dtype=np.int64)
+            rank[np.argsort(everyone, kind="stable")] = np.arange(len(everyone))
+            bounds = np.cumsum([0] + [len(o) for o in owners])
+            ranks = [rank[bounds[i]:bounds[i + 1]] for i in range(len(owners))]
+            merged = _merge_undecided(pieces, ranks)
+            rules.n_candidates -= merged["n"]  # counted by the workers already
+        self.level = {"evaluated": evaluated, "reports": reports, "n_kids": n_kids,
+                      "owners": owners, "ranks": ranks, "cands": merged}
+        return merged
 
-    def _local_policy(self, sizes: np.ndarray) -> None:
-        rows, elements = self._shuffled("live", int(sizes.sum()))
-        args = literal(self.engine_args(), "engine")
-        states = self._go_local([call(_local_state, r, e, args, len(self.attrs),
-                                      self.raw_attrs, prefix="local")
-                                 for r, e in zip(rows, elements)])
-        decider = self.decider
-        n_parts = len(sizes)
-        while n_parts:
-            statistics = literal((decider.ss.copy(), decider.pinned.copy()), "statistics")
-            evaluated = list(persist(*[call(_evaluate, s, statistics) for s in states]))
-            reports = compute(*[call(operator.itemgetter(1), e, prefix="report")
-                                for e in evaluated])
-            n_kids = np.zeros(n_parts, dtype=np.int64)
-            size = np.zeros(n_parts, dtype=np.int64)
-            pieces, owners = [], []
-            for r in reports:
-                decider.n_candidates += r["n"]
-                n_kids[r["parts"]] = r["n_children"]
-                size[r["parts"]] = r["size"]
-                if r["undecided"] is not None:
-                    pieces.append(r["undecided"])
-                    owners.append(r["parts"][r["status"] == -2])
-            local_choice = [np.zeros(0, dtype=np.int64)] * len(pieces)
-            if pieces:
-                everyone = np.concatenate(owners)
-                rank = np.empty(len(everyone), dtype=np.int64)
-                rank[np.argsort(everyone, kind="stable")] = np.arange(len(everyone))
-                bounds = np.cumsum([0] + [len(o) for o in owners])
-                ranks = [rank[bounds[i]:bounds[i + 1]] for i in range(len(owners))]
-                merged = _merge_undecided(pieces, ranks)
-                decider.n_candidates -= merged["n"]  # counted by the workers already
-                chosen = np.full(len(everyone), -1, dtype=np.int64)
-                decider._accept_level(merged, decider._ordered(merged), chosen)
-                for i, piece_ranks in enumerate(ranks):
-                    picked = chosen[piece_ranks]
-                    ok = picked >= 0
-                    local_choice[i] = np.where(ok, merged["local"][np.maximum(picked, 0)], -1)
-                    n_kids[owners[i][ok]] = merged["n_children"][picked[ok]]
-            split = n_kids > 0
-            new_base = np.full(n_parts, -1, dtype=np.int64)
-            new_base[split] = np.cumsum(n_kids[split]) - n_kids[split]
-            final_key = np.full(n_parts, -1, dtype=np.int64)
-            finished = np.flatnonzero(~split)
-            final_key[finished] = self.next_key + np.arange(len(finished))
-            self.next_key += len(finished)
-            self.n_splits += int(split.sum())
-            self.placed += int(size[finished].sum())
-            decisions, piece = [], 0
-            for r in reports:
-                choice = np.zeros(0, dtype=np.int64)
-                if r["undecided"] is not None:
-                    choice, piece = local_choice[piece], piece + 1
-                decisions.append({"chosen": choice, "final_key": final_key[r["parts"]],
-                                  "new_base": new_base[r["parts"]]})
-            states = list(persist(*[call(_apply, e, literal(d, "decision"))
-                                    for e, d in zip(evaluated, decisions)]))
-            n_parts = int(n_kids.sum())
-            self.report()
-        self.locals = states
-        self.local_offsets = [0] * len(states)
+    def _local_decided(self, chosen: np.ndarray) -> np.ndarray:
+        level = self.level
+        merged, n_kids = level["cands"], level["n_kids"]
+        level["choice"] = []
+        for owner, piece_ranks in zip(level["owners"], level["ranks"]):
+            picked = chosen[piece_ranks]
+            ok = picked >= 0
+            level["choice"].append(np.where(ok, merged["local"][np.maximum(picked, 0)], -1))
+            n_kids[owner[ok]] = merged["n_children"][picked[ok]]
+        return n_kids
+
+    def _local_advance(self, final_id: np.ndarray, new_base: np.ndarray) -> None:
+        level = self.level
+        decisions, piece = [], 0
+        for r in level["reports"]:
+            choice = np.zeros(0, dtype=np.int64)
+            if r["undecided"] is not None:
+                choice, piece = level["choice"][piece], piece + 1
+            decisions.append({"chosen": choice, "final_key": final_id[r["parts"]],
+                              "new_base": new_base[r["parts"]]})
+        self.states = list(persist(*[call(_apply, e, literal(d, "decision"))
+                                     for e, d in zip(level["evaluated"], decisions)]))
+        # the next level's groups; their sizes come with the workers' next reports
+        self.sizes = np.zeros(int(level["n_kids"].sum()), dtype=np.int64)
+
+    def finish(self) -> int:
+        """The local finish: under k-anonymity the pending groups are finished by their
+        workers; returns the splits made there."""
+        n_splits = 0
+        if self.states is not None:
+            self.locals, self.local_offsets = self.states, [0] * len(self.states)
+        elif not self.rules.policy_mode and self.n_pending:
+            rows, _ = self._shuffled("pending", self.pending_rows)
+            args = literal(self.engine_args(), "engine")
+            self.locals = self._go_local([call(_finish_k, r, args, len(self.attrs),
+                                               self.raw_attrs, prefix="finish-k")
+                                          for r in rows])
+            for summary in compute(*[call(_k_summary, r) for r in self.locals]):
+                self.local_offsets.append(self.n_final)
+                self.n_final += summary["n_groups"]
+                n_splits += summary["n_splits"]
+                self.rules.n_candidates += summary["n_candidates"]
+        self.rules.report(self.n_rows)
+        return n_splits
 
     # -- the groups
     def groups(self) -> dict:
@@ -994,12 +886,12 @@ class _Run:
             pieces = [tree_reduce(parts, _combine_stats, prefix="group-combine")]
         else:
             pieces = [self.global_stats]
-        if self.min_size is None:
+        if self.rules.policy_mode:
             pieces += [call(_local_stats, s) for s in self.locals]
         else:
             pieces += [call(_k_stats, r, o) for r, o in zip(self.locals, self.local_offsets)]
         stats = _combine_stats(list(compute(*pieces)))
-        if not np.array_equal(stats["keys"], np.arange(self.next_key)):
+        if not np.array_equal(stats["keys"], np.arange(self.n_final)):
             raise AssertionError("every final group must hold rows")  # pragma: no cover
         return stats
 
@@ -1015,7 +907,7 @@ class _Run:
 
 
 # ============================================================================ the release
-def _labels(run: _Run, stats: dict) -> dict:
+def _labels(source: DaskSource, stats: dict) -> dict:
     """Group numbers (by first row) and, per QI, the label of every group and whether the
     group publishes its input cell (all its rows hold the same cell)."""
     n = len(stats["keys"])
@@ -1023,16 +915,15 @@ def _labels(run: _Run, stats: dict) -> dict:
     id_of_key = np.empty(n, dtype=np.int64)
     id_of_key[by_first] = np.arange(n)
     same, label_of, texts = [], [], []
-    for a, attr in enumerate(run.attrs):
+    for a, attr in enumerate(source.attrs):
         lo, hi = stats["lo"][:, a], stats["hi"][:, a]
-        if a in run.raw_attrs:
+        if a in source.raw_attrs:
             same.append(stats["raw_lo"][a] == stats["raw_hi"][a])
         else:
             same.append(lo == hi)
-        pairs, inverse = np.unique(np.stack([lo, hi], axis=1), axis=0, return_inverse=True)
-        texts.append(np.array([attr.label(int(x), int(y)) for x, y in pairs.tolist()],
-                              dtype=object))
-        label_of.append(inverse.reshape(-1).astype(np.int32))
+        attr_texts, inverse = range_labels(attr, lo, hi)
+        texts.append(attr_texts)
+        label_of.append(inverse.astype(np.int32))
     return {"id_of_key": id_of_key, "key_of_id": by_first, "same": same,
             "label_of": label_of, "texts": texts, "size": stats["size"]}
 
@@ -1105,60 +996,7 @@ def _bucket_assign(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame({"row": row[dest], "cell": cells[source]})
 
 
-# ============================================================================ public API
-def _check_local_rows(local_rows, owner: str) -> int:
-    if local_rows is None:
-        return DEFAULT_LOCAL_ROWS
-    if isinstance(local_rows, (bool, np.bool_)) or not isinstance(local_rows, (int, np.integer)) \
-            or local_rows < 1:
-        raise param_error("local_rows", owner, "be a positive integer", local_rows)
-    return int(local_rows)
-
-
-def _validate_after_scan(scan: dict, columns: list, policy, semantics, split, output,
-                         hierarchies, qi, owner):
-    """The rest of the pandas path's input checks, in its order."""
-    if sum(scan["lengths"]) == 0:
-        raise SchemaError("The table is empty: there is nothing to anonymize.")
-    for column, n_missing in zip(columns, scan["missing"].tolist()):
-        if n_missing:
-            raise SchemaError(f"Column {column!r} has {n_missing} missing value(s); fill or "
-                              f"drop them explicitly before anonymizing.")
-    return check_options(policy, semantics, split, output, hierarchies, qi, owner)
-
-
-def _scan_table(parts: list, qi: list, sensitive, semantics: str) -> dict:
-    """The merged summary of every partition; the partitions' local codes stay on the
-    workers (``scan["scanned"]``) for the encoding.  ``parts`` are the table's partitions,
-    taken once: every later pass (the release) reads the very same partitions."""
-    semantics_arg = semantics if semantics in ("svpi", "mvpi-set", "mvpi-multiset") else "svpi"
-    scanned = list(persist(*[call(_scan, part, qi, sensitive, semantics_arg, prefix="scan")
-                             for part in parts]))
-    summaries = [call(operator.itemgetter(0), s, prefix="scan-summary") for s in scanned]
-    (scan,) = compute(tree_reduce(summaries, _combine_scans, prefix="scan-combine"))
-    scan["scanned"] = scanned
-    return scan
-
-
-def _sensitive_errors(scan: dict, sensitive: str, semantics: str) -> None:
-    """The in-memory engine's checks of the sensitive column, in its order."""
-    if semantics == "svpi":
-        if scan["list_like"]:
-            raise SchemaError(
-                f"Column {sensitive!r} holds list-like cells; svpi allows exactly one "
-                f"sensitive value per individual (use semantics='mvpi-set' or "
-                f"'mvpi-multiset').")
-        return
-    if scan["elem_missing"]:
-        raise SchemaError(f"Column {sensitive!r} has {scan['elem_missing']} missing "
-                          f"value(s) inside list cells; clean the table.")
-    if semantics == "mvpi-set" and scan["row_dup"]:
-        raise SchemaError(
-            f"Some individual holds a value of {sensitive!r} more than once; mvpi-set "
-            f"allows each value at most once per person (use semantics='mvpi-multiset').")
-
-
-def _released(run: _Run, labels: dict, output: str, group_column: str, random_state):
+def _released(run: DaskSource, labels: dict, output: str, group_column: str, random_state):
     """The released dask frame and the group number of every row."""
     with keep_objects():
         return _released_frames(run, labels, output, group_column, random_state)
@@ -1233,7 +1071,7 @@ def _groups_slice(labels: dict, qi: list, start: int, stop: int) -> pd.DataFrame
     return frame
 
 
-def _groups_frame(run: _Run, labels: dict, step: int = 1_000_000):
+def _groups_frame(run: DaskSource, labels: dict, step: int = 1_000_000):
     """The per-group summary as a dask frame (labels made on the workers)."""
     import dask.dataframe as dd
 
@@ -1247,100 +1085,84 @@ def _groups_frame(run: _Run, labels: dict, step: int = 1_000_000):
                            divisions=(*bounds[:-1], n - 1), verify_meta=False)
 
 
+def _scanned_facts(parts: list, sensitive, semantics: str, missing: str, scan: dict):
+    """The ``facts`` of :func:`~skyprivacy.anonymize.inputs.check_anonymization` from one
+    scan of the partitions (kept in ``scan`` for the search)."""
+    def facts(qi: list) -> TableFacts:
+        scan.update(_scan_table(parts, qi, sensitive, semantics, missing))
+        n_missing = scan["missing"].tolist() + ([] if sensitive is not None else [0])
+        return TableFacts(sum(scan["lengths"]), n_missing, dict(zip(qi, scan["qi"])))
+    return facts
+
+
 def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
                       semantics: str = "svpi", split: str = "infogain",
                       output: str = "generalized", random_state=None,
                       group_column: str = "group", progress=None, numeric=None,
                       categorical=None, order=None, label_length=DEFAULT_LABEL_LENGTH,
-                      local_rows=None) -> AnonymizationResult:
+                      local_rows=None, missing: str = "error") -> AnonymizationResult:
     """:func:`skyprivacy.skyline_anonymize` for a dask DataFrame (same parameters and
     result, with ``.table``, ``.assignment`` and ``.groups`` as dask collections)."""
     owner = "skyline_anonymize"
-    local_rows = _check_local_rows(local_rows, owner)
-    qi = check_columns(table, qi, sensitive, owner)
+    local_rows = check_local_rows(local_rows, owner, DEFAULT_LOCAL_ROWS)
     parts = table.to_delayed()
-    scan = _scan_table(parts, qi, sensitive, semantics)
-    policy, semantics, hierarchies = _validate_after_scan(
-        scan, [*qi, sensitive], policy, semantics, split, output, hierarchies, qi, owner)
-    check_group_column(table, output, group_column)
-    kinds = _kinds(table, qi, hierarchies, scan, numeric, categorical, owner)
-    orders = _orders(qi, kinds, scan, order, owner)
-    label_length = label_length_of(label_length, owner)
-    _sensitive_errors(scan, sensitive, semantics)
-    run = _Run(table, parts, qi, sensitive, policy, hierarchies, semantics, split, kinds, scan,
-               None, local_rows, progress, orders, label_length)
-    sizes, group, value, count = _root_arrays(run)
-    root = ReleaseCandidate.from_nonzeros(sizes, group, value, count, run.values,
-                                          semantics=semantics)
-    with warnings.catch_warnings():  # unused policy values are reported by the certificate
-        warnings.simplefilter("ignore", UnusedPolicyValueWarning)
-        root_check = skyline_check(root, policy)
-    if not root_check.safe:
-        raise infeasible_error(root, root_check)
-    run.search()
-    labels = _labels(run, run.groups())
-    released, assignment = _released(run, labels, output, group_column, random_state)
-    from .release import from_table
-    if output == "generalized":
-        candidate = from_table(released, qi=qi, sensitive=sensitive, semantics=semantics)
-    else:
-        candidate = from_table(released, group=group_column, sensitive=sensitive,
-                               semantics=semantics)
-    certificate = skyline_check(candidate, policy)
+    scan: dict = {}
+    checked = check_anonymization(
+        table, _scanned_facts(parts, sensitive, semantics, missing, scan), qi=qi,
+        sensitive=sensitive, policy=policy, hierarchies=hierarchies, semantics=semantics,
+        split=split, output=output, group_column=group_column, missing=missing,
+        numeric=numeric, categorical=categorical, order=order, label_length=label_length,
+        owner=owner)
+    qi, policy, semantics = checked.qi, checked.policy, checked.semantics
+    source = DaskSource(table, parts, scan, checked, sensitive, policy, split, None,
+                        local_rows, progress)
+    check_feasible(source.root(), source.values, semantics, policy)
+    n_splits = source.search()
+    labels = _labels(source, source.groups())
+    released, assignment = _released(source, labels, output, group_column, random_state)
+    candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
+                                  group_column=group_column, semantics=semantics,
+                                  missing=missing)
     return AnonymizationResult(
-        table=released, candidate=candidate, certificate=certificate, assignment=assignment,
-        groups=_groups_frame(run, labels), qi=tuple(qi), sensitive=sensitive,
-        semantics=semantics, output=output, split=split, n_splits=run.n_splits,
-        n_candidates_evaluated=run.decider.n_candidates,
+        table=released, candidate=candidate, certificate=skyline_check(candidate, policy),
+        assignment=assignment, groups=_groups_frame(source, labels), qi=tuple(qi),
+        sensitive=sensitive, semantics=semantics, output=output, split=split,
+        n_splits=n_splits, n_candidates_evaluated=source.rules.n_candidates,
         group_column=group_column if output == "bucketized" else None,
-        set_labels=set_labels_of(run))
-
-
-def _root_arrays(run: _Run):
-    value = np.flatnonzero(run.value_totals)
-    return (np.array([run.n_rows]), np.zeros(len(value), dtype=np.int64), value,
-            run.value_totals[value])
+        set_labels=set_labels_of(source.attrs))
 
 
 def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
                 output: str = "generalized", group_column: str = "group", progress=None,
                 numeric=None, categorical=None, order=None, label_length=DEFAULT_LABEL_LENGTH,
-                local_rows=None) -> KAnonymizationResult:
+                local_rows=None, missing: str = "error") -> KAnonymizationResult:
     """:func:`skyprivacy.k_anonymize` for a dask DataFrame; groups of at most ``local_rows``
-    rows are finished on the worker holding them by the in-memory engine."""
+    rows are finished on the worker holding them by the in-memory search."""
     owner = "k_anonymize"
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or k < 2:
-        raise param_error("k", owner, "be an integer >= 2", k)
-    if split not in SPLITS:
-        raise param_error("split", owner, f"be one of {list(SPLITS)}", split)
-    local_rows = _check_local_rows(local_rows, owner)
+    k = check_k(k, split, owner)
+    local_rows = check_local_rows(local_rows, owner, DEFAULT_LOCAL_ROWS)
     # the pandas path checks a frame of the QI columns beside an identity marker
     listed = [qi] if isinstance(qi, str) else list(qi or [])
-    work = pd.DataFrame(columns=[_MARKER] + [c for c in listed if c in table.columns])
-    qi = check_columns(work, qi, _MARKER, owner)
+    work = pd.DataFrame(columns=[IDENTITY] + [c for c in listed if c in table.columns])
     parts = table.to_delayed()
-    scan = _scan_table(parts, qi, None, "svpi")
-    _, _, hierarchies = _validate_after_scan(
-        scan, [*qi], Policy.uniform([(0, 0, 0, 1)]), "svpi", split, output, hierarchies, qi,
-        owner)
-    check_group_column(table, output, group_column)
-    kinds = _kinds(table, qi, hierarchies, scan, numeric, categorical, owner)
-    orders = _orders(qi, kinds, scan, order, owner)
-    run = _Run(table, parts, qi, None, None, hierarchies, "svpi", split, kinds, scan, int(k),
-               local_rows, progress, orders, label_length_of(label_length, owner))
-    if run.n_rows < k:
-        raise InfeasibleError(f"The table has {run.n_rows} rows, fewer than k = {k}: no "
+    scan: dict = {}
+    checked = check_anonymization(
+        table, _scanned_facts(parts, None, "svpi", missing, scan), qi=qi, sensitive=IDENTITY,
+        policy=Policy.uniform([(0, 0, 0, 1)]), hierarchies=hierarchies, semantics="svpi",
+        split=split, output=output, group_column=group_column, missing=missing,
+        numeric=numeric, categorical=categorical, order=order, label_length=label_length,
+        owner=owner, columns=work)
+    source = DaskSource(table, parts, scan, checked, None, None, split, k, local_rows,
+                        progress)
+    if source.n_rows < k:
+        raise InfeasibleError(f"The table has {source.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")
-    run.search()
-    stats = run.groups()
-    labels = _labels(run, stats)
-    released, assignment = _released(run, labels, output, group_column, None)
+    n_splits = source.search()
+    labels = _labels(source, source.groups())
+    released, assignment = _released(source, labels, output, group_column, None)
     from ..baselines import k_anonymity
-    groups = _groups_frame(run, labels)
     sizes = labels["size"][labels["key_of_id"]]
-    sizes_only = ReleaseCandidate.from_nonzeros(
-        sizes, np.arange(len(sizes)), np.zeros(len(sizes), dtype=np.int64), sizes,
-        ("individuals",), labels=pd.RangeIndex(len(sizes), name="group"))
-    certificate = k_anonymity(sizes_only, k=int(k))
-    return KAnonymizationResult(released, certificate, assignment, groups, int(k),
-                                run.n_splits, set_labels_of(run))
+    certificate = k_anonymity(sizes_only(sizes, pd.RangeIndex(len(sizes), name="group")), k=k)
+    return KAnonymizationResult(released, certificate, assignment,
+                                _groups_frame(source, labels), k, n_splits,
+                                set_labels_of(source.attrs))

@@ -28,8 +28,11 @@ from ..release import (
     ReleaseCandidate,
     check_release_columns,
     check_semantics,
+    elements_of,
     int32_where_it_fits,
+    missing_values_error,
     row_order,
+    sensitive_error,
 )
 from ._compute import (
     call,
@@ -63,51 +66,73 @@ class _Spec:
                                                if self.individual is not None else ())
 
 
-def elements_of(cells: pd.Series, list_like: pd.Series):
-    """Row of every element, and the elements as an object Series (a scalar cell is one)."""
-    elements = [list(v) if is_list else [v]
-                for v, is_list in zip(cells.tolist(), list_like.tolist())]
-    lengths = np.fromiter((len(e) for e in elements), dtype=np.int64, count=len(elements))
-    row_of = np.repeat(np.arange(len(elements), dtype=np.int64), lengths)
-    flat = pd.Series([x for e in elements for x in e], dtype=object)
-    return row_of, flat
+def sensitive_facts(cells: pd.Series, semantics: str, missing: str, by_row: bool = True):
+    """One partition's facts about its sensitive cells for :func:`skyprivacy.release.
+    sensitive_error` (the first list-like cell under svpi, the missing values inside list
+    cells, the first row holding a value twice under mvpi-set when ``by_row``), and the
+    partition's elements: (facts, row of every element or None, codes, distinct values in
+    order of first appearance); under svpi with a list-like cell, no elements."""
+    facts: dict = {"list_row": None, "dup_row": None, "elem_missing": 0}
+    list_like = list_like_cells(cells)
+    if semantics == "svpi":
+        if list_like.any():
+            facts["list_row"] = (cells.index[int(np.flatnonzero(list_like.to_numpy())[0])],)
+            return facts, None, None, pd.Series([], dtype=object)
+        codes, uniques = local_codes(cells)
+        return facts, None, codes, uniques
+    row_of, flat = elements_of(cells, list_like)
+    if missing == "error":
+        facts["elem_missing"] = int(flat.map(is_missing).sum())
+    codes, uniques = local_codes(flat)
+    if semantics == "mvpi-set" and by_row and len(uniques):
+        pair = row_of * len(uniques) + codes
+        uniq, counts = np.unique(pair, return_counts=True)
+        if (counts > 1).any():
+            dup_rows, dup_values = np.divmod(uniq[counts > 1], len(uniques))
+            first = dup_rows[0]
+            facts["dup_row"] = (cells.index[int(first)],
+                                uniques.iloc[dup_values[dup_rows == first]].tolist())
+    return facts, row_of, codes, uniques
+
+
+def merge_facts(out: dict, part: dict) -> None:
+    """Fold a later partition's sensitive facts into ``out`` (first faults first)."""
+    out["elem_missing"] += part["elem_missing"]
+    for name in ("list_row", "dup_row"):
+        if out[name] is None:
+            out[name] = part[name]
+
+
+def raise_sensitive_faults(facts: dict, column, *, list_cells: bool = True,
+                           repeated: tuple | None = None, by_individual: bool = False) -> None:
+    """Raise :func:`skyprivacy.release.sensitive_error` of merged facts (``list_cells``: the
+    svpi check; else the mvpi ones, with ``repeated`` the first (row, value) held twice)."""
+    error = (sensitive_error(column, list_cell=facts["list_row"]) if list_cells else
+             sensitive_error(column, n_missing=facts["elem_missing"], repeated=repeated,
+                             by_individual=by_individual))
+    if error is not None:
+        raise error
 
 
 def _scan(pdf: pd.DataFrame, spec: _Spec) -> dict:
     """One partition's part of the aggregation (see the module docstring)."""
-    out: dict = {"n": len(pdf), "list_row": None, "dup_row": None, "elem_missing": 0}
+    out: dict = {"n": len(pdf)}
     if spec.missing == "error":
         out["missing"] = np.array([int(pdf[c].isna().sum()) for c in spec.used],
                                   dtype=np.int64)
-    cells = pdf[spec.sensitive]
-    list_like = list_like_cells(cells)
+    facts, row_of, value_codes, out["values"] = sensitive_facts(
+        pdf[spec.sensitive], spec.semantics, spec.missing, by_row=spec.individual is None)
+    out.update(facts)
     coded = [local_codes(pdf[k]) for k in spec.keys]
     out["keys"] = [uniques for _, uniques in coded]
     cards = [len(u) for u in out["keys"]]
     key_codes = [narrow(codes, card) for (codes, _), card in zip(coded, cards)]
-    if spec.semantics == "svpi":
-        if list_like.any():
-            out["list_row"] = (pdf.index[int(np.flatnonzero(list_like.to_numpy())[0])],)
-            out["values"] = pd.Series([], dtype=object)
-            out["pairs"] = None
-            return out
-        value_codes, out["values"] = local_codes(cells)
-        out["pairs"] = distinct_rows(key_codes + [value_codes], cards + [len(out["values"])],
-                                     compact=True)
-        return out
-    row_of, flat = elements_of(cells, list_like)
-    if spec.missing == "error":
-        out["elem_missing"] = int(flat.map(is_missing).sum())
-    value_codes, out["values"] = local_codes(flat)
     n_values = len(out["values"])
-    if spec.semantics == "mvpi-set" and spec.individual is None and n_values:
-        pair = row_of * n_values + value_codes
-        uniq, counts = np.unique(pair, return_counts=True)
-        if (counts > 1).any():
-            dup_rows, dup_values = np.divmod(uniq[counts > 1], n_values)
-            first = dup_rows[0]
-            out["dup_row"] = (pdf.index[int(first)],
-                              out["values"].iloc[dup_values[dup_rows == first]].tolist())
+    if spec.semantics == "svpi":
+        out["pairs"] = (None if value_codes is None else
+                        distinct_rows(key_codes + [value_codes], cards + [n_values],
+                                      compact=True))
+        return out
     out["rows"] = distinct_rows(key_codes, cards, compact=True)
     out["pairs"] = distinct_rows([codes[row_of] for codes in key_codes] + [value_codes],
                                  cards + [n_values], compact=True)
@@ -124,10 +149,7 @@ def _combine(parts: list) -> dict:
         out["n"] += part["n"]
         if "missing" in out:
             out["missing"] = out["missing"] + part["missing"]
-        out["elem_missing"] += part["elem_missing"]
-        for name in ("list_row", "dup_row"):
-            if out[name] is None:
-                out[name] = part[name]
+        merge_facts(out, part)
         maps = []
         for i, uniques in enumerate(part["keys"]):
             out["keys"][i], where = merge_uniques(out["keys"][i], uniques)
@@ -247,14 +269,8 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
     if spec.missing == "error":
         for column, n_missing in zip(spec.used, scan["missing"].tolist()):
             if n_missing:
-                raise SchemaError(
-                    f"Column {column!r} has {n_missing} missing value(s); pass "
-                    f"missing='as_value' to treat them as a category, or clean the table.")
-    if spec.semantics == "svpi" and scan["list_row"] is not None:
-        raise SchemaError(
-            f"Column {sensitive!r} holds a list-like cell at row {scan['list_row'][0]!r}; svpi "
-            f"allows exactly one sensitive value per individual (use semantics='mvpi-set' or "
-            f"'mvpi-multiset').")
+                raise missing_values_error(column, n_missing)
+    raise_sensitive_faults(scan, sensitive)
     key_values, values, combos = scan["key_values"], scan["values"], scan["combos"]
     cards = [len(v) for v in key_values]
     if spec.semantics == "svpi" and individual is not None:
@@ -268,19 +284,9 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
     else:
         sizes = _mvpi_individuals(frame, spec, key_values, combos, cards, n_groups)
     sizes = sizes.astype(np.int64)
-    if spec.missing == "error" and scan["elem_missing"]:
-        raise SchemaError(
-            f"Column {sensitive!r} has {scan['elem_missing']} missing value(s) inside list "
-            f"cells; pass missing='as_value' to treat them as a category, or clean the table.")
-    if spec.semantics == "mvpi-set" and len(values):
-        if individual is not None:
-            _mvpi_set_individuals(frame, spec, values)
-        elif scan["dup_row"] is not None:
-            row, value = scan["dup_row"]
-            raise SchemaError(
-                f"The individual in row {native(row)!r} holds value {value!r} more than once; "
-                f"mvpi-set allows each value at most once per person (use "
-                f"semantics='mvpi-multiset').")
+    raise_sensitive_faults(scan, sensitive, list_cells=False, repeated=scan["dup_row"])
+    if spec.semantics == "mvpi-set" and len(values) and individual is not None:
+        _mvpi_set_individuals(frame, spec, values)
     # the model adopts the arrays: the scan lets go of them
     indptr, value, count = scan.pop("indptr"), scan.pop("nz_value"), scan.pop("nz_count")
     return ReleaseCandidate.from_csr(sizes, indptr, value, count, values, labels=labels,
@@ -411,7 +417,5 @@ def _mvpi_set_individuals(frame, spec: _Spec, values: list) -> None:
     best = min(zip(duplicated.index.get_level_values("person").tolist(),
                    duplicated.index.get_level_values("value").tolist()),
                key=lambda pv: (order[pv[0]], pv[1]))
-    raise SchemaError(
-        f"Individual {native(best[0])!r} holds value {values[int(best[1])]!r} more than once; "
-        f"mvpi-set allows each value at most once per person (use "
-        f"semantics='mvpi-multiset').")
+    raise_sensitive_faults({"elem_missing": 0}, sensitive, list_cells=False,
+                           repeated=(best[0], values[int(best[1])]), by_individual=True)
