@@ -102,7 +102,7 @@ def qi_kinds(table, qi, hierarchies, *, numeric=None, categorical=None,
             if column not in numeric:
                 kinds[column] = infer_kind(uniques, counts, column, owner)
                 continue
-            bad = parsed_numbers(uniques).isna().to_numpy()
+            bad = (parsed_numbers(uniques).isna() & ~uniques.isna()).to_numpy()
             if bad.any():
                 examples = list(dict.fromkeys(map(str, uniques[bad])))[:3]
                 raise InvalidParameterError(
@@ -125,7 +125,9 @@ def infer_kind(uniques: pd.Series, counts: np.ndarray, name: str, owner: str) ->
     text = as_text(uniques)
     if text.str.match(LEADING_ZERO).any():
         return "set"  # codes such as ZIP 02139: never read as numbers
-    odd = pd.to_numeric(text.str.strip(), errors="coerce").isna().to_numpy()
+    # a missing cell (kept as a value by missing='as_value') is no odd cell: it sorts last
+    odd = (pd.to_numeric(text.str.strip(), errors="coerce").isna()
+           & ~uniques.isna()).to_numpy()
     if not odd.any():
         return "numeric"
     n_odd = int(counts[odd].sum())

@@ -1,0 +1,30 @@
+"""The released table (skyprivacy/anonymize/released.py): group numbers by first row, one
+label per (lowest, highest) code pair, and the k-anonymity model of group sizes."""
+import numpy as np
+import pandas as pd
+
+from skyprivacy.anonymize.encoders import NumericQI
+from skyprivacy.anonymize.released import by_first_row, range_labels, sizes_only, unique_pairs
+
+
+def test_groups_are_numbered_by_their_first_row():
+    assert by_first_row(np.array([2, 0, 2, 1, 0])).tolist() == [0, 1, 0, 2, 1]
+
+
+def test_unique_pairs_is_numpys_unique_rows():
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(-5, 5, 100), rng.integers(-5, 5, 100)
+    pairs, inverse = unique_pairs(a, b)
+    want, want_inverse = np.unique(np.stack([a, b], axis=1), axis=0, return_inverse=True)
+    assert np.array_equal(pairs, want) and np.array_equal(inverse, want_inverse.reshape(-1))
+
+
+def test_each_range_is_labelled_once():
+    attr = NumericQI("age", pd.Series([30, 40, 50]))
+    texts, inverse = range_labels(attr, np.array([0, 0, 2]), np.array([1, 1, 2]))
+    assert texts.tolist() == ["[30, 40]", "50"] and inverse.tolist() == [0, 0, 1]
+
+
+def test_sizes_only_is_a_model_of_the_group_sizes():
+    model = sizes_only(np.array([3, 4]), pd.RangeIndex(2, name="group"))
+    assert model.sizes_array.tolist() == [3, 4] and model.values == ("individuals",)
