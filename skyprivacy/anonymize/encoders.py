@@ -451,16 +451,6 @@ class TreeQI:
         position = {label: i for i, label in enumerate(leaf_labels)}
         self.codes = np.array([position[leaf] for leaf in leaves], dtype=np.int64)[value_codes]
 
-    def lca(self, lo: int, hi: int) -> int:
-        a, b = int(self.leaf_node[lo]), int(self.leaf_node[hi])
-        while self.depth[a] > self.depth[b]:
-            a = int(self.parent[a])
-        while self.depth[b] > self.depth[a]:
-            b = int(self.parent[b])
-        while a != b:
-            a, b = int(self.parent[a]), int(self.parent[b])
-        return a
-
     def _ancestors(self) -> np.ndarray:
         """anc[d, leaf] = the leaf's ancestor at depth d (the leaf itself below its depth)."""
         if not hasattr(self, "_anc"):
@@ -498,6 +488,12 @@ class TreeQI:
         width = (np.zeros(len(lo)) if self.n_leaves <= 1 else
                  (self.node_hi[lca] - self.node_lo[lca]).astype(float) / (self.n_leaves - 1))
         return child, n_children, width
+
+    def lca(self, lo: int, hi: int) -> int:
+        """The lowest common ancestor of leaves ``lo`` and ``hi``: the deepest node both
+        descend from."""
+        anc = self._ancestors()
+        return int(anc[np.flatnonzero(anc[:, lo] == anc[:, hi])[-1], lo])
 
     def label(self, lo: int, hi: int) -> str:
         return self.node_label[self.lca(lo, hi)]

@@ -38,6 +38,7 @@ from ..formulas import (
     log_threshold,
 )
 from ..knowledge import Policy
+from ..release import row_order
 
 __all__ = ["PolicyPlan", "SparseGroups", "QStore", "LevelSweep", "Rules", "segment_cummin",
            "expand", "entropy_sum", "SPLITS"]
@@ -118,19 +119,6 @@ def expand(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndar
     return starts[owner] + np.arange(total, dtype=np.int64) - offset[owner], owner
 
 
-def _count_order(group: np.ndarray, value: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """The order of (group, value, count) entries by group, count descending, then value.
-
-    Entries already in (group, value) order (as pair counts come) need one stable sort of a
-    single integer key, many times faster than sorting by three keys."""
-    top = int(count.max(initial=0)) + 1
-    in_pair_order = (len(group) < 2 or bool(np.all(
-        (group[1:] > group[:-1]) | ((group[1:] == group[:-1]) & (value[1:] > value[:-1])))))
-    if in_pair_order and int(group.max(initial=0)) < (2 ** 62) // top:
-        return np.argsort(group.astype(np.int64) * top + (top - 1 - count), kind="stable")
-    return np.lexsort((value, -count, group))
-
-
 class SparseGroups:
     """Groups as sparse rows: sizes and (group, value, count) nonzeros sorted by group, then
     count descending, with the :class:`~skyprivacy.formulas.SortedRows` the closed forms read."""
@@ -138,7 +126,7 @@ class SparseGroups:
     def __init__(self, sizes, group, value, count, *, presorted: bool = False):
         self.sizes = np.asarray(sizes, dtype=np.int64)
         if not presorted:
-            order = _count_order(group, value, count)
+            order = row_order(group, value, count, int(value.max(initial=-1)) + 1)
             group, value, count = group[order], value[order], count[order]
         self.group, self.value, self.count = group, value, count
 
@@ -354,11 +342,8 @@ class LevelSweep:
         seen = np.full(mins.shape, INF)
         same = np.flatnonzero(sorted_cell[1:] == sorted_cell[:-1]) + 1
         seen[:, by_cell[same]] = running[:, same - 1]
-        current = np.minimum(engine.ss[:, cell], seen)
-        changed = (mins < current).any(axis=0) | pinned
-        unsafe, unsure = engine.classify(np.minimum(current, mins),
-                                          pinned | engine.pinned[cell], cell)
-        failing = pos[(unsafe | unsure) & changed]
+        unsafe, unsure = engine.judge(cell, mins, pinned, np.minimum(engine.ss[:, cell], seen))
+        failing = pos[unsafe | unsure]
         return int(failing.min()) if len(failing) else None
 
     def accept_all(self, accepted: np.ndarray, chosen: np.ndarray) -> None:
@@ -642,9 +627,12 @@ class Rules:
         global statistics; a combo that lowers no statistic keeps the global verdict, which
         is safe."""
         cell = combos["cell"][at]
-        mins = combos["mins"][:, at]
-        current = self.ss[:, cell]
-        pinned = combos["pinned"][at]
+        return self.judge(cell, combos["mins"][:, at], combos["pinned"][at], self.ss[:, cell])
+
+    def judge(self, cell, mins, pinned, current):
+        """(unsafe, unsure) of combos of policy cells ``cell`` with minima ``mins`` and pins
+        ``pinned`` against the statistics ``current`` (5, X); a combo that lowers none of them
+        keeps their verdict, which is safe."""
         changed = (mins < current).any(axis=0) | pinned
         unsafe, unsure = self.classify(np.minimum(current, mins), pinned | self.pinned[cell],
                                         cell)

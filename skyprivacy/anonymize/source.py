@@ -25,7 +25,7 @@ from ..release import pair_counts
 from .rules import SparseGroups
 
 __all__ = ["Source", "LevelCandidates", "level_candidates", "pair_totals", "row_entries",
-           "MemorySource"]
+           "root_group", "children_of", "MemorySource"]
 
 
 class Source(Protocol):
@@ -47,12 +47,11 @@ class Source(Protocol):
 
 
 class LevelCandidates:
-    """One BFS level's split candidates, gathered attribute by attribute (see
-    :func:`level_candidates`).
+    """One BFS level's split candidates, gathered a batch at a time (an attribute's, in
+    :func:`level_candidates`; a Dask worker's, for the client).
 
-    Each :meth:`add` appends one attribute's splittable partitions; children are numbered
-    globally in the order they are added, so the (child, value, count) nonzeros of an
-    attribute are shifted by the children added before it.
+    Children are numbered globally in the order they are added, so the (child, value, count)
+    nonzeros of a batch are shifted by the children added before it.
     """
 
     def __init__(self) -> None:
@@ -73,19 +72,20 @@ class LevelCandidates:
         base[splittable] = np.cumsum(n_children[splittable]) - n_children[splittable]
         return splittable, base, int(n_children[splittable].sum())
 
-    def add(self, a: int, splittable: np.ndarray, n_children: np.ndarray, width: np.ndarray,
-            child_sizes: np.ndarray, counts: tuple | None) -> None:
-        """Append attribute ``a``'s candidates; ``counts`` is its (child, value, count)
-        nonzeros with children numbered within the attribute (None when not needed)."""
+    def add(self, part: np.ndarray, attr: np.ndarray, n_children: np.ndarray,
+            width: np.ndarray, child_sizes: np.ndarray, counts: tuple | None) -> None:
+        """Append candidates (their group, attribute, number of children and width) and
+        their children; ``counts`` is the children's (child, value, count) nonzeros with
+        children numbered from 0 (None when not needed)."""
         self.sizes.append(child_sizes)
         if counts is not None:
             g, v, c = counts
             self.nonzeros.append((g + self.n_before, v, c))
         self.n_before += len(child_sizes)
-        self.part.append(splittable)
-        self.attr.append(np.full(len(splittable), a, dtype=np.int64))
-        self.n_children.append(n_children[splittable])
-        self.width.append(width[splittable])
+        self.part.append(part)
+        self.attr.append(attr)
+        self.n_children.append(n_children)
+        self.width.append(width)
 
     def arrays(self, need_counts: bool, **extra) -> dict:
         """The candidates as arrays (``{"n": 0}`` when no attribute splits), then ``extra``."""
@@ -159,9 +159,10 @@ def level_candidates(attrs: list, entries: list, n_parts: int, n_values: int,
             counts = pair_totals(base[part[entry]] + child[entry], value[mine],
                                  None if weight is None else weight[mine], total, n_values)
         child_of_entry[a] = np.where(keep, child, -1)
-        found.add(a, splittable, n_children, width,
-                  np.bincount(base[part[keep]] + child[keep], weights=count[keep],
-                              minlength=total).astype(np.int64), counts)
+        child_sizes = np.bincount(base[part[keep]] + child[keep], weights=count[keep],
+                                  minlength=total).astype(np.int64)
+        found.add(splittable, np.full(len(splittable), a, dtype=np.int64),
+                  n_children[splittable], width[splittable], child_sizes, counts)
     return found.arrays(need_counts, child_of_entry=child_of_entry)
 
 
@@ -184,6 +185,24 @@ def row_entries(part_of: np.ndarray, codes: np.ndarray, lo: np.ndarray, hi: np.n
                                      return_counts=True)
     part, code = np.divmod(keys, width)
     return part, code, count, inverse.reshape(-1)
+
+
+def root_group(n_rows: int, totals: np.ndarray) -> SparseGroups:
+    """The whole table as one group of ``n_rows`` individuals holding every value ``totals``
+    times (the start of Fig. 4)."""
+    value = np.flatnonzero(totals)
+    return SparseGroups(np.array([n_rows]), np.zeros(len(value), dtype=np.int64), value,
+                        totals[value])
+
+
+def children_of(cands: dict, chosen: np.ndarray) -> np.ndarray:
+    """The number of children of every group given the candidate chosen for it (-1: none,
+    the group is final)."""
+    n_children = np.zeros(len(chosen), dtype=np.int64)
+    split = chosen >= 0
+    if split.any():
+        n_children[split] = cands["n_children"][chosen[split]]
+    return n_children
 
 
 class MemorySource:
@@ -222,10 +241,7 @@ class MemorySource:
 
     def root(self) -> SparseGroups:
         """The whole table as one group, sparse."""
-        totals = np.bincount(self.elem_val, minlength=self.n_values)
-        value = np.flatnonzero(totals)
-        return SparseGroups(np.array([self.n_rows]), np.zeros(len(value), dtype=np.int64),
-                            value, totals[value])
+        return root_group(self.n_rows, np.bincount(self.elem_val, minlength=self.n_values))
 
     def candidates(self, need_counts: bool) -> dict:
         """The level's candidates (:func:`level_candidates` from the rows), with
@@ -265,11 +281,7 @@ class MemorySource:
     def decided(self, cands: dict, chosen: np.ndarray) -> np.ndarray:
         """The number of children of every group (0: it is final) from the level's choices."""
         self.chosen = chosen
-        n_children = np.zeros(self.n_parts, dtype=np.int64)
-        split = chosen >= 0
-        if split.any():
-            n_children[split] = cands["n_children"][chosen[split]]
-        return n_children
+        return children_of(cands, chosen)
 
     def advance(self, final_id: np.ndarray, new_base: np.ndarray) -> np.ndarray:
         """Finish the groups with a final id, move the rows of the others to the child they

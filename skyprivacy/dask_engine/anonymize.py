@@ -53,7 +53,13 @@ from ..anonymize.released import (
 )
 from ..anonymize.rules import PolicyPlan, Rules, SparseGroups
 from ..anonymize.search import check_feasible, mondrian
-from ..anonymize.source import MemorySource, level_candidates
+from ..anonymize.source import (
+    LevelCandidates,
+    MemorySource,
+    children_of,
+    level_candidates,
+    root_group,
+)
 from ..check import skyline_check
 from ..errors import InfeasibleError, param_error
 from ..formulas import within_tolerance
@@ -501,16 +507,14 @@ def _evaluate(local: _Local, statistics) -> tuple:
     report["n_children"][head_part[decided]] = cands["n_children"][head[decided]]
     undecided = np.flatnonzero(status == -2)
     if len(undecided):
-        report["undecided"] = _subset(cands, undecided, source.sizes)
+        report["undecided"] = _subset(cands, undecided, source.parts)
     return state, report
 
 
-def _subset(cands: dict, parts: np.ndarray, part_rows: np.ndarray) -> dict:
-    """The candidates of some groups with their children, groups renumbered 0..len-1, each
-    candidate with its index in ``cands``."""
-    index = np.full(len(part_rows), -1, dtype=np.int64)
-    index[parts] = np.arange(len(parts))
-    keep = np.flatnonzero(index[cands["part"]] >= 0)
+def _subset(cands: dict, parts: np.ndarray, part_ids: np.ndarray) -> dict:
+    """The candidates of some groups (positions ``parts``) with their children, numbered from
+    0, for the client: each candidate's group id (``part_ids``) and its index in ``cands``."""
+    keep = np.flatnonzero(np.isin(cands["part"], parts))
     kids = cands["children"]
     first, n_children = cands["first_child"][keep], cands["n_children"][keep]
     child = np.concatenate([np.arange(f, f + n) for f, n in zip(first.tolist(),
@@ -518,37 +522,11 @@ def _subset(cands: dict, parts: np.ndarray, part_rows: np.ndarray) -> dict:
     new_id = np.full(len(kids.sizes), -1, dtype=np.int64)
     new_id[child] = np.arange(len(child))
     entry = new_id[kids.group] >= 0
-    return {"part": index[cands["part"][keep]], "attr": cands["attr"][keep],
+    return {"part": part_ids[cands["part"][keep]], "attr": cands["attr"][keep],
             "n_children": n_children, "width": cands["width"][keep],
-            "sizes": kids.sizes[child], "group": new_id[kids.group[entry]],
-            "value": kids.value[entry], "count": kids.count[entry],
-            "part_rows": part_rows[parts], "local": keep}
-
-
-def _merge_undecided(pieces: list, rank: list) -> dict:
-    """Undecided candidates of every worker as one candidate set for
-    :meth:`Mondrian._accept_level`; ``rank[i]`` numbers piece i's groups in queue order."""
-    names = ("part", "attr", "n_children", "width", "sizes", "group", "value", "count",
-             "piece", "local")
-    fields: dict[str, list] = {name: [] for name in names}
-    part_rows = np.zeros(sum(len(p["part_rows"]) for p in pieces), dtype=np.int64)
-    n_kids = 0
-    for i, (piece, ranks) in enumerate(zip(pieces, rank)):
-        fields["part"].append(ranks[piece["part"]])
-        part_rows[ranks] = piece["part_rows"]
-        for name in ("attr", "n_children", "width", "sizes", "value", "count", "local"):
-            fields[name].append(piece[name])
-        fields["group"].append(piece["group"] + n_kids)
-        fields["piece"].append(np.full(len(piece["attr"]), i, dtype=np.int64))
-        n_kids += len(piece["sizes"])
-    merged = {name: np.concatenate(values) for name, values in fields.items()}
-    children = SparseGroups(merged["sizes"], merged["group"], merged["value"], merged["count"],
-                       presorted=True)
-    n_children = merged["n_children"]
-    return {"n": len(n_children), "part": merged["part"], "attr": merged["attr"],
-            "n_children": n_children, "first_child": np.cumsum(n_children) - n_children,
-            "width": merged["width"], "sizes": children.sizes, "children": children,
-            "part_rows": part_rows, "piece": merged["piece"], "local": merged["local"]}
+            "sizes": kids.sizes[child],
+            "counts": (new_id[kids.group[entry]], kids.value[entry], kids.count[entry]),
+            "local": keep}
 
 
 def _apply(evaluated: tuple, decision: dict) -> _Local:
@@ -641,9 +619,7 @@ class DaskSource:
         return len(self.sizes)
 
     def root(self) -> SparseGroups:
-        value = np.flatnonzero(self.value_totals)
-        return SparseGroups(np.array([self.n_rows]), np.zeros(len(value), dtype=np.int64),
-                            value, self.value_totals[value])
+        return root_group(self.n_rows, self.value_totals)
 
     def engine_args(self) -> dict:
         """What a worker needs to build its share's source and rules."""
@@ -697,10 +673,7 @@ class DaskSource:
         self.level["chosen"] = chosen
         if self.states is not None:
             return self._local_decided(chosen)
-        n_children = np.zeros(self.n_parts, dtype=np.int64)
-        split = chosen >= 0
-        n_children[split] = cands["n_children"][chosen[split]]
-        return n_children
+        return children_of(cands, chosen)
 
     def advance(self, final_id: np.ndarray, new_base: np.ndarray) -> None:
         """Broadcast the level's decisions: a relabel table to the chunks, or the decisions
@@ -793,8 +766,7 @@ class DaskSource:
 
     def _local_candidates(self) -> dict:
         """A local level: the workers judge their groups against the broadcast statistics;
-        the candidates of the groups they leave undecided, as one candidate set in queue
-        order (groups numbered by their rank among the undecided)."""
+        the candidates of the groups they leave undecided, as one candidate set."""
         if self.states is None:
             rows, elements = self._shuffled("live", int(self.sizes.sum()))
             args = literal(self.engine_args(), "engine")
@@ -818,26 +790,27 @@ class DaskSource:
                 pieces.append(r["undecided"])
                 owners.append(r["parts"][r["status"] == -2])
         self.sizes = size
-        merged: dict = {"n": 0, "part_rows": np.zeros(0, dtype=np.int64)}
-        ranks: list = []
-        if pieces:
-            everyone = np.concatenate(owners)
-            rank = np.empty(len(everyone), dtype=np.int64)
-            rank[np.argsort(everyone, kind="stable")] = np.arange(len(everyone))
-            bounds = np.cumsum([0] + [len(o) for o in owners])
-            ranks = [rank[bounds[i]:bounds[i + 1]] for i in range(len(owners))]
-            merged = _merge_undecided(pieces, ranks)
-            rules.n_candidates -= merged["n"]  # counted by the workers already
+        found = LevelCandidates()
+        for piece in pieces:
+            found.add(piece["part"], piece["attr"], piece["n_children"], piece["width"],
+                      piece["sizes"], piece["counts"])
+        # the rules place the rows of the undecided groups only (the others are the workers')
+        part_rows = np.zeros(n_parts, dtype=np.int64)
+        for owner in owners:
+            part_rows[owner] = size[owner]
+        merged = found.arrays(True, part_rows=part_rows,
+                              local=np.concatenate([p["local"] for p in pieces] or [[]]))
+        rules.n_candidates -= merged["n"]  # counted by the workers already
         self.level = {"evaluated": evaluated, "reports": reports, "n_kids": n_kids,
-                      "owners": owners, "ranks": ranks, "cands": merged}
+                      "owners": owners, "cands": merged}
         return merged
 
     def _local_decided(self, chosen: np.ndarray) -> np.ndarray:
         level = self.level
         merged, n_kids = level["cands"], level["n_kids"]
         level["choice"] = []
-        for owner, piece_ranks in zip(level["owners"], level["ranks"]):
-            picked = chosen[piece_ranks]
+        for owner in level["owners"]:
+            picked = chosen[owner]
             ok = picked >= 0
             level["choice"].append(np.where(ok, merged["local"][np.maximum(picked, 0)], -1))
             n_kids[owner[ok]] = merged["n_children"][picked[ok]]

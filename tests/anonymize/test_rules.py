@@ -151,7 +151,7 @@ class FakeEngine:
         self.plan = type("Plan", (), {"log_theta": theta, "__len__": lambda _: len(theta)})()
         self.pending = []
 
-    classify = Rules.classify
+    classify, judge = Rules.classify, Rules.judge
 
 
 def sequential_first_failure(ss, pinned, theta, window, ptr, cell, mins, combo_pinned):
