@@ -28,7 +28,6 @@ from .released import (
     AnonymizationResult,
     KAnonymizationResult,
     build_release,
-    by_first_row,
     release_candidate,
     set_labels_of,
     sizes_only,
@@ -185,9 +184,8 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
                   semantics, split, progress=progress)
     check_feasible(source.root(), source.values, semantics, policy)
     n_splits = mondrian(source, rules)
-    assignment = by_first_row(source.final)
-    released, groups = build_release(source.attrs, table, qi, assignment, sensitive, output,
-                                     random_state, group_column)
+    released, assignment, groups = build_release(source.attrs, table, qi, source.final,
+                                                 sensitive, output, random_state, group_column)
     candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
                                   group_column=group_column, semantics=semantics,
                                   missing=missing)
@@ -264,9 +262,8 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     rules = Rules(PolicyPlan.build(None, source.values, source.n_rows), len(source.values),
                   "svpi", split, min_size=k, progress=progress)
     n_splits = mondrian(source, rules)
-    assignment = by_first_row(source.final)
-    released, groups = build_release(source.attrs, table, checked.qi, assignment, None,
-                                     output, None, group_column)
+    released, assignment, groups = build_release(source.attrs, table, checked.qi,
+                                                 source.final, None, output, None, group_column)
     from ..baselines import k_anonymity
     certificate = k_anonymity(sizes_only(groups["n_individuals"].to_numpy(), groups.index),
                               k=k)

@@ -2,8 +2,10 @@
 
 A group's label for a quasi-identifier comes from the lowest and highest code of its rows
 (:meth:`NumericQI.label` and friends in :mod:`.encoders`): a range, a hierarchy node or a
-set.  A group whose rows all hold one cell publishes that cell as it was in the input.  The
-Dask engine labels its groups with :func:`range_labels` from per-group code ranges.
+set.  A group whose rows all hold one cell publishes that cell as it was in the input.  Both
+engines label groups with :func:`group_labels` from per-group code ranges
+(:func:`group_stats`) and release rows with :func:`release_rows`: the pandas table at once,
+a Dask frame partition by partition.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._core.encoding import factorize
 from ..check import SkylineCheckResult
 from ..release import ReleaseCandidate
 
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
     from .source import MemorySource
 
 __all__ = ["AnonymizationResult", "KAnonymizationResult", "set_labels_of", "range_labels",
-           "by_first_row", "build_release", "sizes_only"]
+           "group_stats", "group_labels", "release_rows", "bucket_assign",
+           "groups_slice", "build_release", "sizes_only", "release_candidate"]
 
 
 @dataclass(frozen=True)
@@ -151,17 +153,6 @@ def range_labels(attr, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.n
     return texts, inverse.reshape(-1)
 
 
-def by_first_row(final: np.ndarray) -> np.ndarray:
-    """Group numbers in the order of their first row, from any numbering of the groups."""
-    n = len(final)
-    n_final = int(final.max()) + 1
-    first_row = np.full(n_final, n, dtype=np.int64)
-    np.minimum.at(first_row, final, np.arange(n))
-    renumber = np.empty(n_final, dtype=np.int64)
-    renumber[np.argsort(first_row, kind="stable")] = np.arange(n_final)
-    return renumber[final]
-
-
 def release_candidate(released, *, qi, sensitive, output, group_column, semantics,
                       missing) -> ReleaseCandidate:
     """The candidate of a released table (either engine), aggregated from what is released:
@@ -181,44 +172,113 @@ def sizes_only(sizes: np.ndarray, labels) -> ReleaseCandidate:
         ("individuals",), labels=labels)
 
 
-def build_release(attrs, table: pd.DataFrame, qi, assignment, sensitive, output,
-                  random_state, group_column):
-    """The released table and the per-group labels from the group of each row (groups
-    numbered by their first row)."""
-    n_groups = int(assignment.max()) + 1
-    order = np.argsort(assignment, kind="stable")
-    starts = np.searchsorted(assignment[order], np.arange(n_groups))
-    columns = {}
-    for attr in attrs:
-        codes = attr.codes[order]
-        texts, inverse = range_labels(attr, np.minimum.reduceat(codes, starts),
-                                      np.maximum.reduceat(codes, starts))
-        columns[attr.name] = texts[inverse].tolist()
-    group_frame = pd.DataFrame(columns, columns=list(qi))
-    group_frame.index.name = "group"
-    group_frame["n_individuals"] = np.bincount(assignment, minlength=n_groups)
+def group_stats(key: np.ndarray, row: np.ndarray, codes: np.ndarray, raw: dict) -> dict:
+    """Per group (``key`` of every row): its size, first row (``row``), lowest and highest
+    code of every QI (``codes``, rows x QIs) and of the raw cell codes ``raw``."""
+    keys, inverse = np.unique(key, return_inverse=True)
+    order = np.argsort(inverse, kind="stable")
+    starts = np.searchsorted(inverse[order], np.arange(len(keys)))
+    if not len(keys):
+        empty = np.zeros(0, dtype=np.int64)
+        return {"keys": empty, "size": empty, "first": empty,
+                "lo": codes[:0].astype(np.int64), "hi": codes[:0].astype(np.int64),
+                "raw_lo": {a: empty for a in raw}, "raw_hi": {a: empty for a in raw}}
+    codes = codes[order].astype(np.int64)
+    return {"keys": keys, "size": np.bincount(inverse, minlength=len(keys)).astype(np.int64),
+            "first": np.minimum.reduceat(np.asarray(row, dtype=np.int64)[order], starts),
+            "lo": np.minimum.reduceat(codes, starts, axis=0),
+            "hi": np.maximum.reduceat(codes, starts, axis=0),
+            "raw_lo": {a: np.minimum.reduceat(r[order].astype(np.int64), starts)
+                       for a, r in raw.items()},
+            "raw_hi": {a: np.maximum.reduceat(r[order].astype(np.int64), starts)
+                       for a, r in raw.items()}}
 
-    released = table.copy()
-    if output == "generalized":
-        for attr in attrs:
-            name = attr.name
-            labels = np.asarray(columns[name], dtype=object)[assignment]
-            # a group whose rows all hold the same cell publishes that cell exactly as it was
-            # in the input (02139 stays 02139, 1.50 stays 1.50)
-            cells = table[name].to_numpy(dtype=object)
-            codes, _ = factorize(table[name])
-            same = (np.minimum.reduceat(codes[order], starts)
-                    == np.maximum.reduceat(codes[order], starts))
-            keep = same[assignment]
-            released[name] = pd.Series(np.where(keep, cells, labels), index=table.index,
-                                       dtype=object)
+
+def group_labels(attrs: list, raw_attrs, stats: dict) -> dict:
+    """Group numbers (by first row) and, per QI, the label of every group and whether the
+    group publishes its input cell (all its rows hold the same cell: the same code, or, for
+    the QIs ``raw_attrs`` whose codes stand for several cells, the same raw code)."""
+    n = len(stats["keys"])
+    by_first = np.argsort(stats["first"], kind="stable")
+    id_of_key = np.empty(n, dtype=np.int64)
+    id_of_key[by_first] = np.arange(n)
+    same, label_of, texts = [], [], []
+    for a, attr in enumerate(attrs):
+        lo, hi = stats["lo"][:, a], stats["hi"][:, a]
+        if a in raw_attrs:
+            same.append(stats["raw_lo"][a] == stats["raw_hi"][a])
+        else:
+            same.append(lo == hi)
+        attr_texts, inverse = range_labels(attr, lo, hi)
+        texts.append(attr_texts)
+        label_of.append(inverse.astype(np.int32))
+    return {"id_of_key": id_of_key, "key_of_id": by_first, "same": same,
+            "label_of": label_of, "texts": texts, "size": stats["size"]}
+
+
+def release_rows(pdf: pd.DataFrame, key: np.ndarray, labels: dict, spec: dict,
+                 bucket) -> tuple:
+    """The released rows of ``pdf`` (final group ``key`` of every row) and their group
+    numbers: generalized (each QI cell replaced by its group's label, unless the group holds
+    that one cell), or bucketized (``bucket["cell"]``: the reassigned sensitive cells)."""
+    group = labels["id_of_key"][key]
+    released = pdf.copy()
+    if spec["output"] == "generalized":
+        for a, name in enumerate(spec["qi"]):
+            text = labels["texts"][a][labels["label_of"][a][key]]
+            cells = pdf[name].to_numpy(dtype=object)
+            released[name] = pd.Series(np.where(labels["same"][a][key], cells, text),
+                                       index=pdf.index, dtype=object)
     else:
-        rng = np.random.default_rng(random_state)
-        keys = rng.random(len(table))
-        shuffled_order = np.lexsort((keys, assignment))  # grouped, random within a group
-        if sensitive:
-            values = released[sensitive].to_numpy(dtype=object).copy()
-            values[order] = table[sensitive].to_numpy(dtype=object)[shuffled_order]
-            released[sensitive] = pd.Series(values, index=table.index, dtype=object)
-        released.insert(len(released.columns), group_column, assignment)
-    return released, group_frame
+        sensitive = spec["sensitive"]
+        if sensitive is not None:
+            cells = bucket["cell"].to_numpy(dtype=object)
+            if spec["value_objects"] is not None:
+                cells = spec["value_objects"][bucket["cell"].to_numpy(dtype=np.int64)]
+            released[sensitive] = pd.Series(cells, index=pdf.index, dtype=object)
+        released.insert(len(released.columns), spec["group_column"], group)
+    return released, pd.Series(group, index=pdf.index, name="group")
+
+
+def bucket_assign(frame: pd.DataFrame) -> pd.DataFrame:
+    """Within every group, the i-th row (in row order) receives the cell of the row with the
+    i-th smallest random key, as the in-memory release does."""
+    group = frame["group"].to_numpy(dtype=np.int64)
+    row = frame["row"].to_numpy(dtype=np.int64)
+    dest = np.lexsort((row, group))
+    source = np.lexsort((row, frame["u"].to_numpy(), group))
+    cells = frame["cell"].to_numpy()
+    return pd.DataFrame({"row": row[dest], "cell": cells[source]})
+
+
+def groups_slice(labels: dict, qi: list, start: int, stop: int) -> pd.DataFrame:
+    """The per-group summary of groups ``start`` to ``stop``: labels and sizes."""
+    keys = labels["key_of_id"][start:stop]
+    columns = {name: labels["texts"][a][labels["label_of"][a][keys]].tolist()
+               for a, name in enumerate(qi)}
+    frame = pd.DataFrame(columns, columns=list(qi), index=pd.RangeIndex(start, stop))
+    frame.index.name = "group"
+    frame["n_individuals"] = labels["size"][keys]
+    return frame
+
+
+def build_release(attrs, table: pd.DataFrame, qi, final: np.ndarray, sensitive, output,
+                  random_state, group_column) -> tuple:
+    """The released table, the group of every row (numbered by first row) and the per-group
+    summary, from the final group of every row, as the Dask engine makes them partition by
+    partition."""
+    n = len(table)
+    raw = {a: pd.factorize(table[attr.name], use_na_sentinel=False)[0]
+           for a, attr in enumerate(attrs)}
+    stats = group_stats(final, np.arange(n), np.column_stack([a.codes for a in attrs]), raw)
+    labels = group_labels(attrs, list(raw), stats)
+    spec = {"qi": qi, "output": output, "sensitive": sensitive, "group_column": group_column,
+            "value_objects": None}
+    bucket = None
+    if output == "bucketized" and sensitive:
+        bucket = bucket_assign(pd.DataFrame({
+            "group": labels["id_of_key"][final], "row": np.arange(n),
+            "u": np.random.default_rng(random_state).random(n),
+            "cell": table[sensitive].to_numpy(dtype=object)})).sort_values("row")
+    released, assignment = release_rows(table, final, labels, spec, bucket)
+    return released, assignment.to_numpy(), groups_slice(labels, qi, 0, len(stats["keys"]))

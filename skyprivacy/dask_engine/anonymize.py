@@ -46,8 +46,12 @@ from ..anonymize.inputs import TableFacts, check_anonymization, check_k, check_l
 from ..anonymize.released import (
     AnonymizationResult,
     KAnonymizationResult,
-    range_labels,
+    bucket_assign,
+    group_labels,
+    group_stats,
+    groups_slice,
     release_candidate,
+    release_rows,
     set_labels_of,
     sizes_only,
 )
@@ -313,28 +317,8 @@ def _relabel(chunk: _Chunk, table: dict) -> _Chunk:
 def _global_group_stats(chunk: _Chunk, raw_attrs: list) -> dict:
     """Per final group finished in the global levels: size, first row, code and raw ranges."""
     rows = np.flatnonzero(chunk.final >= 0)
-    return _stats_of(chunk.final[rows].astype(np.int64), chunk.offset + rows,
+    return group_stats(chunk.final[rows].astype(np.int64), chunk.offset + rows,
                      chunk.codes[rows], {a: chunk.raw[a][rows] for a in raw_attrs})
-
-
-def _stats_of(key: np.ndarray, row: np.ndarray, codes: np.ndarray, raw: dict) -> dict:
-    keys, inverse = np.unique(key, return_inverse=True)
-    order = np.argsort(inverse, kind="stable")
-    starts = np.searchsorted(inverse[order], np.arange(len(keys)))
-    if not len(keys):
-        empty = np.zeros(0, dtype=np.int64)
-        return {"keys": empty, "size": empty, "first": empty,
-                "lo": codes[:0].astype(np.int64), "hi": codes[:0].astype(np.int64),
-                "raw_lo": {a: empty for a in raw}, "raw_hi": {a: empty for a in raw}}
-    codes = codes[order].astype(np.int64)
-    return {"keys": keys, "size": np.bincount(inverse, minlength=len(keys)).astype(np.int64),
-            "first": np.minimum.reduceat(np.asarray(row, dtype=np.int64)[order], starts),
-            "lo": np.minimum.reduceat(codes, starts, axis=0),
-            "hi": np.maximum.reduceat(codes, starts, axis=0),
-            "raw_lo": {a: np.minimum.reduceat(r[order].astype(np.int64), starts)
-                       for a, r in raw.items()},
-            "raw_hi": {a: np.maximum.reduceat(r[order].astype(np.int64), starts)
-                       for a, r in raw.items()}}
 
 
 def _slim(chunk: _Chunk) -> _Chunk:
@@ -452,7 +436,7 @@ def _finish_k(rows_frame: pd.DataFrame, engine_args: dict, n_attrs: int,
     local = _Local(rows_frame, None, engine_args, n_attrs, raw_attrs)
     source = local.source
     n_splits = mondrian(source, local.rules)
-    stats = _stats_of(source.final, local.row, source.code_matrix, local.raw)
+    stats = group_stats(source.final, local.row, source.code_matrix, local.raw)
     return {"row": local.row, "key": source.final,
             "n_groups": int(source.final.max()) + 1 if len(local.row) else 0,
             "n_splits": int(n_splits), "n_candidates": int(local.rules.n_candidates),
@@ -546,7 +530,7 @@ def _apply(evaluated: tuple, decision: dict) -> _Local:
 
 
 def _local_stats(local: _Local) -> dict:
-    return _stats_of(local.source.final, local.row, local.source.code_matrix, local.raw)
+    return group_stats(local.source.final, local.row, local.source.code_matrix, local.raw)
 
 
 def _local_keys(result, offset: int) -> pd.DataFrame:
@@ -880,27 +864,6 @@ class DaskSource:
 
 
 # ============================================================================ the release
-def _labels(source: DaskSource, stats: dict) -> dict:
-    """Group numbers (by first row) and, per QI, the label of every group and whether the
-    group publishes its input cell (all its rows hold the same cell)."""
-    n = len(stats["keys"])
-    by_first = np.argsort(stats["first"], kind="stable")
-    id_of_key = np.empty(n, dtype=np.int64)
-    id_of_key[by_first] = np.arange(n)
-    same, label_of, texts = [], [], []
-    for a, attr in enumerate(source.attrs):
-        lo, hi = stats["lo"][:, a], stats["hi"][:, a]
-        if a in source.raw_attrs:
-            same.append(stats["raw_lo"][a] == stats["raw_hi"][a])
-        else:
-            same.append(lo == hi)
-        attr_texts, inverse = range_labels(attr, lo, hi)
-        texts.append(attr_texts)
-        label_of.append(inverse.astype(np.int32))
-    return {"id_of_key": id_of_key, "key_of_id": by_first, "same": same,
-            "label_of": label_of, "texts": texts, "size": stats["size"]}
-
-
 def _keys_of(chunk: _Chunk, routed, n_rows: int) -> np.ndarray:
     """The final key of every row of an input partition (finished globally or locally)."""
     if len(chunk.final) != n_rows:  # pragma: no cover - the partitions are taken once
@@ -914,24 +877,7 @@ def _keys_of(chunk: _Chunk, routed, n_rows: int) -> np.ndarray:
 def _release_partition(pdf: pd.DataFrame, chunk: _Chunk, routed, labels: dict, spec: dict,
                        bucket) -> tuple:
     """The released rows of one input partition and their group numbers."""
-    key = _keys_of(chunk, routed, len(pdf))
-    group = labels["id_of_key"][key]
-    released = pdf.copy()
-    if spec["output"] == "generalized":
-        for a, name in enumerate(spec["qi"]):
-            text = labels["texts"][a][labels["label_of"][a][key]]
-            cells = pdf[name].to_numpy(dtype=object)
-            released[name] = pd.Series(np.where(labels["same"][a][key], cells, text),
-                                       index=pdf.index, dtype=object)
-    else:
-        sensitive = spec["sensitive"]
-        if sensitive is not None:
-            cells = bucket["cell"].to_numpy(dtype=object)
-            if spec["value_objects"] is not None:
-                cells = spec["value_objects"][bucket["cell"].to_numpy(dtype=np.int64)]
-            released[sensitive] = pd.Series(cells, index=pdf.index, dtype=object)
-        released.insert(len(released.columns), spec["group_column"], group)
-    return released, pd.Series(group, index=pdf.index, name="group")
+    return release_rows(pdf, _keys_of(chunk, routed, len(pdf)), labels, spec, bucket)
 
 
 def _uniform(stream, offset: int, n: int) -> np.ndarray:
@@ -956,17 +902,6 @@ def _bucket_sources(pdf: pd.DataFrame, chunk: _Chunk, routed, labels: dict, spec
     return pd.DataFrame({"group": labels["id_of_key"][key],
                          "row": chunk.offset + np.arange(len(pdf), dtype=np.int64),
                          "u": _uniform(stream, chunk.offset, len(pdf)), "cell": cells})
-
-
-def _bucket_assign(frame: pd.DataFrame) -> pd.DataFrame:
-    """Within every group, the i-th row (in row order) receives the cell of the row with the
-    i-th smallest random key, as the in-memory release does."""
-    group = frame["group"].to_numpy(dtype=np.int64)
-    row = frame["row"].to_numpy(dtype=np.int64)
-    dest = np.lexsort((row, group))
-    source = np.lexsort((row, frame["u"].to_numpy(), group))
-    cells = frame["cell"].to_numpy()
-    return pd.DataFrame({"row": row[dest], "cell": cells[source]})
 
 
 def _released(run: DaskSource, labels: dict, output: str, group_column: str, random_state):
@@ -1002,7 +937,7 @@ def _released_frames(run, labels, output, group_column, random_state):
                    for part, chunk, r in zip(parts, run.chunks, routed)]
         n_out = len(run.chunks)
         grouped = exchange(sources, split_by_key, ("group", n_out), n_out, prefix="buckets")
-        assigned = [call(_bucket_assign, g, prefix="bucket-assign") for g in grouped]
+        assigned = [call(bucket_assign, g, prefix="bucket-assign") for g in grouped]
         buckets = exchange(assigned, split_by_row, ("row", run.offsets), n_out, sort_by="row",
                            prefix="buckets-back")
         if isinstance(random_state, np.random.Generator):
@@ -1034,16 +969,6 @@ def _released_frames(run, labels, output, group_column, random_state):
     return released, assignment
 
 
-def _groups_slice(labels: dict, qi: list, start: int, stop: int) -> pd.DataFrame:
-    keys = labels["key_of_id"][start:stop]
-    columns = {name: labels["texts"][a][labels["label_of"][a][keys]].tolist()
-               for a, name in enumerate(qi)}
-    frame = pd.DataFrame(columns, columns=list(qi), index=pd.RangeIndex(start, stop))
-    frame.index.name = "group"
-    frame["n_individuals"] = labels["size"][keys]
-    return frame
-
-
 def _groups_frame(run: DaskSource, labels: dict, step: int = 1_000_000):
     """The per-group summary as a dask frame (labels made on the workers)."""
     import dask.dataframe as dd
@@ -1051,9 +976,9 @@ def _groups_frame(run: DaskSource, labels: dict, step: int = 1_000_000):
     n = len(labels["key_of_id"])
     task = literal(labels, "labels")
     bounds = list(range(0, n, step)) + [n]
-    meta = _groups_slice(labels, run.qi, 0, 0)
+    meta = groups_slice(labels, run.qi, 0, 0)
     with keep_objects():
-        return dd.from_delayed([call(_groups_slice, task, run.qi, a, b, prefix="groups")
+        return dd.from_delayed([call(groups_slice, task, run.qi, a, b, prefix="groups")
                             for a, b in zip(bounds[:-1], bounds[1:])], meta=meta,
                            divisions=(*bounds[:-1], n - 1), verify_meta=False)
 
@@ -1091,7 +1016,7 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
                         local_rows, progress)
     check_feasible(source.root(), source.values, semantics, policy)
     n_splits = source.search()
-    labels = _labels(source, source.groups())
+    labels = group_labels(source.attrs, source.raw_attrs, source.groups())
     released, assignment = _released(source, labels, output, group_column, random_state)
     candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
                                   group_column=group_column, semantics=semantics,
@@ -1131,7 +1056,7 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
         raise InfeasibleError(f"The table has {source.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")
     n_splits = source.search()
-    labels = _labels(source, source.groups())
+    labels = group_labels(source.attrs, source.raw_attrs, source.groups())
     released, assignment = _released(source, labels, output, group_column, None)
     from ..baselines import k_anonymity
     sizes = labels["size"][labels["key_of_id"]]

@@ -1,6 +1,6 @@
-"""Quasi-identifier encoders (skyprivacy/anonymize/encoders.py, Sect. 6.2 of Chen, LeFevre and Ramakrishnan
-2009): how each QI is split (numbers, categories, a hierarchy), the order categories line up
-in, and the codes, splits and labels of the three encoders."""
+"""Quasi-identifier encoders (skyprivacy/anonymize/encoders.py, Sect. 6.2 of Chen, LeFevre and
+Ramakrishnan 2009): how each QI is split (numbers, categories, a hierarchy), the order
+categories line up in, and the codes, splits and labels of the three encoders."""
 import re
 import warnings
 

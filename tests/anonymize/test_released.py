@@ -4,11 +4,23 @@ import numpy as np
 import pandas as pd
 
 from skyprivacy.anonymize.encoders import NumericQI
-from skyprivacy.anonymize.released import by_first_row, range_labels, sizes_only, unique_pairs
+from skyprivacy.anonymize.released import (
+    group_labels,
+    group_stats,
+    range_labels,
+    sizes_only,
+    unique_pairs,
+)
 
 
-def test_groups_are_numbered_by_their_first_row():
-    assert by_first_row(np.array([2, 0, 2, 1, 0])).tolist() == [0, 1, 0, 2, 1]
+def test_groups_are_numbered_by_their_first_row_and_labelled_by_their_ranges():
+    attr = NumericQI("age", pd.Series([30, 40, 50, 30, 50]))
+    final = np.array([2, 0, 2, 1, 0])
+    stats = group_stats(final, np.arange(5), attr.codes[:, None], {})
+    labels = group_labels([attr], [], stats)
+    assert labels["id_of_key"][final].tolist() == [0, 1, 0, 2, 1]
+    assert labels["texts"][0][labels["label_of"][0]].tolist() == ["[40, 50]", "30", "[30, 50]"]
+    assert [same.tolist() for same in labels["same"]] == [[False, True, False]]
 
 
 def test_unique_pairs_is_numpys_unique_rows():

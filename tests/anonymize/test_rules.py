@@ -13,7 +13,6 @@ from skyprivacy import Policy, skyline_anonymize
 from skyprivacy.anonymize import rules as anonymize
 from skyprivacy.anonymize.api import memory_source
 from skyprivacy.anonymize.inputs import check_anonymization, table_facts
-from skyprivacy.anonymize.released import by_first_row
 from skyprivacy.anonymize.rules import LevelSweep, PolicyPlan, Rules, SparseGroups, segment_cummin
 from skyprivacy.anonymize.search import mondrian
 from skyprivacy.formulas import float_verdict_one
@@ -43,7 +42,10 @@ class Mondrian:
 
     def run(self):
         n_splits = mondrian(self.source, self.rules)
-        return by_first_row(self.source.final), n_splits
+        final = self.source.final
+        first = np.full(final.max() + 1, len(final))
+        np.minimum.at(first, final, np.arange(len(final)))
+        return np.argsort(np.argsort(first, kind="stable"))[final], n_splits
 
 VALUES = [f"v{i}" for i in range(40)]
 

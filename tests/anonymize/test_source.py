@@ -53,7 +53,7 @@ def test_a_histogram_gives_the_candidates_of_its_rows():
                           rows=np.arange(n), starts=starts)
     from_rows = source.candidates(need_counts=True)
     entries = []
-    for a, attr in enumerate(attrs):
+    for attr in attrs:
         keys, count = np.unique(part_of * 1000 + attr.codes, return_counts=True)
         part, code = np.divmod(keys, 1000)
         vkeys, vcount = np.unique((part_of * 1000 + attr.codes) * 10 + values,
