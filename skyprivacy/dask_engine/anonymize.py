@@ -196,19 +196,19 @@ class _Encoding:
 
 class _Chunk:
     """One input partition, coded: QI codes, sensitive elements, and the state of each row
-    (its live group at the current level, its final group, or its pending local group).
+    (its live group at the current level, or its final group).
     Tasks never modify a chunk; they return a new one sharing the unchanged arrays."""
 
-    __slots__ = ("offset", "codes", "raw", "elem_row", "elem_val", "part", "final", "pending")
+    __slots__ = ("offset", "codes", "raw", "elem_row", "elem_val", "part", "final")
 
-    def __init__(self, offset, codes, raw, elem_row, elem_val, part, final, pending):
+    def __init__(self, offset, codes, raw, elem_row, elem_val, part, final):
         self.offset, self.codes, self.raw = offset, codes, raw
         self.elem_row, self.elem_val = elem_row, elem_val
-        self.part, self.final, self.pending = part, final, pending
+        self.part, self.final = part, final
 
-    def replace(self, part, final, pending) -> _Chunk:
+    def replace(self, part, final) -> _Chunk:
         return _Chunk(self.offset, self.codes, self.raw, self.elem_row, self.elem_val, part,
-                      final, pending)
+                      final)
 
 
 def _encode(scanned: tuple, offset: int, enc: _Encoding) -> _Chunk:
@@ -232,7 +232,7 @@ def _encode(scanned: tuple, offset: int, enc: _Encoding) -> _Chunk:
         value_of = enc.value_codes[positions(enc.value_uniques, local["value_uniques"])]
         elem_val = value_of[local["elem_val"]].astype(np.int32)
     zeros = np.zeros(n, dtype=np.int32)
-    return _Chunk(offset, codes, raw, elem_row, elem_val, zeros, zeros - 1, zeros - 1)
+    return _Chunk(offset, codes, raw, elem_row, elem_val, zeros, zeros - 1)
 
 
 def _small_int(n_codes: int):
@@ -285,33 +285,24 @@ def _combine_histograms(parts: list) -> dict:
 def _relabel(chunk: _Chunk, table: dict) -> _Chunk:
     """Apply one level's decisions to the chunk's live rows.
 
-    ``table`` holds, per live group: its final key if it is finished, else the QI it is split
-    on (or -2 when it moves whole to child ``direct``); per QI the child of every (group, code)
-    entry; and per child its live group at the next level or its pending local group."""
+    ``table`` holds, per live group, its final key if it is finished, else the QI it is split
+    on; and per QI the keys (group, code) of its entries with the next level's group of each
+    (the child its code falls in)."""
     part = chunk.part
     live = np.flatnonzero(part >= 0)
     new_part = np.full(len(part), -1, dtype=np.int32)
     final = chunk.final.copy()
-    pending = chunk.pending.copy()
-    if not len(live):
-        return chunk.replace(new_part, final, pending)
     p = part[live].astype(np.int64)
     finished = table["final_of_part"][p]
     done = finished >= 0
     final[live[done]] = finished[done]
-    child = np.full(len(live), -1, dtype=np.int64)
     attr_of = table["attr_of_part"][p]
-    whole = attr_of == -2
-    child[whole] = table["direct"][p[whole]]
     for a, (keys, n_code, child_id) in table["maps"].items():
         rows = np.flatnonzero(attr_of == a)
         if len(rows):
-            child[rows] = child_id[np.searchsorted(keys, p[rows] * n_code
-                                                   + chunk.codes[live[rows], a])]
-    moved = child >= 0
-    new_part[live[moved]] = table["child_live"][child[moved]]
-    pending[live[moved]] = table["child_pending"][child[moved]]
-    return chunk.replace(new_part, final, pending)
+            new_part[live[rows]] = child_id[np.searchsorted(
+                keys, p[rows] * n_code + chunk.codes[live[rows], a])]
+    return chunk.replace(new_part, final)
 
 
 def _global_group_stats(chunk: _Chunk, raw_attrs: list) -> dict:
@@ -323,7 +314,7 @@ def _global_group_stats(chunk: _Chunk, raw_attrs: list) -> dict:
 
 def _slim(chunk: _Chunk) -> _Chunk:
     """What the release still needs of a chunk once its live rows have gone local."""
-    return _Chunk(chunk.offset, None, {}, None, None, None, chunk.final, None)
+    return _Chunk(chunk.offset, None, {}, None, None, None, chunk.final)
 
 
 def _combine_stats(parts: list) -> dict:
@@ -350,11 +341,10 @@ def _combine_stats(parts: list) -> dict:
 
 
 # ============================================================================ local levels
-def _rows_frame(chunk: _Chunk, which: str, n_attrs: int, with_values: bool) -> pd.DataFrame:
-    """The chunk's rows that go local (by pending key, or every live row by its group) as a
-    frame for the shuffle: key, global row number, QI codes, raw cells where needed and, in
-    svpi, the value."""
-    keys = chunk.pending if which == "pending" else chunk.part
+def _rows_frame(chunk: _Chunk, n_attrs: int, with_values: bool) -> pd.DataFrame:
+    """The chunk's live rows, which go local, as a frame for the shuffle: key (the group),
+    global row number, QI codes, raw cells where needed and, in svpi, the value."""
+    keys = chunk.part
     rows = np.flatnonzero(keys >= 0)
     data = {"key": keys[rows].astype(np.int64), "row": chunk.offset + rows.astype(np.int64)}
     for a in range(n_attrs):
@@ -366,9 +356,9 @@ def _rows_frame(chunk: _Chunk, which: str, n_attrs: int, with_values: bool) -> p
     return pd.DataFrame(data)
 
 
-def _elements_frame(chunk: _Chunk, which: str) -> pd.DataFrame:
+def _elements_frame(chunk: _Chunk) -> pd.DataFrame:
     """The sensitive elements (mvpi) of the rows that go local."""
-    keys = chunk.pending if which == "pending" else chunk.part
+    keys = chunk.part
     keep = keys[chunk.elem_row] >= 0
     elem_row = chunk.elem_row[keep]
     return pd.DataFrame({"key": keys[elem_row].astype(np.int64),
@@ -429,22 +419,9 @@ def _local_state(rows_frame, elements, engine_args, n_attrs, raw_attrs) -> _Loca
     return _Local(rows_frame, elements, engine_args, n_attrs, raw_attrs)
 
 
-def _finish_k(rows_frame: pd.DataFrame, engine_args: dict, n_attrs: int,
-              raw_attrs: list) -> dict:
-    """k-anonymity on a worker: the share's groups are finished by the one strategy over its
-    rows (groups are independent under the size rule)."""
-    local = _Local(rows_frame, None, engine_args, n_attrs, raw_attrs)
-    source = local.source
-    n_splits = mondrian(source, local.rules)
-    stats = group_stats(source.final, local.row, source.code_matrix, local.raw)
-    return {"row": local.row, "key": source.final,
-            "n_groups": int(source.final.max()) + 1 if len(local.row) else 0,
-            "n_splits": int(n_splits), "n_candidates": int(local.rules.n_candidates),
-            "stats": stats}
-
-
 def _evaluate(local: _Local, statistics) -> tuple:
-    """One local level under a policy.  Every live group's candidates are built and judged
+    """One local level.  Under k-anonymity groups are independent: each is decided here by
+    the size rule.  Under a policy every live group's candidates are built and judged
     against the level's global statistics; a group whose first viable candidate is clear of
     every statistic (each of its children's terms is above it by more than the float
     tolerance, and none pins the target) is decided here; the other groups' candidates go to
@@ -459,14 +436,17 @@ def _evaluate(local: _Local, statistics) -> tuple:
     state.status = report["status"]
     if not n_parts:
         return state, report
-    cands = source.candidates(need_counts=True)
-    # the children of every row are kept until the decisions come back: narrowly
-    if cands["n"]:
-        widest = int(cands["n_children"].max())
-        cands["row_child"] = cands["row_child"].astype(np.int8 if widest < 127 else np.int32)
+    cands = source.candidates(need_counts=rules.policy_mode)
     if not cands["n"]:
         return state, report
+    # the children of every row are kept until the decisions come back: narrowly
+    widest = int(cands["n_children"].max())
+    cands["row_child"] = cands["row_child"].astype(np.int8 if widest < 127 else np.int32)
     report["n"] = int(cands["n"])
+    if not rules.policy_mode:
+        rules.choose_by_size(cands, rules.ordered(cands), report["status"])
+        report["n_children"] = children_of(cands, report["status"])
+        return state, report
     rules.ss, rules.pinned = statistics
     order = rules.ordered(cands)
     combos = rules.level_terms(cands)
@@ -533,22 +513,9 @@ def _local_stats(local: _Local) -> dict:
     return group_stats(local.source.final, local.row, local.source.code_matrix, local.raw)
 
 
-def _local_keys(result, offset: int) -> pd.DataFrame:
+def _local_keys(local: _Local) -> pd.DataFrame:
     """(global row, final key) of a local share, for the way back to the input partitions."""
-    if isinstance(result, _Local):
-        return pd.DataFrame({"row": result.row, "key": result.source.final})
-    return pd.DataFrame({"row": result["row"], "key": result["key"] + offset})
-
-
-def _k_summary(result: dict) -> dict:
-    return {"n_groups": result["n_groups"], "n_splits": result["n_splits"],
-            "n_candidates": result["n_candidates"]}
-
-
-def _k_stats(result: dict, offset: int) -> dict:
-    stats = dict(result["stats"])
-    stats["keys"] = stats["keys"] + offset
-    return stats
+    return pd.DataFrame({"row": local.row, "key": local.source.final})
 
 
 # ============================================================================ the source
@@ -589,12 +556,9 @@ class DaskSource:
         self.rules = Rules(self.plan, len(values), self.semantics, split, min_size, progress)
         self.sizes = np.array([self.n_rows], dtype=np.int64)  # the live groups of the level
         self.n_final = 0  # groups finished so far
-        self.n_pending = 0  # k-anonymity: groups waiting for the local finish
-        self.pending_rows = 0
         self.chunks: list = []
         self.states: list | None = None  # the local shares under a policy, once local
         self.locals: list = []
-        self.local_offsets: list = []
         self.global_stats = None
         self.level: dict = {}
 
@@ -619,18 +583,13 @@ class DaskSource:
                                           prefix="encode")
                                      for i, part in enumerate(self.scanned)]))
         del self.scanned  # the local codes are released once the chunks hold them
-        rules = self.rules
-        if not rules.policy_mode and rules.splitting(self.n_rows) \
-                and self.n_rows <= self.local_rows:  # the whole table is one worker's
-            self._relabel(self._table(np.full(1, -1, dtype=np.int64), whole=True))
-            self.sizes = self.sizes[:0]
-        return mondrian(self, rules)
+        return mondrian(self, self.rules)
 
     # -- the level
     def candidates(self, need_counts: bool) -> dict:
         """The level's candidates: from a distributed aggregation while some group is larger
-        than ``local_rows`` (or under k-anonymity), else those the workers leave undecided."""
-        if self.rules.policy_mode and (self.sizes <= self.local_rows).all():
+        than ``local_rows``, else those the workers leave undecided."""
+        if (self.sizes <= self.local_rows).all():
             return self._local_candidates()
         n_parts = self.n_parts
         parts = [call(_histograms, c, n_parts, self.encoding.n_codes, len(self.values),
@@ -666,73 +625,39 @@ class DaskSource:
         if self.states is not None:
             return self._local_advance(final_id, new_base)
         cands, chosen = self.level.get("cands"), self.level["chosen"]
-        table = self._table(final_id)
+        table: dict[str, Any] = {"final_of_part": final_id,
+                                 "attr_of_part": np.full(len(final_id), -1, dtype=np.int64),
+                                 "maps": {}}
         accepted = np.flatnonzero(chosen >= 0)
-        if not len(accepted):
-            self._relabel(table)
-            self.sizes = self.sizes[:0]
-            return
-        c_of_part = chosen[accepted]
-        n_kids = cands["n_children"][c_of_part]
-        table["attr_of_part"][accepted] = cands["attr"][c_of_part]
-        child = np.concatenate([np.arange(f, f + n) for f, n in
-                                zip(cands["first_child"][c_of_part].tolist(), n_kids.tolist())])
-        child_sizes = cands["sizes"][child]
-        for a in np.unique(cands["attr"][c_of_part]).tolist():
+        self.sizes = np.zeros(0, dtype=np.int64)
+        if len(accepted):
+            table["attr_of_part"][accepted] = cands["attr"][chosen[accepted]]
+            self.sizes = cands["sizes"][np.concatenate(
+                [np.arange(f, f + n) for f, n in zip(cands["first_child"][chosen[accepted]],
+                                                     cands["n_children"][chosen[accepted]])])]
+        for a in np.unique(table["attr_of_part"][accepted]).tolist():
             part_e, code_e = self.level["entries"][a]
-            child_e = cands["child_of_entry"][a]
             mine = table["attr_of_part"][part_e] == a
             n_code = self.encoding.n_codes[a]
             table["maps"][a] = (part_e[mine] * n_code + code_e[mine], n_code,
-                                new_base[part_e[mine]] + child_e[mine])
-        small = ((child_sizes <= self.local_rows) if not self.rules.policy_mode else
-                 np.zeros(len(child_sizes), dtype=bool))
-        table["child_live"] = np.full(len(child_sizes), -1, dtype=np.int64)
-        table["child_live"][~small] = np.arange(int((~small).sum()))
-        table["child_pending"] = np.full(len(child_sizes), -1, dtype=np.int64)
-        table["child_pending"][small] = self.n_pending + np.arange(int(small.sum()))
-        self.n_pending += int(small.sum())
-        self.pending_rows += int(child_sizes[small].sum())
-        self._relabel(table)
-        self.sizes = child_sizes[~small]
-
-    def _table(self, final_id: np.ndarray, *, whole: bool = False) -> dict:
-        """A relabel table that finishes the groups with a final id and, with ``whole``,
-        sends every other group whole to its pending local group."""
-        n_parts = len(final_id)
-        table: dict[str, Any] = {"final_of_part": final_id,
-                                 "attr_of_part": np.full(n_parts, -1, dtype=np.int64),
-                                 "direct": np.full(n_parts, -1, dtype=np.int64), "maps": {},
-                                 "child_live": np.zeros(0, dtype=np.int64),
-                                 "child_pending": np.zeros(0, dtype=np.int64)}
-        if whole:
-            moving = np.flatnonzero(final_id < 0)
-            table["attr_of_part"][moving] = -2
-            table["direct"][moving] = np.arange(len(moving))
-            table["child_live"] = np.full(len(moving), -1, dtype=np.int64)
-            table["child_pending"] = self.n_pending + np.arange(len(moving))
-            self.n_pending += len(moving)
-            self.pending_rows += int(self.sizes[moving].sum())
-        return table
-
-    def _relabel(self, table: dict) -> None:
+                                new_base[part_e[mine]] + cands["child_of_entry"][a][mine])
         table = literal(table, "relabel")
         self.chunks = list(persist(*[call(_relabel, c, table) for c in self.chunks]))
 
     # -- local levels
-    def _shuffled(self, which: str, n_rows: int):
-        """The rows going local, exchanged so that every group is in one share."""
+    def _shuffled(self, n_rows: int):
+        """The live rows, exchanged so that every group is in one share."""
         n_attrs = len(self.attrs)
         policy_mode = self.rules.policy_mode
         with_values = policy_mode and self.semantics == "svpi"
         n_out = max(2, min(4 * len(self.chunks),
                            math.ceil(n_rows / max(CHUNK_ROWS, self.local_rows))))
-        frames = [call(_rows_frame, c, which, n_attrs, with_values, prefix="rows")
+        frames = [call(_rows_frame, c, n_attrs, with_values, prefix="rows")
                   for c in self.chunks]
         rows = exchange(frames, split_by_key, ("key", n_out), n_out, prefix="to-local")
         elements = [None] * n_out
         if policy_mode and self.semantics != "svpi":
-            frames = [call(_elements_frame, c, which, prefix="elements") for c in self.chunks]
+            frames = [call(_elements_frame, c, prefix="elements") for c in self.chunks]
             elements = exchange(frames, split_by_key, ("key", n_out), n_out,
                                 prefix="elements-to-local")
         return rows, elements
@@ -752,13 +677,14 @@ class DaskSource:
         """A local level: the workers judge their groups against the broadcast statistics;
         the candidates of the groups they leave undecided, as one candidate set."""
         if self.states is None:
-            rows, elements = self._shuffled("live", int(self.sizes.sum()))
+            rows, elements = self._shuffled(int(self.sizes.sum()))
             args = literal(self.engine_args(), "engine")
             self.states = self._go_local([call(_local_state, r, e, args, len(self.attrs),
                                                self.raw_attrs, prefix="local")
                                           for r, e in zip(rows, elements)])
         rules = self.rules
-        statistics = literal((rules.ss.copy(), rules.pinned.copy()), "statistics")
+        statistics = literal((rules.ss.copy(), rules.pinned.copy()) if rules.policy_mode
+                             else None, "statistics")
         evaluated = list(persist(*[call(_evaluate, s, statistics) for s in self.states]))
         reports = compute(*[call(operator.itemgetter(1), e, prefix="report")
                             for e in evaluated])
@@ -815,24 +741,11 @@ class DaskSource:
         self.sizes = np.zeros(int(level["n_kids"].sum()), dtype=np.int64)
 
     def finish(self) -> int:
-        """The local finish: under k-anonymity the pending groups are finished by their
-        workers; returns the splits made there."""
-        n_splits = 0
-        if self.states is not None:
-            self.locals, self.local_offsets = self.states, [0] * len(self.states)
-        elif not self.rules.policy_mode and self.n_pending:
-            rows, _ = self._shuffled("pending", self.pending_rows)
-            args = literal(self.engine_args(), "engine")
-            self.locals = self._go_local([call(_finish_k, r, args, len(self.attrs),
-                                               self.raw_attrs, prefix="finish-k")
-                                          for r in rows])
-            for summary in compute(*[call(_k_summary, r) for r in self.locals]):
-                self.local_offsets.append(self.n_final)
-                self.n_final += summary["n_groups"]
-                n_splits += summary["n_splits"]
-                self.rules.n_candidates += summary["n_candidates"]
+        """Every group is final once no group is live: the workers' shares hold the groups
+        finished locally; no split is made after the levels."""
+        self.locals = self.states or []
         self.rules.report(self.n_rows)
-        return n_splits
+        return 0
 
     # -- the groups
     def groups(self) -> dict:
@@ -843,10 +756,7 @@ class DaskSource:
             pieces = [tree_reduce(parts, _combine_stats, prefix="group-combine")]
         else:
             pieces = [self.global_stats]
-        if self.rules.policy_mode:
-            pieces += [call(_local_stats, s) for s in self.locals]
-        else:
-            pieces += [call(_k_stats, r, o) for r, o in zip(self.locals, self.local_offsets)]
+        pieces += [call(_local_stats, s) for s in self.locals]
         stats = _combine_stats(list(compute(*pieces)))
         if not np.array_equal(stats["keys"], np.arange(self.n_final)):
             raise AssertionError("every final group must hold rows")  # pragma: no cover
@@ -857,8 +767,7 @@ class DaskSource:
         sorted by row (delayed), or None when every row was finished in the global levels."""
         if not self.locals:
             return [None] * len(self.chunks)
-        frames = [call(_local_keys, r, o, prefix="local-keys")
-                  for r, o in zip(self.locals, self.local_offsets)]
+        frames = [call(_local_keys, r, prefix="local-keys") for r in self.locals]
         return exchange(frames, split_by_row, ("row", self.offsets), len(self.chunks),
                         sort_by="row", prefix="keys-back")
 
