@@ -32,7 +32,6 @@ from ..formulas import (
     exact_negated_ratio,
     exact_terms,
     exact_v_without_family,
-    float_verdict_one,
     float_verdicts,
     holder_terms,
     log_threshold,
@@ -45,7 +44,6 @@ __all__ = ["PolicyPlan", "SparseGroups", "QStore", "LevelSweep", "Rules", "segme
 
 SPLITS = ("infogain", "widest")
 INF = math.inf
-FEW = 24  # up to this many combos are judged in plain floats, more as arrays
 WINDOW, WINDOW_MAX = 16, 4096  # partitions judged together by the level sweep
 EXACT_FEW = 32  # up to this many holders (and l, m) get exact terms without a float filter
 SHAPES_MIN = 512  # from this many (entry, cell) pairs, terms are computed once per shape
@@ -250,11 +248,7 @@ class LevelSweep:
         live = (batch["mins"] < engine.ss[:, batch["cell"]]).any(axis=0) | batch["pinned"]
         judged = np.flatnonzero(live)
         unsafe, unsure = np.zeros(n_new, dtype=bool), np.zeros(n_new, dtype=bool)
-        if len(judged) <= FEW:
-            few = engine.verdicts_few(batch, judged)
-            unsafe[judged], unsure[judged] = few
-        else:
-            unsafe[judged], unsure[judged] = engine.verdicts(batch, judged)
+        unsafe[judged], unsure[judged] = engine.verdicts(batch, judged)
         start = self._append(batch, unsafe, unsure, live)
         ptr = batch["ptr"]
         self.lo[which] = start + ptr[:-1]
@@ -380,9 +374,7 @@ class LevelSweep:
                                    & self.live[lo:hi])
             if len(stale):
                 stale += lo
-                unsafe[stale], unsure[stale] = (engine.verdicts_few(combos, stale)
-                                                if len(stale) <= FEW else
-                                                engine.verdicts(combos, stale))
+                unsafe[stale], unsure[stale] = engine.verdicts(combos, stale)
             self.judged_at[c] = self.version
         if unsafe[lo:hi].any() or self.exactly_unsafe(c):
             return False
@@ -637,30 +629,6 @@ class Rules:
         unsafe, unsure = self.classify(np.minimum(current, mins), pinned | self.pinned[cell],
                                         cell)
         return unsafe & changed, unsure & changed
-
-    def verdicts_few(self, combos: dict, at: np.ndarray) -> tuple[list[bool], list[bool]]:
-        """:meth:`verdicts` of a few combos in plain floats (the sequential loop's case)."""
-        unsafe: list[bool] = []
-        unsure: list[bool] = []
-        cells: list[int] = combos["cell"][at].tolist()
-        mins: list[list[float]] = combos["mins"][:, at].T.tolist()
-        current: list[list[float]] = self.ss[:, cells].T.tolist()
-        pinned: list[bool] = combos["pinned"][at].tolist()
-        global_pinned: list[bool] = self.pinned[cells].tolist()
-        theta: list[float] = self.plan.log_theta[cells].tolist()
-        for i in range(len(cells)):
-            own, now = mins[i], current[i]
-            if not (pinned[i] or own[0] < now[0] or own[1] < now[1] or own[2] < now[2]
-                    or own[3] < now[3] or own[4] < now[4]):
-                unsafe.append(False)
-                unsure.append(False)
-                continue
-            ss1, ss2, ss3, ss4, ss5 = (a if a < b else b for a, b in zip(own, now))
-            u, w = float_verdict_one(ss1, ss2, ss3, ss4, ss5, theta[i],
-                                     pinned[i] or global_pinned[i])
-            unsafe.append(u)
-            unsure.append(w)
-        return unsafe, unsure
 
     def accept_level(self, cands: dict, order: np.ndarray, chosen: np.ndarray) -> None:
         """Acceptance, in queue order, of the level's candidates (Fig. 4's FIFO, exactly).
