@@ -36,23 +36,121 @@ from .rules import PolicyPlan, Rules
 from .search import check_feasible, mondrian
 from .source import MemorySource
 
-__all__ = ["skyline_anonymize", "k_anonymize", "splittable_groups", "IDENTITY"]
+__all__ = ["skyline_anonymize", "k_anonymize", "splittable_groups", "skyline_search",
+           "k_search", "PandasEngine", "MemorySearch", "memory_source", "IDENTITY"]
 
 #: The sensitive column of k-anonymity's search: every individual's own (Proposition 3).
 IDENTITY = "__skyprivacy_identity__"
 
 
-def memory_source(table: pd.DataFrame, sensitive: str, checked: Checked,
+def memory_source(table: pd.DataFrame, sensitive: str | None, checked: Checked,
                   missing: str) -> MemorySource:
     """The in-memory source of a checked table: the sensitive column read by its one rule
-    (:func:`skyprivacy.release.encode_sensitive`), then every QI coded by its encoder."""
-    elem_row, elem_val, values = encode_sensitive(table[sensitive], semantics=checked.semantics,
-                                                  missing=missing)
+    (:func:`skyprivacy.release.encode_sensitive`; None: k-anonymity's one placeholder
+    value), then every QI coded by its encoder."""
+    n = len(table)
+    elem_row, elem_val, values = (
+        (np.arange(n), np.zeros(n, dtype=np.int64), [0]) if sensitive is None else
+        encode_sensitive(table[sensitive], semantics=checked.semantics, missing=missing))
     attrs = [make_encoder(name, table[name], checked.kinds[name],
                           checked.hierarchies.get(name), checked.orders.get(name, "sorted"),
                           checked.label_length) for name in checked.qi]
     return MemorySource(attrs, np.column_stack([attr.codes for attr in attrs]), elem_row,
                         elem_val, values, checked.semantics)
+
+
+class MemorySearch:
+    """One search of a pandas table: its in-memory source with the rules, and its release
+    (what :func:`skyline_search` and :func:`k_search` need of an engine's search)."""
+
+    def __init__(self, table: pd.DataFrame, checked: Checked, sensitive, policy, split: str,
+                 min_size, progress, missing: str):
+        self.table, self.qi, self.sensitive = table, checked.qi, sensitive
+        self.source = self.audit = memory_source(table, sensitive, checked, missing)
+        self.values, self.attrs, self.n_rows = (self.source.values, self.source.attrs,
+                                                self.source.n_rows)
+        self.rules = Rules(PolicyPlan.build(policy, self.values, self.n_rows),
+                           len(self.values), checked.semantics, split, min_size, progress)
+
+    def root(self):
+        return self.source.root()
+
+    def run(self) -> int:
+        return mondrian(self.source, self.rules)
+
+    def release(self, output: str, random_state, group_column: str) -> tuple:
+        """(released table, group of every row, per-group summary, group sizes)."""
+        released, assignment, groups = build_release(
+            self.attrs, self.table, self.qi, self.source.final, self.sensitive, output,
+            random_state, group_column)
+        return (released, pd.Series(assignment, index=self.table.index, name="group"),
+                groups, groups["n_individuals"].to_numpy())
+
+
+class PandasEngine:
+    """The pandas engine of the flows: the table's facts read at once, a search in memory."""
+
+    def __init__(self, table: pd.DataFrame):
+        self.table = table
+
+    def facts(self, sensitive, semantics: str, missing: str):
+        return lambda qi: table_facts(self.table, qi, sensitive)
+
+    def search(self, *args) -> MemorySearch:
+        return MemorySearch(self.table, *args)
+
+
+def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, split, output,
+                   random_state, group_column, progress, numeric, categorical, order,
+                   label_length, missing) -> AnonymizationResult:
+    """:func:`skyline_anonymize` over an engine (:class:`PandasEngine`, or the Dask
+    engine's): the checks, the search, the release and its certificate, the same for
+    both."""
+    checked = check_anonymization(
+        engine.table, engine.facts(sensitive, semantics, missing), qi=qi, sensitive=sensitive,
+        policy=policy, hierarchies=hierarchies, semantics=semantics, split=split,
+        output=output, group_column=group_column, missing=missing, numeric=numeric,
+        categorical=categorical, order=order, label_length=label_length,
+        owner="skyline_anonymize")
+    qi, policy, semantics = checked.qi, checked.policy, checked.semantics
+    search = engine.search(checked, sensitive, policy, split, None, progress, missing)
+    check_feasible(search.root(), search.values, semantics, policy)
+    n_splits = search.run()
+    released, assignment, groups, _ = search.release(output, random_state, group_column)
+    candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
+                                  group_column=group_column, semantics=semantics,
+                                  missing=missing)
+    return AnonymizationResult(
+        table=released, candidate=candidate, certificate=skyline_check(candidate, policy),
+        assignment=assignment, groups=groups, qi=tuple(qi), sensitive=sensitive,
+        semantics=semantics, output=output, split=split, n_splits=n_splits,
+        n_candidates_evaluated=search.rules.n_candidates,
+        group_column=group_column if output == "bucketized" else None,
+        set_labels=set_labels_of(search.attrs), _engine=search.audit)
+
+
+def k_search(engine, *, qi, k: int, hierarchies, split, output, group_column, progress,
+             numeric, categorical, order, label_length, missing) -> KAnonymizationResult:
+    """:func:`k_anonymize` over an engine: the checks (of the QI columns beside the identity
+    marker), the search under the size rule, the release and its k-anonymity certificate."""
+    listed = [qi] if isinstance(qi, str) else list(qi or [])
+    checked = check_anonymization(
+        engine.table, engine.facts(None, "svpi", missing), qi=qi, sensitive=IDENTITY,
+        policy=Policy.uniform([(0, 0, 0, 1)]), hierarchies=hierarchies, semantics="svpi",
+        split=split, output=output, group_column=group_column, missing=missing,
+        numeric=numeric, categorical=categorical, order=order, label_length=label_length,
+        owner="k_anonymize", columns=pd.DataFrame(
+            columns=[IDENTITY] + [c for c in listed if c in engine.table.columns]))
+    search = engine.search(checked, None, None, split, k, progress, missing)
+    if search.n_rows < k:
+        raise InfeasibleError(f"The table has {search.n_rows} rows, fewer than k = {k}: no "
+                              f"release can be {k}-anonymous.")
+    n_splits = search.run()
+    released, assignment, groups, sizes = search.release(output, None, group_column)
+    from ..baselines import k_anonymity
+    certificate = k_anonymity(sizes_only(sizes, pd.RangeIndex(len(sizes), name="group")), k=k)
+    return KAnonymizationResult(released, certificate, assignment, groups, k, n_splits,
+                                set_labels_of(search.attrs))
 
 
 @dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
@@ -172,31 +270,11 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     check_local_rows(local_rows, owner)
     if not isinstance(table, pd.DataFrame):
         raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
-    checked = check_anonymization(
-        table, lambda columns: table_facts(table, columns, sensitive), qi=qi,
-        sensitive=sensitive, policy=policy, hierarchies=hierarchies, semantics=semantics,
-        split=split, output=output, group_column=group_column, missing=missing,
-        numeric=numeric, categorical=categorical, order=order, label_length=label_length,
-        owner=owner)
-    qi, policy, semantics = checked.qi, checked.policy, checked.semantics
-    source = memory_source(table, sensitive, checked, missing)
-    rules = Rules(PolicyPlan.build(policy, source.values, source.n_rows), len(source.values),
-                  semantics, split, progress=progress)
-    check_feasible(source.root(), source.values, semantics, policy)
-    n_splits = mondrian(source, rules)
-    released, assignment, groups = build_release(source.attrs, table, qi, source.final,
-                                                 sensitive, output, random_state, group_column)
-    candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
-                                  group_column=group_column, semantics=semantics,
-                                  missing=missing)
-    return AnonymizationResult(
-        table=released, candidate=candidate, certificate=skyline_check(candidate, policy),
-        assignment=pd.Series(assignment, index=table.index, name="group"),
-        groups=groups, qi=tuple(qi), sensitive=sensitive, semantics=semantics,
-        output=output, split=split, n_splits=n_splits,
-        n_candidates_evaluated=rules.n_candidates,
-        group_column=group_column if output == "bucketized" else None,
-        set_labels=set_labels_of(source.attrs), _engine=source)
+    return skyline_search(
+        PandasEngine(table), qi=qi, sensitive=sensitive, policy=policy, hierarchies=hierarchies,
+        semantics=semantics, split=split, output=output, random_state=random_state,
+        group_column=group_column, progress=progress, numeric=numeric, categorical=categorical,
+        order=order, label_length=label_length, missing=missing)
 
 
 @dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
@@ -241,35 +319,12 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     owner = "k_anonymize"
     k = check_k(k, split, owner)
     check_local_rows(local_rows, owner)
-    work = pd.DataFrame({IDENTITY: np.zeros(len(table), dtype=np.int64)}, index=table.index) \
-        if isinstance(table, pd.DataFrame) else table
-    if isinstance(table, pd.DataFrame):
-        for column in ([qi] if isinstance(qi, str) else list(qi or [])):
-            if column in table.columns:
-                work[column] = table[column]
-    else:
+    if not isinstance(table, pd.DataFrame):
         raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
-    checked = check_anonymization(
-        table, lambda columns: table_facts(work, columns, IDENTITY), qi=qi,
-        sensitive=IDENTITY, policy=Policy.uniform([(0, 0, 0, 1)]), hierarchies=hierarchies,
-        semantics="svpi", split=split, output=output, group_column=group_column,
-        missing=missing, numeric=numeric, categorical=categorical, order=order,
-        label_length=label_length, owner=owner, columns=work)
-    source = memory_source(work, IDENTITY, checked, missing)
-    if source.n_rows < k:
-        raise InfeasibleError(f"The table has {source.n_rows} rows, fewer than k = {k}: no "
-                              f"release can be {k}-anonymous.")
-    rules = Rules(PolicyPlan.build(None, source.values, source.n_rows), len(source.values),
-                  "svpi", split, min_size=k, progress=progress)
-    n_splits = mondrian(source, rules)
-    released, assignment, groups = build_release(source.attrs, table, checked.qi,
-                                                 source.final, None, output, None, group_column)
-    from ..baselines import k_anonymity
-    certificate = k_anonymity(sizes_only(groups["n_individuals"].to_numpy(), groups.index),
-                              k=k)
-    return KAnonymizationResult(released, certificate,
-                                pd.Series(assignment, index=table.index, name="group"),
-                                groups, k, n_splits, set_labels_of(source.attrs))
+    return k_search(PandasEngine(table), qi=qi, k=k, hierarchies=hierarchies, split=split,
+                    output=output, group_column=group_column, progress=progress,
+                    numeric=numeric, categorical=categorical, order=order,
+                    label_length=label_length, missing=missing)
 
 
 def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple[int, str]]:

@@ -58,10 +58,11 @@ class Checked:
     facts: TableFacts
 
 
-def table_facts(table: pd.DataFrame, qi: list, sensitive: str) -> TableFacts:
-    """:class:`TableFacts` of a pandas frame."""
-    return TableFacts(len(table), [int(table[c].isna().sum()) for c in [*qi, sensitive]],
-                      {name: distinct_cells(table[name]) for name in qi})
+def table_facts(table: pd.DataFrame, qi: list, sensitive: str | None) -> TableFacts:
+    """:class:`TableFacts` of a pandas frame (``sensitive`` None: k-anonymity's identity,
+    never missing)."""
+    n_missing = [int(table[c].isna().sum()) if c is not None else 0 for c in [*qi, sensitive]]
+    return TableFacts(len(table), n_missing, {name: distinct_cells(table[name]) for name in qi})
 
 
 def check_anonymization(table, facts: Callable[[list], TableFacts], *, qi, sensitive,

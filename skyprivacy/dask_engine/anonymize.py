@@ -40,9 +40,9 @@ import numpy as np
 import pandas as pd
 
 from .._core.encoding import factorize
-from ..anonymize.api import IDENTITY
+from ..anonymize.api import k_search, skyline_search
 from ..anonymize.encoders import make_encoder
-from ..anonymize.inputs import TableFacts, check_anonymization, check_k, check_local_rows
+from ..anonymize.inputs import TableFacts, check_k, check_local_rows
 from ..anonymize.released import (
     AnonymizationResult,
     KAnonymizationResult,
@@ -50,13 +50,10 @@ from ..anonymize.released import (
     group_labels,
     group_stats,
     groups_slice,
-    release_candidate,
     release_rows,
-    set_labels_of,
-    sizes_only,
 )
 from ..anonymize.rules import PolicyPlan, Rules, SparseGroups
-from ..anonymize.search import check_feasible, mondrian
+from ..anonymize.search import mondrian
 from ..anonymize.source import (
     LevelCandidates,
     MemorySource,
@@ -64,10 +61,8 @@ from ..anonymize.source import (
     level_candidates,
     root_group,
 )
-from ..check import skyline_check
-from ..errors import InfeasibleError, param_error
+from ..errors import param_error
 from ..formulas import within_tolerance
-from ..knowledge import Policy
 from ..labels import DEFAULT_LABEL_LENGTH
 from ._compute import (
     call,
@@ -561,6 +556,7 @@ class DaskSource:
         self.locals: list = []
         self.global_stats = None
         self.level: dict = {}
+        self.audit = None  # a Dask result keeps no source for audits
 
     @property
     def n_parts(self) -> int:
@@ -575,7 +571,7 @@ class DaskSource:
                 "semantics": self.semantics, "split": self.rules.split,
                 "min_size": self.rules.min_size}
 
-    def search(self) -> int:
+    def run(self) -> int:
         """Code every partition on its worker, then run the strategy; returns the number of
         accepted splits."""
         enc = literal(self.encoding, "encoding")
@@ -747,7 +743,14 @@ class DaskSource:
         self.rules.report(self.n_rows)
         return 0
 
-    # -- the groups
+    # -- the release
+    def release(self, output: str, random_state, group_column: str) -> tuple:
+        """(released dask frame, group of every row, per-group summary, group sizes)."""
+        labels = group_labels(self.attrs, self.raw_attrs, self.groups())
+        released, assignment = _released(self, labels, output, group_column, random_state)
+        return (released, assignment, _groups_frame(self, labels),
+                labels["size"][labels["key_of_id"]])
+
     def groups(self) -> dict:
         """Every final group's size, first row and code ranges, indexed by final key."""
         if self.global_stats is None:
@@ -892,14 +895,27 @@ def _groups_frame(run: DaskSource, labels: dict, step: int = 1_000_000):
                            divisions=(*bounds[:-1], n - 1), verify_meta=False)
 
 
-def _scanned_facts(parts: list, sensitive, semantics: str, missing: str, scan: dict):
-    """The ``facts`` of :func:`~skyprivacy.anonymize.inputs.check_anonymization` from one
-    scan of the partitions (kept in ``scan`` for the search)."""
-    def facts(qi: list) -> TableFacts:
-        scan.update(_scan_table(parts, qi, sensitive, semantics, missing))
-        n_missing = scan["missing"].tolist() + ([] if sensitive is not None else [0])
-        return TableFacts(sum(scan["lengths"]), n_missing, dict(zip(qi, scan["qi"])))
-    return facts
+class DaskEngine:
+    """The Dask engine of :func:`skyprivacy.anonymize.api.skyline_search` and ``k_search``:
+    the facts from one scan of the partitions, a search over them (:class:`DaskSource`)."""
+
+    def __init__(self, table, local_rows: int):
+        self.table, self.local_rows = table, local_rows
+        self.parts = table.to_delayed()  # taken once: every pass reads these partitions
+        self.scan: dict = {}
+
+    def facts(self, sensitive, semantics: str, missing: str):
+        def facts(qi: list) -> TableFacts:
+            self.scan.update(_scan_table(self.parts, qi, sensitive, semantics, missing))
+            n_missing = self.scan["missing"].tolist() + ([] if sensitive is not None else [0])
+            return TableFacts(sum(self.scan["lengths"]), n_missing,
+                              dict(zip(qi, self.scan["qi"])))
+        return facts
+
+    def search(self, checked, sensitive, policy, split: str, min_size, progress,
+               missing: str) -> DaskSource:
+        return DaskSource(self.table, self.parts, self.scan, checked, sensitive, policy,
+                          split, min_size, self.local_rows, progress)
 
 
 def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
@@ -910,33 +926,13 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
                       local_rows=None, missing: str = "error") -> AnonymizationResult:
     """:func:`skyprivacy.skyline_anonymize` for a dask DataFrame (same parameters and
     result, with ``.table``, ``.assignment`` and ``.groups`` as dask collections)."""
-    owner = "skyline_anonymize"
-    local_rows = check_local_rows(local_rows, owner, DEFAULT_LOCAL_ROWS)
-    parts = table.to_delayed()
-    scan: dict = {}
-    checked = check_anonymization(
-        table, _scanned_facts(parts, sensitive, semantics, missing, scan), qi=qi,
-        sensitive=sensitive, policy=policy, hierarchies=hierarchies, semantics=semantics,
-        split=split, output=output, group_column=group_column, missing=missing,
+    local_rows = check_local_rows(local_rows, "skyline_anonymize", DEFAULT_LOCAL_ROWS)
+    return skyline_search(
+        DaskEngine(table, local_rows), qi=qi, sensitive=sensitive, policy=policy,
+        hierarchies=hierarchies, semantics=semantics, split=split, output=output,
+        random_state=random_state, group_column=group_column, progress=progress,
         numeric=numeric, categorical=categorical, order=order, label_length=label_length,
-        owner=owner)
-    qi, policy, semantics = checked.qi, checked.policy, checked.semantics
-    source = DaskSource(table, parts, scan, checked, sensitive, policy, split, None,
-                        local_rows, progress)
-    check_feasible(source.root(), source.values, semantics, policy)
-    n_splits = source.search()
-    labels = group_labels(source.attrs, source.raw_attrs, source.groups())
-    released, assignment = _released(source, labels, output, group_column, random_state)
-    candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
-                                  group_column=group_column, semantics=semantics,
-                                  missing=missing)
-    return AnonymizationResult(
-        table=released, candidate=candidate, certificate=skyline_check(candidate, policy),
-        assignment=assignment, groups=_groups_frame(source, labels), qi=tuple(qi),
-        sensitive=sensitive, semantics=semantics, output=output, split=split,
-        n_splits=n_splits, n_candidates_evaluated=source.rules.n_candidates,
-        group_column=group_column if output == "bucketized" else None,
-        set_labels=set_labels_of(source.attrs))
+        missing=missing)
 
 
 def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
@@ -944,32 +940,10 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
                 numeric=None, categorical=None, order=None, label_length=DEFAULT_LABEL_LENGTH,
                 local_rows=None, missing: str = "error") -> KAnonymizationResult:
     """:func:`skyprivacy.k_anonymize` for a dask DataFrame; groups of at most ``local_rows``
-    rows are finished on the worker holding them by the in-memory search."""
-    owner = "k_anonymize"
-    k = check_k(k, split, owner)
-    local_rows = check_local_rows(local_rows, owner, DEFAULT_LOCAL_ROWS)
-    # the pandas path checks a frame of the QI columns beside an identity marker
-    listed = [qi] if isinstance(qi, str) else list(qi or [])
-    work = pd.DataFrame(columns=[IDENTITY] + [c for c in listed if c in table.columns])
-    parts = table.to_delayed()
-    scan: dict = {}
-    checked = check_anonymization(
-        table, _scanned_facts(parts, None, "svpi", missing, scan), qi=qi, sensitive=IDENTITY,
-        policy=Policy.uniform([(0, 0, 0, 1)]), hierarchies=hierarchies, semantics="svpi",
-        split=split, output=output, group_column=group_column, missing=missing,
-        numeric=numeric, categorical=categorical, order=order, label_length=label_length,
-        owner=owner, columns=work)
-    source = DaskSource(table, parts, scan, checked, None, None, split, k, local_rows,
-                        progress)
-    if source.n_rows < k:
-        raise InfeasibleError(f"The table has {source.n_rows} rows, fewer than k = {k}: no "
-                              f"release can be {k}-anonymous.")
-    n_splits = source.search()
-    labels = group_labels(source.attrs, source.raw_attrs, source.groups())
-    released, assignment = _released(source, labels, output, group_column, None)
-    from ..baselines import k_anonymity
-    sizes = labels["size"][labels["key_of_id"]]
-    certificate = k_anonymity(sizes_only(sizes, pd.RangeIndex(len(sizes), name="group")), k=k)
-    return KAnonymizationResult(released, certificate, assignment,
-                                _groups_frame(source, labels), k, n_splits,
-                                set_labels_of(source.attrs))
+    rows are finished on the worker holding them."""
+    k = check_k(k, split, "k_anonymize")
+    local_rows = check_local_rows(local_rows, "k_anonymize", DEFAULT_LOCAL_ROWS)
+    return k_search(DaskEngine(table, local_rows), qi=qi, k=k, hierarchies=hierarchies,
+                    split=split, output=output, group_column=group_column, progress=progress,
+                    numeric=numeric, categorical=categorical, order=order,
+                    label_length=label_length, missing=missing)
