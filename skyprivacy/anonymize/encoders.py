@@ -376,22 +376,9 @@ class TreeQI:
 
     kind = "hierarchy"
 
-    def __init__(self, name: str, column: pd.Series, hierarchy=None):
+    def __init__(self, name: str, column: pd.Series, hierarchy):
         self.name = name
-        if hierarchy is None:  # flat: every distinct value directly under '*'
-            codes, uniques = factorize(column)
-            self.leaf_labels = [str(u) for u in uniques]
-            self.codes = codes
-            n = len(uniques)
-            self.node_label = ["*"] + self.leaf_labels
-            self.node_lo = np.array([0] + list(range(n)), dtype=np.int64)
-            self.node_hi = np.array([n - 1] + list(range(n)), dtype=np.int64)
-            self.children = [list(range(1, n + 1))] + [[] for _ in range(n)]
-            self.parent = np.array([-1] + [0] * n, dtype=np.int64)
-            self.depth = np.array([0] + [1] * n, dtype=np.int64)
-            self.leaf_node = np.arange(1, n + 1, dtype=np.int64)
-        else:
-            self._from_hierarchy(column, hierarchy)
+        self._from_hierarchy(column, hierarchy)
         self.n_leaves = len(self.leaf_labels)
 
     def _from_hierarchy(self, column: pd.Series, hierarchy) -> None:

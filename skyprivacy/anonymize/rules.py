@@ -62,7 +62,6 @@ class PolicyPlan:
     m: np.ndarray
     c_exact: list  # Fraction per cell
     log_theta: np.ndarray  # safe iff log NR > log(1/c - 1); -inf when c = 1
-    points: list  # the SkylinePoint of each cell
     cell_ptr: np.ndarray
 
     @classmethod
@@ -103,10 +102,10 @@ class PolicyPlan:
         cell_ptr = np.concatenate([[0], np.cumsum(np.bincount(value, minlength=n_values))])
         return cls(value, capped[point_of, 0], capped[point_of, 1], capped[point_of, 2],
                    [points[i].c_exact for i in point_of.tolist()], thresholds[point_of],
-                   [points[i] for i in point_of.tolist()], cell_ptr.astype(np.int64))
+                   cell_ptr.astype(np.int64))
 
     def __len__(self) -> int:
-        return len(self.points)
+        return len(self.c_exact)
 
 
 def expand(starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -214,7 +214,7 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
     out["combos"] = [c.astype(np.int32 if card < 2 ** 31 else np.int64)
                      for c, card in zip(combos, cards)]
     pair_group = (group_ids if spec.semantics == "svpi"
-                  else lexicographic_ids_of(pair_keys, combos, cards))
+                  else positions_of_rows(pair_keys, combos, cards))
     n_groups = len(combos[0])
     pair_value = value_rank[pair_columns[-1]]
     if spec.semantics == "svpi":
@@ -293,11 +293,6 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
                                      semantics=spec.semantics)
 
 
-def lexicographic_ids_of(columns: list, combos: list, cards: list) -> np.ndarray:
-    """Position of every row of ``columns`` among the sorted distinct rows ``combos``."""
-    return positions_of_rows(columns, combos, cards)
-
-
 def _labels(keys: list, key_values: tuple, combos: list) -> pd.Index:
     """Group labels as the pandas path makes them (an Index, or a MultiIndex of the keys),
     built from the groups' codes without a Python object per cell."""
@@ -319,7 +314,7 @@ def _group_of_rows(pdf: pd.DataFrame, keys: list, key_values: tuple, combos: lis
     columns = []
     for key, values in zip(keys, key_values):
         columns.append(positions(pd.Series(values, dtype=object), pdf[key].astype(object)))
-    return lexicographic_ids_of(columns, combos, cards)
+    return positions_of_rows(columns, combos, cards)
 
 
 def _svpi_individuals(frame, individual: str) -> None:

@@ -391,8 +391,8 @@ def test_a_tree_level_splits_into_the_children_of_each_groups_ancestor():
     assert whole[0].tolist() == [1, 0, 1, 0, 0] and whole[2].tolist() == [1.0]  # x | y
 
 
-def test_without_a_hierarchy_every_value_hangs_under_the_root():
-    flat = TreeQI("f", pd.Series(["b", "a", "b"]))
+def test_a_one_level_hierarchy_hangs_every_value_under_the_root():
+    flat = TreeQI("f", pd.Series(["b", "a", "b"]), Hierarchy([["a", "*"], ["b", "*"]]))
     assert (flat.leaf_labels, flat.codes.tolist()) == (["a", "b"], [1, 0, 1])
     assert (flat.label(0, 1), flat.label(1, 1)) == ("*", "b")
     child, n_children, width = level_split(flat, flat.codes, np.zeros(3, dtype=np.int64),
