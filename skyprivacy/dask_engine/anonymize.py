@@ -73,6 +73,7 @@ from ._compute import (
     keep_objects,
     local_codes,
     merge_uniques,
+    narrow,
     persist,
     positions,
     split_by_key,
@@ -211,7 +212,8 @@ def _encode(scanned: tuple, offset: int, enc: _Encoding) -> _Chunk:
     position among the table's distinct values, then its code)."""
     local = scanned[1]
     n = len(local["codes"])
-    codes = np.empty((n, len(enc.qi)), dtype=_small_int(max(enc.n_codes, default=1)))
+    # the narrowest integers that hold the codes: a chunk holds a code per row and QI
+    codes = narrow(np.empty((n, len(enc.qi)), dtype=np.int64), max(enc.n_codes, default=1))
     raw = {}
     for a in range(len(enc.qi)):
         where = positions(enc.uniques[a], local["uniques"][a])[local["codes"][:, a]]
@@ -228,14 +230,6 @@ def _encode(scanned: tuple, offset: int, enc: _Encoding) -> _Chunk:
         elem_val = value_of[local["elem_val"]].astype(np.int32)
     zeros = np.zeros(n, dtype=np.int32)
     return _Chunk(offset, codes, raw, elem_row, elem_val, zeros, zeros - 1)
-
-
-def _small_int(n_codes: int):
-    """The narrowest signed integer type holding codes 0..n_codes-1 (chunks hold every row)."""
-    for kind in (np.int8, np.int16, np.int32):
-        if n_codes <= np.iinfo(kind).max:
-            return kind
-    return np.int64
 
 
 def _histograms(chunk: _Chunk, n_parts: int, n_codes: list, n_values: int,
@@ -371,14 +365,8 @@ class _Local:
         rows_frame = rows_frame.sort_values(["key", "row"], kind="stable")
         self.row = rows_frame["row"].to_numpy(dtype=np.int64)
         key = rows_frame["key"].to_numpy(dtype=np.int64)
-        attrs = engine_args["attrs"]
-        n_codes = max((int(getattr(attr, "n_leaves", None) or len(attr.uniques))
-                       for attr in attrs), default=1)
-        # narrow codes, with headroom for the encoders' range arithmetic (hi - lo + 1)
-        kind = np.int16 if n_codes < 2 ** 14 else (np.int32 if n_codes < 2 ** 30 else np.int64)
-        codes = np.empty((len(key), n_attrs), dtype=kind)
-        for a in range(n_attrs):
-            codes[:, a] = rows_frame[f"c{a}"].to_numpy()
+        # the chunks' narrow codes (the source widens what it computes with)
+        codes = np.column_stack([rows_frame[f"c{a}"].to_numpy() for a in range(n_attrs)])
         self.raw = {a: rows_frame[f"r{a}"].to_numpy(dtype=np.int32) for a in raw_attrs}
         index = np.int32 if len(key) < 2 ** 31 else np.int64
         if elements is not None:
@@ -393,8 +381,8 @@ class _Local:
         del rows_frame
         parts, starts = np.unique(key, return_index=True)
         values, semantics = engine_args["values"], engine_args["semantics"]
-        self.source = MemorySource(attrs, codes, elem_row, elem_val, values, semantics,
-                                   rows=np.arange(len(key), dtype=index),
+        self.source = MemorySource(engine_args["attrs"], codes, elem_row, elem_val, values,
+                                   semantics, rows=np.arange(len(key), dtype=index),
                                    starts=np.append(starts, len(key)).astype(np.int64),
                                    parts=parts)
         self.rules = Rules(engine_args["plan"], len(values), semantics, engine_args["split"],
