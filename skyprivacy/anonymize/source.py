@@ -20,12 +20,13 @@ from __future__ import annotations
 from typing import Protocol
 
 import numpy as np
+import pandas as pd
 
-from ..release import pair_counts
 from .rules import SparseGroups
 
-__all__ = ["Source", "LevelCandidates", "level_candidates", "pair_totals", "row_entries",
-           "root_group", "children_of", "MemorySource"]
+__all__ = ["Source", "LevelCandidates", "level_candidates", "row_entries", "narrow",
+           "distinct_rows", "lexicographic_ids", "positions_of_rows", "root_group",
+           "children_of", "MemorySource"]
 
 
 class Source(Protocol):
@@ -110,23 +111,6 @@ class LevelCandidates:
         }
 
 
-def pair_totals(child: np.ndarray, value: np.ndarray, weight: np.ndarray | None,
-                n_children: int, n_values: int) -> tuple:
-    """(child, value, count) nonzeros of weighted (child, value) items, sorted by child then
-    value (:func:`skyprivacy.release.pair_counts` when every item counts once)."""
-    if weight is None:
-        return pair_counts(child, value, n_children, n_values)
-    key = child.astype(np.int64) * n_values + value
-    if n_children * n_values <= max(4 * len(key), 1 << 16):
-        summed = np.bincount(key, weights=weight, minlength=n_children * n_values)
-        present = np.flatnonzero(summed)
-        group, value = np.divmod(present, max(n_values, 1))
-        return group, value, summed[present].astype(np.int64)
-    keys, inverse = np.unique(key, return_inverse=True)
-    group, value = np.divmod(keys, n_values)
-    return group, value, np.bincount(inverse.reshape(-1), weights=weight).astype(np.int64)
-
-
 def level_candidates(attrs: list, entries: list, n_parts: int, n_values: int,
                      need_counts: bool) -> dict:
     """Candidate splits of every group of a level, from per-group aggregates.
@@ -156,8 +140,9 @@ def level_candidates(attrs: list, entries: list, n_parts: int, n_values: int,
             entry, value, weight = items()
             mine = keep[entry]
             entry = entry[mine]
-            counts = pair_totals(base[part[entry]] + child[entry], value[mine],
-                                 None if weight is None else weight[mine], total, n_values)
+            (g, v), c = distinct_rows([base[part[entry]] + child[entry], value[mine]],
+                                      [total, n_values], None if weight is None else weight[mine])
+            counts = (g, v, c)
         child_of_entry[a] = np.where(keep, child, -1)
         child_sizes = np.bincount(base[part[keep]] + child[keep], weights=count[keep],
                                   minlength=total).astype(np.int64)
@@ -166,25 +151,102 @@ def level_candidates(attrs: list, entries: list, n_parts: int, n_values: int,
     return found.arrays(need_counts, child_of_entry=child_of_entry)
 
 
-def row_entries(part_of: np.ndarray, codes: np.ndarray, lo: np.ndarray, hi: np.ndarray):
-    """The (group, code, count) entries of rows grouped by group (``part_of``, codes within
-    ``lo..hi`` per group) and the entry of every row: a histogram per group laid end to end
-    when the code ranges are small next to the rows, else one sort."""
-    span = hi - lo + 1
-    total = int(span.sum())
-    if total <= max(4 * len(codes), 1 << 20):
-        offset = np.cumsum(span) - span
-        key = offset[part_of] + codes - lo[part_of]
-        histogram = np.bincount(key, minlength=total)
-        present = np.flatnonzero(histogram)
-        part = np.searchsorted(offset, present, side="right") - 1
-        rank = np.cumsum(histogram > 0) - 1
-        return part, present - offset[part] + lo[part], histogram[present], rank[key]
-    width = int(hi.max()) + 1
-    keys, inverse, count = np.unique(part_of * width + codes, return_inverse=True,
-                                     return_counts=True)
-    part, code = np.divmod(keys, width)
-    return part, code, count, inverse.reshape(-1)
+def row_entries(part_of: np.ndarray, codes: np.ndarray, n_parts: int, n_codes: int):
+    """The (group, code, count) entries of rows (group ``part_of``, codes below
+    ``n_codes``) and the entry of every row."""
+    columns, cards = [part_of, codes], [n_parts, n_codes]
+    (part, code), count = distinct_rows(columns, cards)
+    return part, code, count, positions_of_rows(columns, [part, code], cards)
+
+
+def narrow(array: np.ndarray, card: int) -> np.ndarray:
+    """``array`` (codes 0..card-1, or counts below ``card``) in the smallest signed integer
+    type that holds them: scans of many partitions keep their code columns at a byte or two
+    per entry instead of eight."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if card <= np.iinfo(dtype).max:
+            return array.astype(dtype, copy=False)
+    return array.astype(np.int64, copy=False)
+
+
+def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None, *,
+                  compact: bool = False):
+    """Distinct rows of integer code columns (``cards[i]`` codes in column i), sorted
+    lexicographically, and the summed weights (row counts when ``weights`` is None).
+
+    Rows are packed into one int64 key when the codes fit (summed by a table of every key
+    when that table is small, else by one sort: about 24 bytes per row at the peak), else
+    grouped by pandas.  With ``compact`` the code columns and the sums come back in the
+    narrowest integer types that hold them (see :func:`narrow`); callers doing arithmetic
+    on them must widen first."""
+    n = len(columns[0]) if columns else 0
+    if weights is None:
+        weights = np.ones(n, dtype=np.int64)
+    if not n:
+        return [np.zeros(0, dtype=np.int64) for _ in columns], np.zeros(0, dtype=np.int64)
+    total = 1
+    for card in cards:
+        total *= max(int(card), 1)
+    if total < 2 ** 62:
+        packed = np.zeros(n, dtype=np.int64)
+        for column, card in zip(columns, cards):
+            packed *= max(int(card), 1)
+            packed += column
+        if total <= max(4 * n, 1 << 16):  # a table of every key: no sort
+            summed = np.bincount(packed, weights=weights, minlength=total)
+            del packed
+            uniq = np.flatnonzero(summed)
+            summed = summed[uniq].astype(np.int64)
+        else:
+            order = np.argsort(packed)
+            packed = packed[order]
+            weights = np.asarray(weights, dtype=np.int64)[order]
+            del order
+            starts = np.flatnonzero(np.concatenate(([True], packed[1:] != packed[:-1])))
+            summed = np.add.reduceat(weights, starts)
+            uniq = packed[starts]
+            del packed, weights
+        digits = []
+        for card in reversed(cards):
+            uniq, digit = np.divmod(uniq, max(int(card), 1))
+            digits.append(narrow(digit, card) if compact else digit)
+        if compact:
+            summed = narrow(summed, int(summed.max()) + 1)
+        return digits[::-1], summed
+    frame = pd.DataFrame({i: c for i, c in enumerate(columns)})
+    frame["__w"] = weights
+    grouped = frame.groupby(list(range(len(columns))), sort=True)["__w"].sum()
+    index = grouped.index
+    if len(columns) == 1:
+        return [np.asarray(index, dtype=np.int64)], grouped.to_numpy(dtype=np.int64)
+    return ([np.asarray(index.get_level_values(i), dtype=np.int64)
+             for i in range(len(columns))], grouped.to_numpy(dtype=np.int64))
+
+
+def lexicographic_ids(columns: list, cards: list) -> tuple[np.ndarray, list]:
+    """Ids 0..G-1 of the distinct rows of code columns in lexicographic order, for every row,
+    and the distinct rows themselves (one array per column)."""
+    rows, _ = distinct_rows(columns, cards)  # sorted lexicographically
+    if not len(rows[0]):
+        return np.zeros(0, dtype=np.int64), rows
+    return positions_of_rows(columns, rows, cards), rows
+
+
+def positions_of_rows(columns: list, rows: list, cards: list) -> np.ndarray:
+    """Position of every row of ``columns`` among the sorted distinct ``rows``."""
+    total = 1
+    for card in cards:
+        total *= max(int(card), 1)
+    if total < 2 ** 62:
+        def pack(cols):
+            packed = np.zeros(len(cols[0]), dtype=np.int64)
+            for column, card in zip(cols, cards):
+                packed *= max(int(card), 1)
+                packed += column
+            return packed
+        return np.searchsorted(pack(rows), pack(columns)).astype(np.int64)
+    index = pd.MultiIndex.from_arrays(rows)
+    return np.asarray(index.get_indexer(pd.MultiIndex.from_arrays(columns)), dtype=np.int64)
 
 
 def root_group(n_rows: int, totals: np.ndarray) -> SparseGroups:
@@ -248,10 +310,8 @@ class MemorySource:
         ``row_child``, the child of every row per attribute (-1: not split on it)."""
         rows, starts = self.rows, self.starts
         part_of = np.repeat(np.arange(self.n_parts), np.diff(starts))
-        block = self.code_matrix[rows]
-        lows = np.minimum.reduceat(block, starts[:-1], axis=0).astype(np.int64)
-        highs = np.maximum.reduceat(block, starts[:-1], axis=0).astype(np.int64)
-        by_row = [row_entries(part_of, block[:, a].astype(np.int64), lows[:, a], highs[:, a])
+        block = self.code_matrix[rows].astype(np.int64)
+        by_row = [row_entries(part_of, block[:, a], self.n_parts, int(block[:, a].max()) + 1)
                   for a in range(len(self.attrs))]
 
         def items(a: int):

@@ -58,7 +58,9 @@ from ..anonymize.source import (
     LevelCandidates,
     MemorySource,
     children_of,
+    distinct_rows,
     level_candidates,
+    narrow,
     root_group,
 )
 from ..errors import param_error
@@ -67,13 +69,11 @@ from ..labels import DEFAULT_LABEL_LENGTH
 from ._compute import (
     call,
     compute,
-    distinct_rows,
     exchange,
     literal,
     keep_objects,
     local_codes,
     merge_uniques,
-    narrow,
     persist,
     positions,
     split_by_key,

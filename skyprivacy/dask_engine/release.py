@@ -34,18 +34,15 @@ from ..release import (
     row_order,
     sensitive_error,
 )
+from ..anonymize.source import distinct_rows, lexicographic_ids, narrow, positions_of_rows
 from ._compute import (
     call,
     compute,
-    distinct_rows,
     keep_objects,
-    lexicographic_ids,
     literal,
     local_codes,
     merge_uniques,
-    narrow,
     positions,
-    positions_of_rows,
     tree_reduce,
 )
 

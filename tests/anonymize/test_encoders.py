@@ -23,7 +23,7 @@ ORDER_RULE = ("must be 'sorted', 'first', or a mapping of quasi-identifier -> 's
 def level_split(attr, codes, part_of, starts, lo, hi):
     """``attr.split`` of a level's rows: their (group, code, count) entries split, and each
     row given the child of its entry."""
-    part, code, count, entry = row_entries(part_of, codes, lo, hi)
+    part, code, count, entry = row_entries(part_of, codes, len(lo), int(codes.max()) + 1)
     child, n_children, width = attr.split(part, code, count,
                                           np.searchsorted(part, np.arange(len(lo) + 1)), lo, hi)
     return child[entry], n_children, width
