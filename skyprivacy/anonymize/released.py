@@ -18,6 +18,7 @@ import pandas as pd
 
 from ..check import SkylineCheckResult
 from ..release import ReleaseCandidate
+from .source import lexicographic_ids
 
 if TYPE_CHECKING:
     from ..baselines import KAnonymityResult
@@ -130,27 +131,16 @@ def set_labels_of(attrs) -> dict:
     return {attr.name: dict(attr.sets) for attr in attrs if getattr(attr, "sets", None)}
 
 
-def unique_pairs(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(np.stack([a, b], axis=1), axis=0, return_inverse=True)`` for integer
-    arrays, through one integer key when it fits (many times faster than rows)."""
-    if len(a):
-        base = min(int(a.min()), int(b.min()))
-        span = max(int(a.max()), int(b.max())) - base + 1
-        if span * span < 2 ** 62:
-            key = (a.astype(np.int64) - base) * span + (b.astype(np.int64) - base)
-            keys, inverse = np.unique(key, return_inverse=True)
-            return np.stack([keys // span + base, keys % span + base], axis=1), inverse
-    pairs, inverse = np.unique(np.stack([a, b], axis=1), axis=0, return_inverse=True)
-    return pairs, inverse.reshape(-1)
-
-
 def range_labels(attr, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The labels of groups spanning codes ``lo[i]..hi[i]`` of ``attr``: the distinct labels
     and the position of every group's among them (many groups share a (lowest, highest) pair:
     each pair is formatted once)."""
-    pairs, inverse = unique_pairs(lo, hi)
-    texts = np.array([attr.label(int(x), int(y)) for x, y in pairs.tolist()], dtype=object)
-    return texts, inverse.reshape(-1)
+    card = int(max(lo.max(initial=0), hi.max(initial=0))) + 1
+    inverse, (low, high) = lexicographic_ids([lo.astype(np.int64), hi.astype(np.int64)],
+                                             [card, card])
+    texts = np.array([attr.label(x, y) for x, y in zip(low.tolist(), high.tolist())],
+                     dtype=object)
+    return texts, inverse
 
 
 def release_candidate(released, *, qi, sensitive, output, group_column, semantics,

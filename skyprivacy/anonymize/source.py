@@ -64,15 +64,6 @@ class LevelCandidates:
         self.nonzeros: list = []
         self.n_before = 0  # children added so far
 
-    @staticmethod
-    def offsets(has: np.ndarray, n_children: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-        """The splittable partitions, each one's first child (numbered within the attribute)
-        and the attribute's number of children."""
-        splittable = np.flatnonzero(has)
-        base = np.zeros(len(has), dtype=np.int64)
-        base[splittable] = np.cumsum(n_children[splittable]) - n_children[splittable]
-        return splittable, base, int(n_children[splittable].sum())
-
     def add(self, part: np.ndarray, attr: np.ndarray, n_children: np.ndarray,
             width: np.ndarray, child_sizes: np.ndarray, counts: tuple | None) -> None:
         """Append candidates (their group, attribute, number of children and width) and
@@ -133,7 +124,11 @@ def level_candidates(attrs: list, entries: list, n_parts: int, n_values: int,
         if not has.any():
             continue
         child, n_children, width = attr.split(part, code, count, starts, lo, hi)
-        splittable, base, total = found.offsets(has, n_children)
+        # the splittable groups, each one's first child within the attribute, their children
+        splittable = np.flatnonzero(has)
+        base = np.zeros(n_parts, dtype=np.int64)
+        base[splittable] = np.cumsum(n_children[splittable]) - n_children[splittable]
+        total = int(n_children[splittable].sum())
         keep = has[part]
         counts = None
         if need_counts:  # (child, value, count) nonzeros: never O(children x values)

@@ -9,7 +9,6 @@ from skyprivacy.anonymize.released import (
     group_stats,
     range_labels,
     sizes_only,
-    unique_pairs,
 )
 
 
@@ -21,14 +20,6 @@ def test_groups_are_numbered_by_their_first_row_and_labelled_by_their_ranges():
     assert labels["id_of_key"][final].tolist() == [0, 1, 0, 2, 1]
     assert labels["texts"][0][labels["label_of"][0]].tolist() == ["[40, 50]", "30", "[30, 50]"]
     assert [same.tolist() for same in labels["same"]] == [[False, True, False]]
-
-
-def test_unique_pairs_is_numpys_unique_rows():
-    rng = np.random.default_rng(0)
-    a, b = rng.integers(-5, 5, 100), rng.integers(-5, 5, 100)
-    pairs, inverse = unique_pairs(a, b)
-    want, want_inverse = np.unique(np.stack([a, b], axis=1), axis=0, return_inverse=True)
-    assert np.array_equal(pairs, want) and np.array_equal(inverse, want_inverse.reshape(-1))
 
 
 def test_each_range_is_labelled_once():
