@@ -37,7 +37,7 @@ from .search import check_feasible, mondrian
 from .source import MemorySource
 
 __all__ = ["skyline_anonymize", "k_anonymize", "splittable_groups", "skyline_search",
-           "k_search", "PandasEngine", "MemorySearch", "memory_source", "IDENTITY"]
+           "k_search", "PandasEngine", "memory_source", "IDENTITY"]
 
 #: The sensitive column of k-anonymity's search: every individual's own (Proposition 3).
 IDENTITY = "__skyprivacy_identity__"
@@ -59,18 +59,25 @@ def memory_source(table: pd.DataFrame, sensitive: str | None, checked: Checked,
                         elem_val, values, checked.semantics)
 
 
-class MemorySearch:
-    """One search of a pandas table: its in-memory source with the rules, and its release
-    (what :func:`skyline_search` and :func:`k_search` need of an engine's search)."""
+class PandasEngine:
+    """The pandas engine of :func:`skyline_search` and :func:`k_search`: the table's facts
+    read at once, then the search in memory (its source with the rules) and the release."""
 
-    def __init__(self, table: pd.DataFrame, checked: Checked, sensitive, policy, split: str,
-                 min_size, progress, missing: str):
-        self.table, self.qi, self.sensitive = table, checked.qi, sensitive
-        self.source = self.audit = memory_source(table, sensitive, checked, missing)
+    def __init__(self, table: pd.DataFrame):
+        self.table = table
+
+    def facts(self, sensitive, semantics: str, missing: str):
+        return lambda qi: table_facts(self.table, qi, sensitive)
+
+    def search(self, checked: Checked, sensitive, policy, split: str, min_size, progress,
+               missing: str) -> PandasEngine:
+        self.qi, self.sensitive = checked.qi, sensitive
+        self.source = self.audit = memory_source(self.table, sensitive, checked, missing)
         self.values, self.attrs, self.n_rows = (self.source.values, self.source.attrs,
                                                 self.source.n_rows)
         self.rules = Rules(PolicyPlan.build(policy, self.values, self.n_rows),
                            len(self.values), checked.semantics, split, min_size, progress)
+        return self
 
     def root(self):
         return self.source.root()
@@ -85,19 +92,6 @@ class MemorySearch:
             random_state, group_column)
         return (released, pd.Series(assignment, index=self.table.index, name="group"),
                 groups, groups["n_individuals"].to_numpy())
-
-
-class PandasEngine:
-    """The pandas engine of the flows: the table's facts read at once, a search in memory."""
-
-    def __init__(self, table: pd.DataFrame):
-        self.table = table
-
-    def facts(self, sensitive, semantics: str, missing: str):
-        return lambda qi: table_facts(self.table, qi, sensitive)
-
-    def search(self, *args) -> MemorySearch:
-        return MemorySearch(self.table, *args)
 
 
 def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, split, output,

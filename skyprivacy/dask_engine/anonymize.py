@@ -398,10 +398,6 @@ class _Local:
         return other
 
 
-def _local_state(rows_frame, elements, engine_args, n_attrs, raw_attrs) -> _Local:
-    return _Local(rows_frame, elements, engine_args, n_attrs, raw_attrs)
-
-
 def _evaluate(local: _Local, statistics) -> tuple:
     """One local level.  Under k-anonymity groups are independent: each is decided here by
     the size rule.  Under a policy every live group's candidates are built and judged
@@ -553,12 +549,6 @@ class DaskSource:
     def root(self) -> SparseGroups:
         return root_group(self.n_rows, self.value_totals)
 
-    def engine_args(self) -> dict:
-        """What a worker needs to build its share's source and rules."""
-        return {"attrs": self.attrs, "values": self.values, "plan": self.plan,
-                "semantics": self.semantics, "split": self.rules.split,
-                "min_size": self.rules.min_size}
-
     def run(self) -> int:
         """Code every partition on its worker, then run the strategy; returns the number of
         accepted splits."""
@@ -662,8 +652,11 @@ class DaskSource:
         the candidates of the groups they leave undecided, as one candidate set."""
         if self.states is None:
             rows, elements = self._shuffled(int(self.sizes.sum()))
-            args = literal(self.engine_args(), "engine")
-            self.states = self._go_local([call(_local_state, r, e, args, len(self.attrs),
+            # what a worker needs to build its share's source and rules
+            args = literal({"attrs": self.attrs, "values": self.values, "plan": self.plan,
+                            "semantics": self.semantics, "split": self.rules.split,
+                            "min_size": self.rules.min_size}, "engine")
+            self.states = self._go_local([call(_Local, r, e, args, len(self.attrs),
                                                self.raw_attrs, prefix="local")
                                           for r, e in zip(rows, elements)])
         rules = self.rules
@@ -806,12 +799,8 @@ def _bucket_sources(pdf: pd.DataFrame, chunk: _Chunk, routed, labels: dict, spec
 
 def _released(run: DaskSource, labels: dict, output: str, group_column: str, random_state):
     """The released dask frame and the group number of every row."""
-    with keep_objects():
-        return _released_frames(run, labels, output, group_column, random_state)
-
-
-def _released_frames(run, labels, output, group_column, random_state):
     import dask.dataframe as dd
+    from dask.dataframe.utils import make_meta
 
     table = run.table
     routed = run.local_keys()
@@ -847,7 +836,7 @@ def _released_frames(run, labels, output, group_column, random_state):
     pairs = [call(_release_partition, part, chunk, r, labels_task, spec_task, b,
                   prefix="release")
              for part, chunk, r, b in zip(parts, run.chunks, routed, buckets)]
-    meta = table._meta.copy()
+    meta = make_meta(table).copy()
     if output == "generalized":
         for name in run.qi:
             meta[name] = meta[name].astype(object)
@@ -858,14 +847,15 @@ def _released_frames(run, labels, output, group_column, random_state):
     # the input's divisions, when its partitions are the ones read (they are unless dask
     # fused partitions while optimizing)
     divisions = table.divisions if len(parts) == table.npartitions else None
-    released = dd.from_delayed([call(operator.itemgetter(0), p, prefix="released")
-                                for p in pairs], meta=meta, divisions=divisions,
-                               verify_meta=False)
-    assignment = dd.from_delayed([call(operator.itemgetter(1), p, prefix="assignment")
-                                  for p in pairs],
-                                 meta=pd.Series([], dtype=np.int64, name="group",
-                                                index=table._meta.index),
-                                 divisions=divisions, verify_meta=False)
+    with keep_objects():
+        released = dd.from_delayed([call(operator.itemgetter(0), p, prefix="released")
+                                    for p in pairs], meta=meta, divisions=divisions,
+                                   verify_meta=False)
+        assignment = dd.from_delayed([call(operator.itemgetter(1), p, prefix="assignment")
+                                      for p in pairs],
+                                     meta=pd.Series([], dtype=np.int64, name="group",
+                                                    index=make_meta(table).index),
+                                     divisions=divisions, verify_meta=False)
     return released, assignment
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from dask.dataframe.utils import make_meta
 
 from ..errors import SchemaError, param_error
 from .._core.encoding import factorize, is_missing, list_like_cells
@@ -322,7 +323,7 @@ def _svpi_individuals(frame, individual: str) -> None:
         return
     wanted = set(duplicated.index.tolist())
     firsts = frame[individual].map_partitions(
-        lambda s: s[s.isin(wanted)].head(1), meta=frame[individual]._meta)
+        lambda s: s[s.isin(wanted)].head(1), meta=make_meta(frame[individual]))
     (found,) = compute(firsts)
     who = found.iloc[0]
     raise SchemaError(f"Individual {native(who)!r} appears in {int(duplicated[who])} rows; "
