@@ -22,8 +22,8 @@ from ..errors import InfeasibleError, param_error
 from ..knowledge import Policy
 from ..labels import DEFAULT_LABEL_LENGTH
 from ..release import ReleaseCandidate, encode_sensitive, pair_counts
-from .encoders import make_encoder
-from .inputs import Checked, check_anonymization, check_k, check_local_rows, table_facts
+from .encoders import distinct_cells, make_encoder
+from .inputs import Checked, TableFacts, check_anonymization, check_k, check_local_rows
 from .released import (
     AnonymizationResult,
     KAnonymizationResult,
@@ -37,26 +37,10 @@ from .search import check_feasible, mondrian
 from .source import MemorySource
 
 __all__ = ["skyline_anonymize", "k_anonymize", "splittable_groups", "skyline_search",
-           "k_search", "PandasEngine", "memory_source", "IDENTITY"]
+           "k_search", "PandasEngine", "IDENTITY"]
 
 #: The sensitive column of k-anonymity's search: every individual's own (Proposition 3).
 IDENTITY = "__skyprivacy_identity__"
-
-
-def memory_source(table: pd.DataFrame, sensitive: str | None, checked: Checked,
-                  missing: str) -> MemorySource:
-    """The in-memory source of a checked table: the sensitive column read by its one rule
-    (:func:`skyprivacy.release.encode_sensitive`; None: k-anonymity's one placeholder
-    value), then every QI coded by its encoder."""
-    n = len(table)
-    elem_row, elem_val, values = (
-        (np.arange(n), np.zeros(n, dtype=np.int64), [0]) if sensitive is None else
-        encode_sensitive(table[sensitive], semantics=checked.semantics, missing=missing))
-    attrs = [make_encoder(name, table[name], checked.kinds[name],
-                          checked.hierarchies.get(name), checked.orders.get(name, "sorted"),
-                          checked.label_length) for name in checked.qi]
-    return MemorySource(attrs, np.column_stack([attr.codes for attr in attrs]), elem_row,
-                        elem_val, values, checked.semantics)
 
 
 class PandasEngine:
@@ -67,14 +51,31 @@ class PandasEngine:
         self.table = table
 
     def facts(self, sensitive, semantics: str, missing: str):
-        return lambda qi: table_facts(self.table, qi, sensitive)
+        """The :class:`~.inputs.TableFacts` of the table (``sensitive`` None: k-anonymity's
+        identity, never missing)."""
+        def facts(qi: list) -> TableFacts:
+            return TableFacts(len(self.table), [int(self.table[c].isna().sum()) if c is not None
+                                                else 0 for c in [*qi, sensitive]],
+                              {name: distinct_cells(self.table[name]) for name in qi})
+        return facts
 
     def search(self, checked: Checked, sensitive, policy, split: str, min_size, progress,
                missing: str) -> PandasEngine:
-        self.qi, self.sensitive = checked.qi, sensitive
-        self.source = self.audit = memory_source(self.table, sensitive, checked, missing)
-        self.values, self.attrs, self.n_rows = (self.source.values, self.source.attrs,
-                                                self.source.n_rows)
+        """The in-memory source of the checked table (the sensitive column read by its one
+        rule, :func:`skyprivacy.release.encode_sensitive`; None: k-anonymity's placeholder
+        value; every QI coded by its encoder) with the rules."""
+        table, n = self.table, len(self.table)
+        elem_row, elem_val, values = (
+            (np.arange(n), np.zeros(n, dtype=np.int64), [0]) if sensitive is None else
+            encode_sensitive(table[sensitive], semantics=checked.semantics, missing=missing))
+        self.attrs = [make_encoder(name, table[name], checked.kinds[name],
+                                   checked.hierarchies.get(name),
+                                   checked.orders.get(name, "sorted"), checked.label_length)
+                      for name in checked.qi]
+        self.source = self.audit = MemorySource(
+            self.attrs, np.column_stack([attr.codes for attr in self.attrs]), elem_row,
+            elem_val, values, checked.semantics)
+        self.qi, self.sensitive, self.values, self.n_rows = checked.qi, sensitive, values, n
         self.rules = Rules(PolicyPlan.build(policy, self.values, self.n_rows),
                            len(self.values), checked.semantics, split, min_size, progress)
         return self
@@ -355,7 +356,7 @@ def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple
                            source.values, result.semantics, rows=rows,
                            starts=np.array([0, len(rows)]))
         cands = one.candidates(need_counts=True)
-        kids = cands["children"]
+        kids = cands.get("children")  # None when no QI splits the group
         for c in range(cands["n"]):
             f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
             mask = (kids.group >= f) & (kids.group < f + n)

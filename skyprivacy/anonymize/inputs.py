@@ -12,7 +12,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from .._core.encoding import require_columns
 from ..errors import InvalidParameterError, SchemaError, param_error
@@ -23,12 +22,12 @@ from ..release import (
     check_semantics,
     missing_values_error,
 )
-from .encoders import category_orders, distinct_cells, qi_kinds
+from .encoders import category_orders, qi_kinds
 from .rules import SPLITS
 
 __all__ = ["OUTPUTS", "TableFacts", "Checked", "check_anonymization", "check_columns",
            "check_options", "check_group_column", "label_length_of", "check_local_rows",
-           "check_k", "table_facts"]
+           "check_k"]
 
 OUTPUTS = ("generalized", "bucketized")
 
@@ -56,13 +55,6 @@ class Checked:
     orders: dict
     label_length: int | None
     facts: TableFacts
-
-
-def table_facts(table: pd.DataFrame, qi: list, sensitive: str | None) -> TableFacts:
-    """:class:`TableFacts` of a pandas frame (``sensitive`` None: k-anonymity's identity,
-    never missing)."""
-    n_missing = [int(table[c].isna().sum()) if c is not None else 0 for c in [*qi, sensitive]]
-    return TableFacts(len(table), n_missing, {name: distinct_cells(table[name]) for name in qi})
 
 
 def check_anonymization(table, facts: Callable[[list], TableFacts], *, qi, sensitive,

@@ -11,8 +11,8 @@ import pytest
 
 from skyprivacy import Policy, skyline_anonymize
 from skyprivacy.anonymize import rules as anonymize
-from skyprivacy.anonymize.api import memory_source
-from skyprivacy.anonymize.inputs import check_anonymization, table_facts
+from skyprivacy.anonymize.api import PandasEngine
+from skyprivacy.anonymize.inputs import check_anonymization
 from skyprivacy.anonymize.rules import LevelSweep, PolicyPlan, Rules, SparseGroups, segment_cummin
 from skyprivacy.anonymize.search import mondrian
 from skyprivacy.formulas import float_verdict_one
@@ -27,13 +27,15 @@ class Mondrian:
 
     def __init__(self, table, qi, sensitive, policy, hierarchies, semantics, split,
                  progress=None):
+        engine = PandasEngine(table)
         checked = check_anonymization(
-            table, lambda columns: table_facts(table, columns, sensitive), qi=qi,
+            table, engine.facts(sensitive, semantics, "error"), qi=qi,
             sensitive=sensitive, policy=policy, hierarchies=hierarchies, semantics=semantics,
             split=split, output="generalized", group_column="group", missing="error",
             numeric=None, categorical=None, order=None, label_length=80,
             owner="skyline_anonymize")
-        self.source = memory_source(table, sensitive, checked, "error")
+        self.source = engine.search(checked, sensitive, policy, split, None, None,
+                                    "error").source
         self.rules = self.rules_class(PolicyPlan.build(policy, self.source.values,
                                                        self.source.n_rows),
                                       self.source.n_values, semantics, split,
