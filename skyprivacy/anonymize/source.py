@@ -56,10 +56,7 @@ class LevelCandidates:
     """
 
     def __init__(self) -> None:
-        self.part: list = []
-        self.attr: list = []
-        self.n_children: list = []
-        self.width: list = []
+        self.batches: list = []  # (group, attribute, number of children, width) per batch
         self.sizes: list = []
         self.nonzeros: list = []
         self.n_before = 0  # children added so far
@@ -69,37 +66,26 @@ class LevelCandidates:
         """Append candidates (their group, attribute, number of children and width) and
         their children; ``counts`` is the children's (child, value, count) nonzeros with
         children numbered from 0 (None when not needed)."""
+        self.batches.append((part, attr, n_children, width))
         self.sizes.append(child_sizes)
         if counts is not None:
             g, v, c = counts
             self.nonzeros.append((g + self.n_before, v, c))
         self.n_before += len(child_sizes)
-        self.part.append(part)
-        self.attr.append(attr)
-        self.n_children.append(n_children)
-        self.width.append(width)
 
     def arrays(self, need_counts: bool, **extra) -> dict:
         """The candidates as arrays (``{"n": 0}`` when no attribute splits), then ``extra``."""
-        if not self.part:
+        if not self.batches:
             return {"n": 0, **extra}
-        n_children = np.concatenate(self.n_children)
+        part, attr, n_children, width = (np.concatenate(x) for x in zip(*self.batches))
         child_sizes = np.concatenate(self.sizes)
         children = None
         if need_counts:
             children = SparseGroups(child_sizes,
                                     *(np.concatenate(x) for x in zip(*self.nonzeros)))
-        return {
-            "n": len(n_children),
-            "part": np.concatenate(self.part),
-            "attr": np.concatenate(self.attr),
-            "n_children": n_children,
-            "first_child": np.cumsum(n_children) - n_children,
-            "width": np.concatenate(self.width),
-            "sizes": child_sizes,
-            "children": children,
-            **extra,
-        }
+        return {"n": len(n_children), "part": part, "attr": attr, "n_children": n_children,
+                "first_child": np.cumsum(n_children) - n_children, "width": width,
+                "sizes": child_sizes, "children": children, **extra}
 
 
 def level_candidates(attrs: list, entries: list, n_parts: int, n_values: int,

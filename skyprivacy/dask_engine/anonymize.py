@@ -80,7 +80,7 @@ from ._compute import (
     split_by_row,
     tree_reduce,
 )
-from .release import merge_facts, raise_sensitive_faults, sensitive_facts
+from .release import merge_facts, raise_sensitive_faults, repeated_value, sensitive_facts
 
 __all__ = ["skyline_anonymize", "k_anonymize", "DaskSource", "DEFAULT_LOCAL_ROWS"]
 
@@ -164,14 +164,10 @@ def _sensitive_values(scan: dict, sensitive, semantics: str) -> tuple:
     value_uniques = scan["values"][0].reset_index(drop=True)
     if sensitive is not None and semantics != "svpi":
         value_uniques = value_uniques.astype(object)
-    if sensitive is not None:
-        raise_sensitive_faults(scan, sensitive, list_cells=semantics == "svpi")
     value_codes, values = factorize(value_uniques)
-    if sensitive is not None and semantics == "mvpi-set" and scan["dup_row"] is not None:
-        row, duplicated = scan["dup_row"]
-        held = value_codes[positions(value_uniques, pd.Series(duplicated, dtype=object))]
-        raise_sensitive_faults(scan, sensitive, list_cells=False,
-                               repeated=(row, values[int(held.min())]))
+    if sensitive is not None:
+        raise_sensitive_faults(scan, sensitive, list_cells=semantics == "svpi", repeated=(
+            repeated_value(scan["dup_row"], value_uniques, value_codes, values)))
     return value_uniques, value_codes, values
 
 
@@ -202,9 +198,6 @@ class _Chunk:
         self.elem_row, self.elem_val = elem_row, elem_val
         self.part, self.final = part, final
 
-    def replace(self, part, final) -> _Chunk:
-        return _Chunk(self.offset, self.codes, self.raw, self.elem_row, self.elem_val, part,
-                      final)
 
 
 def _encode(scanned: tuple, offset: int, enc: _Encoding) -> _Chunk:
@@ -291,7 +284,8 @@ def _relabel(chunk: _Chunk, table: dict) -> _Chunk:
         if len(rows):
             new_part[live[rows]] = child_id[np.searchsorted(
                 keys, p[rows] * n_code + chunk.codes[live[rows], a])]
-    return chunk.replace(new_part, final)
+    return _Chunk(chunk.offset, chunk.codes, chunk.raw, chunk.elem_row, chunk.elem_val,
+                  new_part, final)
 
 
 def _global_group_stats(chunk: _Chunk, raw_attrs: list) -> dict:
@@ -531,8 +525,8 @@ class DaskSource:
                                         minlength=len(values)).astype(np.int64)
         self.encoding = _Encoding(self.qi, uniques_of, codes, injective, sensitive,
                                   value_uniques, value_codes, self.semantics)
-        self.plan = PolicyPlan.build(policy, values, self.n_rows)
-        self.rules = Rules(self.plan, len(values), self.semantics, split, min_size, progress)
+        self.rules = Rules(PolicyPlan.build(policy, values, self.n_rows), len(values),
+                           self.semantics, split, min_size, progress)
         self.sizes = np.array([self.n_rows], dtype=np.int64)  # the live groups of the level
         self.n_final = 0  # groups finished so far
         self.chunks: list = []
@@ -653,7 +647,7 @@ class DaskSource:
         if self.states is None:
             rows, elements = self._shuffled(int(self.sizes.sum()))
             # what a worker needs to build its share's source and rules
-            args = literal({"attrs": self.attrs, "values": self.values, "plan": self.plan,
+            args = literal({"attrs": self.attrs, "values": self.values, "plan": self.rules.plan,
                             "semantics": self.semantics, "split": self.rules.split,
                             "min_size": self.rules.min_size}, "engine")
             self.states = self._go_local([call(_Local, r, e, args, len(self.attrs),

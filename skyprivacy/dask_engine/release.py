@@ -101,6 +101,17 @@ def merge_facts(out: dict, part: dict) -> None:
             out[name] = part[name]
 
 
+def repeated_value(dup_row, uniques: pd.Series, rank: np.ndarray, values: list):
+    """The merged scan's first row holding a value twice (``dup_row``: the row and its values
+    held twice) as (row, value), the value the smallest in the sorted ``values`` (``rank``:
+    the sorted position of every distinct value ``uniques``), as the in-memory rule names it;
+    None when there is none."""
+    if dup_row is None:
+        return None
+    row, duplicated = dup_row
+    return row, values[int(rank[positions(uniques, pd.Series(duplicated, dtype=object))].min())]
+
+
 def raise_sensitive_faults(facts: dict, column, *, list_cells: bool = True,
                            repeated: tuple | None = None, by_individual: bool = False) -> None:
     """Raise :func:`skyprivacy.release.sensitive_error` of merged facts (``list_cells``: the
@@ -229,10 +240,7 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
     if spec.semantics != "svpi" and spec.individual is None:
         out["row_sizes"] = np.bincount(group_ids, weights=scan["rows"][1],
                                        minlength=len(combos[0])).astype(np.int64)
-    if scan["dup_row"] is not None:
-        row, duplicated = scan["dup_row"]
-        codes = value_rank[positions(scan["values"], pd.Series(duplicated, dtype=object))]
-        out["dup_row"] = (row, values[int(codes.min())])
+    out["dup_row"] = repeated_value(scan["dup_row"], scan["values"], value_rank, values)
     return out
 
 
