@@ -813,6 +813,13 @@ def sensitive_error(column, *, list_cell: tuple | None = None, n_missing: int = 
     return None
 
 
+def check_sensitive(column, **facts) -> None:
+    """Raise :func:`sensitive_error` of these facts, if they hold a fault."""
+    error = sensitive_error(column, **facts)
+    if error is not None:
+        raise error
+
+
 def elements_of(cells: pd.Series, list_like: pd.Series) -> tuple[np.ndarray, pd.Series]:
     """Row of every element, and the elements as an object Series (a scalar cell is one)."""
     elements = [list(v) if is_list else [v]
@@ -850,14 +857,12 @@ def encode_sensitive(cells: pd.Series, *, semantics: str, missing: str = "error"
     if semantics == "svpi":
         if list_like.any():
             first = int(np.flatnonzero(list_like.to_numpy())[0])
-            raise sensitive_error(cells.name, list_cell=(cells.index[first],))
+            check_sensitive(cells.name, list_cell=(cells.index[first],))
         codes, values = factorize(cells)
         return np.arange(len(cells), dtype=np.int64), codes, values
     row_of, flat = elements_of(cells, list_like)
     if missing == "error":
-        error = sensitive_error(cells.name, n_missing=int(flat.map(is_missing).sum()))
-        if error is not None:
-            raise error
+        check_sensitive(cells.name, n_missing=int(flat.map(is_missing).sum()))
     codes, values = factorize(flat)
     if semantics == "mvpi-set" and len(values):
         person_codes, persons = (factorize(individuals) if individuals is not None else
@@ -866,8 +871,8 @@ def encode_sensitive(cells: pd.Series, *, semantics: str, missing: str = "error"
         uniq, counts = np.unique(pair, return_counts=True)
         if (counts > 1).any():
             who, value = divmod(int(uniq[np.flatnonzero(counts > 1)[0]]), len(values))
-            raise sensitive_error(cells.name, repeated=(persons[who], values[value]),
-                                  by_individual=individuals is not None)
+            check_sensitive(cells.name, repeated=(persons[who], values[value]),
+                            by_individual=individuals is not None)
     return row_of, codes, values
 
 

@@ -32,7 +32,7 @@ from .released import (
     set_labels_of,
     sizes_only,
 )
-from .rules import PolicyPlan, Rules
+from .rules import PolicyPlan, Rules, SparseGroups
 from .search import check_feasible, mondrian
 from .source import MemorySource
 
@@ -356,7 +356,9 @@ def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple
                            source.values, result.semantics, rows=rows,
                            starts=np.array([0, len(rows)]))
         cands = one.candidates(need_counts=True)
-        kids = cands.get("children")  # None when no QI splits the group
+        if not cands["n"]:  # no QI splits the group
+            continue
+        kids: SparseGroups = cands["children"]
         for c in range(cands["n"]):
             f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
             mask = (kids.group >= f) & (kids.group < f + n)

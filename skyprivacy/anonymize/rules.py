@@ -434,7 +434,7 @@ class Rules:
     def splitting(self, n_rows: int) -> bool:
         """Whether the search splits at all: some policy cell, or k-anonymity with at least
         ``min_size`` rows."""
-        return len(self.plan) > 0 if self.policy_mode else n_rows >= self.min_size
+        return len(self.plan) > 0 if self.min_size is None else n_rows >= self.min_size
 
     def decide(self, cands: dict, chosen: np.ndarray) -> None:
         """A level's choices: per partition, the candidate accepted (``chosen``, -1 where

@@ -43,9 +43,9 @@ def mondrian(source: Source, rules: Rules) -> int:
     splitting = rules.splitting(source.n_rows)
     n_final = n_splits = 0
     while source.n_parts:
-        sizes = source.sizes
-        cands = (source.candidates(need_counts=rules.policy_mode) if splitting
-                 else {"n": 0, "part_rows": sizes})
+        cands: dict = (source.candidates(need_counts=rules.policy_mode) if splitting
+                       else {"n": 0, "part_rows": source.sizes})
+        sizes = source.sizes  # known once the level's candidates are (Dask workers tell)
         chosen = np.full(len(cands["part_rows"]), -1, dtype=np.int64)
         if cands["n"]:
             rules.decide(cands, chosen)

@@ -33,8 +33,14 @@ class Source(Protocol):
     """The protocol of a search's data (see the module docstring)."""
 
     n_rows: int
-    n_parts: int  # live groups at the current level
-    sizes: np.ndarray  # their sizes
+
+    @property
+    def n_parts(self) -> int:
+        """The number of live groups at the current level."""
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Their sizes (once the level's candidates are built)."""
 
     def root(self) -> SparseGroups: ...
 
@@ -42,7 +48,7 @@ class Source(Protocol):
 
     def decided(self, cands: dict, chosen: np.ndarray) -> np.ndarray: ...
 
-    def advance(self, final_id: np.ndarray, new_base: np.ndarray) -> np.ndarray: ...
+    def advance(self, final_id: np.ndarray, new_base: np.ndarray) -> None: ...
 
     def finish(self) -> int: ...
 
@@ -324,9 +330,9 @@ class MemorySource:
         self.chosen = chosen
         return children_of(cands, chosen)
 
-    def advance(self, final_id: np.ndarray, new_base: np.ndarray) -> np.ndarray:
+    def advance(self, final_id: np.ndarray, new_base: np.ndarray) -> None:
         """Finish the groups with a final id, move the rows of the others to the child they
-        fall in (group ``new_base`` + child); returns the sizes of the next level's groups."""
+        fall in (group ``new_base`` + child)."""
         chosen, cands, rows = self.chosen, self.cands, self.rows
         part_of = np.repeat(np.arange(self.n_parts), np.diff(self.starts))
         done = chosen[part_of] < 0
@@ -335,7 +341,7 @@ class MemorySource:
         if not len(live):
             self.rows = rows[:0]
             self.starts, self.parts = np.zeros(1, dtype=np.int64), self.parts[:0]
-            return np.zeros(0, dtype=np.int64)
+            return
         child = cands["row_child"][cands["attr"][chosen[part_of[live]]], live]
         new_part = new_base[part_of[live]] + child.astype(np.int64)
         key = new_part.astype(np.int32) if new_part.max() < 2**31 else new_part
@@ -344,7 +350,6 @@ class MemorySource:
         self.parts, starts = np.unique(new_part[order], return_index=True)
         self.starts = np.append(starts, len(order)).astype(np.int64)
         self.cands = {"n": 0}
-        return np.diff(self.starts)
 
     def finish(self) -> int:
         """Nothing is left once no group is live: no split is made after the levels."""

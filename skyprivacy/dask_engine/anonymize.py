@@ -34,7 +34,7 @@ from __future__ import annotations
 import copy
 import math
 import operator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
@@ -592,7 +592,7 @@ class DaskSource:
         self.n_final += int((final_id >= 0).sum())
         if self.states is not None:
             return self._local_advance(final_id, new_base)
-        cands, chosen = self.level.get("cands"), self.level["chosen"]
+        cands, chosen = self.level.get("cands", {"n": 0}), self.level["chosen"]
         table: dict[str, Any] = {"final_of_part": final_id,
                                  "attr_of_part": np.full(len(final_id), -1, dtype=np.int64),
                                  "maps": {}}
@@ -824,7 +824,8 @@ def _released(run: DaskSource, labels: dict, output: str, group_column: str, ran
         buckets = exchange(assigned, split_by_row, ("row", run.offsets), n_out, sort_by="row",
                            prefix="buckets-back")
         if isinstance(random_state, np.random.Generator):
-            random_state.bit_generator.advance(run.n_rows)  # as if the draws were made here
+            # as if the draws were made here (the bit generator advances: checked above)
+            cast(Any, random_state.bit_generator).advance(run.n_rows)
     else:
         spec_task = literal(spec, "spec")
     pairs = [call(_release_partition, part, chunk, r, labels_task, spec_task, b,

@@ -29,11 +29,11 @@ from ..release import (
     ReleaseCandidate,
     check_release_columns,
     check_semantics,
+    check_sensitive,
     elements_of,
     int32_where_it_fits,
     missing_values_error,
     row_order,
-    sensitive_error,
 )
 from ..anonymize.source import distinct_rows, lexicographic_ids, narrow, positions_of_rows
 from ._compute import (
@@ -116,11 +116,11 @@ def raise_sensitive_faults(facts: dict, column, *, list_cells: bool = True,
                            repeated: tuple | None = None, by_individual: bool = False) -> None:
     """Raise :func:`skyprivacy.release.sensitive_error` of merged facts (``list_cells``: the
     svpi check; else the mvpi ones, with ``repeated`` the first (row, value) held twice)."""
-    error = (sensitive_error(column, list_cell=facts["list_row"]) if list_cells else
-             sensitive_error(column, n_missing=facts["elem_missing"], repeated=repeated,
-                             by_individual=by_individual))
-    if error is not None:
-        raise error
+    if list_cells:
+        check_sensitive(column, list_cell=facts["list_row"])
+    else:
+        check_sensitive(column, n_missing=facts["elem_missing"], repeated=repeated,
+                        by_individual=by_individual)
 
 
 def _scan(pdf: pd.DataFrame, spec: _Spec) -> dict:
