@@ -1,8 +1,10 @@
 """SkylineAnonymize and k-anonymity over a dask DataFrame (Sect. 6.2, Fig. 4, distributed).
 
-The search is the in-memory one: the same strategy (:func:`skyprivacy.anonymize.search.
-mondrian`) and decision rules (:class:`skyprivacy.anonymize.rules.Rules`) run over
-:class:`DaskSource`, a source of the table's partitions.  Only where a level's candidate
+The search is the in-memory one: the same flow
+(:func:`~skyprivacy.anonymize.api.skyline_search`), strategy
+(:func:`~skyprivacy.anonymize.search.mondrian`) and decision rules
+(:class:`~skyprivacy.anonymize.rules.Rules`) run over :class:`DaskSource`, a source of the
+table's partitions, which :class:`DaskEngine` hands them.  Only where a level's candidate
 statistics are computed changes:
 
 1. **Encoding.** One scan finds every QI column's distinct values (in order of first
@@ -16,9 +18,9 @@ statistics are computed changes:
    decide, and a relabel table is broadcast: a row's new group is a function of its group and
    its code (Mondrian is a tree).
 3. **Local levels.** Once groups are small, their rows are shuffled so that each group lives
-   on one worker, in a :class:`~skyprivacy.anonymize.source.MemorySource`.  For k-anonymity
-   (independent groups) a worker finishes its groups with the same strategy.  Under a skyline
-   policy, splits are coupled through the *global* statistics SS1..SS5 of every (value,
+   on one worker, in a :class:`~skyprivacy.anonymize.source.MemorySource`.  Under k-anonymity
+   (independent groups) a worker decides each of its groups by the size rule, level by level.
+   Under a skyline policy, splits are coupled through the *global* statistics SS1..SS5 of every (value,
    point): each level the client broadcasts them, a worker accepts outright the first viable
    candidate of a group when none of its children's terms comes near any statistic (it can
    neither change a verdict nor an exact minimum), and sends the other groups' candidates to

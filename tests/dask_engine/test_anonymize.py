@@ -310,3 +310,17 @@ def test_k_anonymize_keeps_missing_values_as_the_pandas_path_does(to_dask):
     assert_same_release(got, expected)
     assert errors_match(k_anonymize, table, to_dask, qi=["age", "zip"], k=4).startswith(
         "Column 'zip' has 5 missing value(s)")
+
+
+@pytest.mark.parametrize("local_rows", [None, 15])
+def test_progress_only_grows_and_ends_with_every_row_placed(to_dask, local_rows):
+    table = make_table(9, 120)
+    seen = {"pandas": [], "dask": []}
+    policy = Policy.uniform([(0, 1, 0, 0.9)])
+    kwargs = dict(qi=["age", "zip", "sex"], sensitive="disease", policy=policy)
+    skyline_anonymize(table, progress=seen["pandas"].append, **kwargs)
+    skyline_anonymize(to_dask(table, 3), progress=seen["dask"].append, local_rows=local_rows,
+                      **kwargs)
+    for values in seen.values():
+        assert values == sorted(values) and values[-1] == 1.0
+    assert max(seen["dask"][:-1]) > 0  # the local levels place rows as they finish
