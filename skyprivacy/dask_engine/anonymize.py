@@ -20,11 +20,12 @@ statistics are computed changes:
 3. **Local levels.** Once groups are small, their rows are shuffled so that each group lives
    on one worker, in a :class:`~skyprivacy.anonymize.source.MemorySource`.  Under k-anonymity
    (independent groups) a worker decides each of its groups by the size rule, level by level.
-   Under a skyline policy, splits are coupled through the *global* statistics SS1..SS5 of every (value,
-   point): each level the client broadcasts them, a worker accepts outright the first viable
-   candidate of a group when none of its children's terms comes near any statistic (it can
-   neither change a verdict nor an exact minimum), and sends the other groups' candidates to
-   the client, where the rules decide them in queue order exactly as in memory.
+   Under a skyline policy, splits are coupled through the *global* statistics SS1..SS5 of
+   every (value, point): each level the client broadcasts them, a worker accepts outright the
+   first viable candidate of a group when none of its children's terms comes near any
+   statistic (it can neither change a verdict nor an exact minimum), and sends the other
+   groups' candidates to the client, where the rules decide them in queue order exactly as in
+   memory.
 4. **Release.** Group labels (ranges, hierarchy nodes, or the input cell when a group holds one
    value) are computed from per-group code ranges; the released table is a dask DataFrame with
    the input's partitions, index and row order, and the certificate is an independent
