@@ -485,21 +485,14 @@ class ReleaseCandidate:
             for column in used:
                 n_missing = int(table[column].isna().sum())
                 if n_missing:
-                    raise SchemaError(
-                        f"Column {column!r} has {n_missing} missing value(s); pass "
-                        f"missing='as_value' to treat them as a category, or clean the table.")
+                    raise missing_values_error(column, n_missing)
 
         group_codes, labels = _group_codes(table, keys)
         n_groups = len(labels)
         cells = table[sensitive]
-        list_like = list_like_cells(cells)
         if semantics == "svpi":
-            if list_like.any():
-                row = table.index[int(np.flatnonzero(list_like.to_numpy())[0])]
-                raise SchemaError(
-                    f"Column {sensitive!r} holds a list-like cell at row {row!r}; svpi allows "
-                    f"exactly one sensitive value per individual (use semantics='mvpi-set' or "
-                    f"'mvpi-multiset').")
+            _, value_codes, values = encode_sensitive(cells, semantics=semantics,
+                                                      missing=missing)
             if individual is not None:
                 dup = table[individual].duplicated(keep=False)
                 if dup.any():
@@ -508,7 +501,6 @@ class ReleaseCandidate:
                     raise SchemaError(
                         f"Individual {native(who)!r} appears in {n_rows} rows; svpi allows one "
                         f"row per individual.")
-            value_codes, values = factorize(cells)
             sizes = np.bincount(group_codes, minlength=n_groups)
             key = _pair_key(group_codes, value_codes, n_groups, len(values))
             del group_codes, value_codes  # only the pair keys stay
@@ -516,45 +508,23 @@ class ReleaseCandidate:
                        semantics)
 
         # mvpi: one person per row (list-like cells) or one row per (individual, value).
-        person_codes = None
+        persons = None
         if individual is not None:
-            person_codes, persons = factorize(table[individual])
-            person_group = np.full(len(persons), -1, dtype=np.int64)
+            persons = table[individual]
+            person_codes, names = factorize(persons)
+            person_group = np.full(len(names), -1, dtype=np.int64)
             person_group[person_codes] = group_codes
             clash = person_group[person_codes] != group_codes
             if clash.any():
-                who = persons[person_codes[int(np.flatnonzero(clash)[0])]]
+                who = names[person_codes[int(np.flatnonzero(clash)[0])]]
                 raise SchemaError(
                     f"Individual {who!r} appears in more than one QI-group; each individual "
                     f"must belong to exactly one group.")
             sizes = np.bincount(person_group, minlength=n_groups)
         else:
             sizes = np.bincount(group_codes, minlength=n_groups)
-            person_codes = np.arange(len(table), dtype=np.int64)
-        elements = [list(v) if is_list else [v]
-                    for v, is_list in zip(cells.tolist(), list_like.tolist())]
-        row_of = np.repeat(np.arange(len(table), dtype=np.int64), [len(e) for e in elements])
-        flat = pd.Series([x for e in elements for x in e], dtype=object)
-        if missing == "error":
-            n_missing = int(flat.map(is_missing).sum())
-            if n_missing:
-                raise SchemaError(
-                    f"Column {sensitive!r} has {n_missing} missing value(s) inside list cells; "
-                    f"pass missing='as_value' to treat them as a category, or clean the table.")
-        value_codes, values = factorize(flat)
-        if semantics == "mvpi-set" and len(values):
-            pair = person_codes[row_of] * len(values) + value_codes
-            uniq, counts_per = np.unique(pair, return_counts=True)
-            if (counts_per > 1).any():
-                bad = int(uniq[np.flatnonzero(counts_per > 1)[0]])
-                who_code, value_code = divmod(bad, len(values))
-                who = (f"Individual {factorize(table[individual])[1][who_code]!r}"
-                       if individual is not None
-                       else f"The individual in row {native(table.index[who_code])!r}")
-                raise SchemaError(
-                    f"{who} holds value {values[value_code]!r} more than once; "
-                    f"mvpi-set allows each value at most once per person (use "
-                    f"semantics='mvpi-multiset').")
+        row_of, value_codes, values = encode_sensitive(cells, semantics=semantics,
+                                                       missing=missing, individuals=persons)
         codes = group_codes[row_of]
         return cls(sizes, *pair_counts(codes, value_codes, n_groups, len(values)),
                    values, labels, semantics)
@@ -836,6 +806,102 @@ class ReleaseCandidate:
                 and self._labels.equals(other._labels))
 
     # Defining __eq__ alone leaves __hash__ None: candidates compare, they do not hash.
+
+
+def missing_values_error(column, n_missing: int) -> SchemaError:
+    """The error for missing values in a column read under ``missing='error'``."""
+    return SchemaError(f"Column {column!r} has {n_missing} missing value(s); pass "
+                       f"missing='as_value' to treat them as a category, or clean the table.")
+
+
+def sensitive_error(column, *, list_cell: tuple | None = None, n_missing: int = 0,
+                    repeated: tuple | None = None, by_individual: bool = False
+                    ) -> SchemaError | None:
+    """The error of a sensitive column's first fault, from facts about its cells (None when
+    there is none): ``list_cell`` ``(row,)`` of the first list-like cell under svpi,
+    ``n_missing`` missing values inside list cells, ``repeated`` ``(row or individual,
+    value)`` of the first person holding a value twice under mvpi-set.  The one wording of
+    these faults: :func:`encode_sensitive` and the Dask scans decide through it."""
+    if list_cell is not None:
+        return SchemaError(
+            f"Column {column!r} holds a list-like cell at row {native(list_cell[0])!r}; svpi "
+            f"allows exactly one sensitive value per individual (use semantics='mvpi-set' or "
+            f"'mvpi-multiset').")
+    if n_missing:
+        return SchemaError(
+            f"Column {column!r} has {n_missing} missing value(s) inside list cells; pass "
+            f"missing='as_value' to treat them as a category, or clean the table.")
+    if repeated is not None:
+        who, value = repeated
+        subject = (f"Individual {native(who)!r}" if by_individual else
+                   f"The individual in row {native(who)!r}")
+        return SchemaError(
+            f"{subject} holds value {value!r} more than once; mvpi-set allows each value at "
+            f"most once per person (use semantics='mvpi-multiset').")
+    return None
+
+
+def check_sensitive(column, **facts) -> None:
+    """Raise :func:`sensitive_error` of these facts, if they hold a fault."""
+    error = sensitive_error(column, **facts)
+    if error is not None:
+        raise error
+
+
+def elements_of(cells: pd.Series, list_like: pd.Series) -> tuple[np.ndarray, pd.Series]:
+    """Row of every element, and the elements as an object Series (a scalar cell is one)."""
+    elements = [list(v) if is_list else [v]
+                for v, is_list in zip(cells.tolist(), list_like.tolist())]
+    lengths = np.fromiter((len(e) for e in elements), dtype=np.int64, count=len(elements))
+    row_of = np.repeat(np.arange(len(elements), dtype=np.int64), lengths)
+    flat = pd.Series([x for e in elements for x in e], dtype=object)
+    return row_of, flat
+
+
+def encode_sensitive(cells: pd.Series, *, semantics: str, missing: str = "error",
+                     individuals: pd.Series | None = None) -> tuple[np.ndarray, np.ndarray, list]:
+    """The one rule for reading a sensitive column (Sect. 2.1): the row of every sensitive
+    element, its value code and the distinct values (sorted, as :func:`factorize` gives).
+
+    Under svpi a cell is one value and a list-like cell is an error; under mvpi a list-like
+    cell holds a person's values (a scalar cell is one value), missing values inside lists are
+    an error under ``missing='error'`` (else values of their own), and under mvpi-set no
+    person holds a value twice (a person is a row, or ``individuals`` names them).  Missing
+    scalar cells are the caller's to check with the other columns it reads.
+
+    Raises
+    ------
+    SchemaError
+        The first fault, in the words of :func:`sensitive_error`.
+
+    Examples
+    --------
+    >>> row, code, values = encode_sensitive(pd.Series([["a", "b"], "b"], name="dx"),
+    ...                                      semantics="mvpi-set")
+    >>> row.tolist(), code.tolist(), values
+    ([0, 0, 1], [0, 1, 1], ['a', 'b'])
+    """
+    list_like = list_like_cells(cells)
+    if semantics == "svpi":
+        if list_like.any():
+            first = int(np.flatnonzero(list_like.to_numpy())[0])
+            check_sensitive(cells.name, list_cell=(cells.index[first],))
+        codes, values = factorize(cells)
+        return np.arange(len(cells), dtype=np.int64), codes, values
+    row_of, flat = elements_of(cells, list_like)
+    if missing == "error":
+        check_sensitive(cells.name, n_missing=int(flat.map(is_missing).sum()))
+    codes, values = factorize(flat)
+    if semantics == "mvpi-set" and len(values):
+        person_codes, persons = (factorize(individuals) if individuals is not None else
+                                 (np.arange(len(cells), dtype=np.int64), cells.index))
+        pair = person_codes[row_of] * len(values) + codes
+        uniq, counts = np.unique(pair, return_counts=True)
+        if (counts > 1).any():
+            who, value = divmod(int(uniq[np.flatnonzero(counts > 1)[0]]), len(values))
+            check_sensitive(cells.name, repeated=(persons[who], values[value]),
+                            by_individual=individuals is not None)
+    return row_of, codes, values
 
 
 def _index_dtype(n: int):

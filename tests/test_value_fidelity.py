@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from skyprivacy import Policy
 from skyprivacy.anonymize import k_anonymize, skyline_anonymize
 from skyprivacy.io import read_table
-from skyprivacy.qi import qi_kinds
+from skyprivacy.anonymize.encoders import qi_kinds
 
 LOOSE = Policy.uniform([(0, 0, 0, 1)])
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "skyprivacy")  # the console script

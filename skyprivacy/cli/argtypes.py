@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from fractions import Fraction
 
-from ..qi import ORDERS
+from ..anonymize.encoders import ORDERS
 
 
 def column_list(text: str) -> list[str]:

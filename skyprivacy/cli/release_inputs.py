@@ -186,7 +186,7 @@ def original_table(args, raw: pd.DataFrame, hierarchies: dict) -> pd.DataFrame:
         raise UsageError(f"--sensitive {args.sensitive} is also in --qi")
     require_columns(raw, [*args.qi, args.sensitive])
     reject_missing(raw, [*args.qi, args.sensitive], na_values(args))
-    return raw  # which QIs are numbers is decided by skyprivacy.qi.qi_kinds, as in Python
+    return raw  # which QIs are numbers: skyprivacy.anonymize.encoders.qi_kinds decides
 
 
 def report_page(ctx, certificate, release, result, source) -> bytes:

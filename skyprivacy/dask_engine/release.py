@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from dask.dataframe.utils import make_meta
 
 from ..errors import SchemaError, param_error
 from .._core.encoding import factorize, is_missing, list_like_cells
@@ -28,21 +29,21 @@ from ..release import (
     ReleaseCandidate,
     check_release_columns,
     check_semantics,
+    check_sensitive,
+    elements_of,
     int32_where_it_fits,
+    missing_values_error,
     row_order,
 )
+from ..anonymize.source import distinct_rows, lexicographic_ids, narrow, positions_of_rows
 from ._compute import (
     call,
     compute,
-    distinct_rows,
     keep_objects,
-    lexicographic_ids,
     literal,
     local_codes,
     merge_uniques,
-    narrow,
     positions,
-    positions_of_rows,
     tree_reduce,
 )
 
@@ -63,51 +64,84 @@ class _Spec:
                                                if self.individual is not None else ())
 
 
-def elements_of(cells: pd.Series, list_like: pd.Series):
-    """Row of every element, and the elements as an object Series (a scalar cell is one)."""
-    elements = [list(v) if is_list else [v]
-                for v, is_list in zip(cells.tolist(), list_like.tolist())]
-    lengths = np.fromiter((len(e) for e in elements), dtype=np.int64, count=len(elements))
-    row_of = np.repeat(np.arange(len(elements), dtype=np.int64), lengths)
-    flat = pd.Series([x for e in elements for x in e], dtype=object)
-    return row_of, flat
+def sensitive_facts(cells: pd.Series, semantics: str, missing: str, by_row: bool = True):
+    """One partition's facts about its sensitive cells for :func:`skyprivacy.release.
+    sensitive_error` (the first list-like cell under svpi, the missing values inside list
+    cells, the first row holding a value twice under mvpi-set when ``by_row``), and the
+    partition's elements: (facts, row of every element or None, codes, distinct values in
+    order of first appearance); under svpi with a list-like cell, no elements."""
+    facts: dict = {"list_row": None, "dup_row": None, "elem_missing": 0}
+    list_like = list_like_cells(cells)
+    if semantics == "svpi":
+        if list_like.any():
+            facts["list_row"] = (cells.index[int(np.flatnonzero(list_like.to_numpy())[0])],)
+            return facts, None, None, pd.Series([], dtype=object)
+        codes, uniques = local_codes(cells)
+        return facts, None, codes, uniques
+    row_of, flat = elements_of(cells, list_like)
+    if missing == "error":
+        facts["elem_missing"] = int(flat.map(is_missing).sum())
+    codes, uniques = local_codes(flat)
+    if semantics == "mvpi-set" and by_row and len(uniques):
+        pair = row_of * len(uniques) + codes
+        uniq, counts = np.unique(pair, return_counts=True)
+        if (counts > 1).any():
+            dup_rows, dup_values = np.divmod(uniq[counts > 1], len(uniques))
+            first = dup_rows[0]
+            facts["dup_row"] = (cells.index[int(first)],
+                                uniques.iloc[dup_values[dup_rows == first]].tolist())
+    return facts, row_of, codes, uniques
+
+
+def merge_facts(out: dict, part: dict) -> None:
+    """Fold a later partition's sensitive facts into ``out`` (first faults first)."""
+    out["elem_missing"] += part["elem_missing"]
+    for name in ("list_row", "dup_row"):
+        if out[name] is None:
+            out[name] = part[name]
+
+
+def repeated_value(dup_row, uniques: pd.Series, rank: np.ndarray, values: list):
+    """The merged scan's first row holding a value twice (``dup_row``: the row and its values
+    held twice) as (row, value), the value the smallest in the sorted ``values`` (``rank``:
+    the sorted position of every distinct value ``uniques``), as the in-memory rule names it;
+    None when there is none."""
+    if dup_row is None:
+        return None
+    row, duplicated = dup_row
+    return row, values[int(rank[positions(uniques, pd.Series(duplicated, dtype=object))].min())]
+
+
+def raise_sensitive_faults(facts: dict, column, *, list_cells: bool = True,
+                           repeated: tuple | None = None, by_individual: bool = False) -> None:
+    """Raise :func:`skyprivacy.release.sensitive_error` of merged facts (``list_cells``: the
+    svpi check; else the mvpi ones, with ``repeated`` the first (row, value) held twice)."""
+    if list_cells:
+        check_sensitive(column, list_cell=facts["list_row"])
+    else:
+        check_sensitive(column, n_missing=facts["elem_missing"], repeated=repeated,
+                        by_individual=by_individual)
 
 
 def _scan(pdf: pd.DataFrame, spec: _Spec) -> dict:
     """One partition's part of the aggregation (see the module docstring)."""
-    out: dict = {"n": len(pdf), "list_row": None, "dup_row": None, "elem_missing": 0}
+    out: dict = {"n": len(pdf)}
     if spec.missing == "error":
         out["missing"] = np.array([int(pdf[c].isna().sum()) for c in spec.used],
                                   dtype=np.int64)
-    cells = pdf[spec.sensitive]
-    list_like = list_like_cells(cells)
+    facts, row_of, value_codes, out["values"] = sensitive_facts(
+        pdf[spec.sensitive], spec.semantics, spec.missing, by_row=spec.individual is None)
+    out.update(facts)
     coded = [local_codes(pdf[k]) for k in spec.keys]
     out["keys"] = [uniques for _, uniques in coded]
     cards = [len(u) for u in out["keys"]]
     key_codes = [narrow(codes, card) for (codes, _), card in zip(coded, cards)]
-    if spec.semantics == "svpi":
-        if list_like.any():
-            out["list_row"] = (pdf.index[int(np.flatnonzero(list_like.to_numpy())[0])],)
-            out["values"] = pd.Series([], dtype=object)
-            out["pairs"] = None
-            return out
-        value_codes, out["values"] = local_codes(cells)
-        out["pairs"] = distinct_rows(key_codes + [value_codes], cards + [len(out["values"])],
-                                     compact=True)
-        return out
-    row_of, flat = elements_of(cells, list_like)
-    if spec.missing == "error":
-        out["elem_missing"] = int(flat.map(is_missing).sum())
-    value_codes, out["values"] = local_codes(flat)
     n_values = len(out["values"])
-    if spec.semantics == "mvpi-set" and spec.individual is None and n_values:
-        pair = row_of * n_values + value_codes
-        uniq, counts = np.unique(pair, return_counts=True)
-        if (counts > 1).any():
-            dup_rows, dup_values = np.divmod(uniq[counts > 1], n_values)
-            first = dup_rows[0]
-            out["dup_row"] = (pdf.index[int(first)],
-                              out["values"].iloc[dup_values[dup_rows == first]].tolist())
+    if spec.semantics == "svpi":
+        out["pairs"] = (None if value_codes is None else
+                        distinct_rows(key_codes + [value_codes], cards + [n_values],
+                                      compact=True))
+        return out
     out["rows"] = distinct_rows(key_codes, cards, compact=True)
     out["pairs"] = distinct_rows([codes[row_of] for codes in key_codes] + [value_codes],
                                  cards + [n_values], compact=True)
@@ -124,10 +158,7 @@ def _combine(parts: list) -> dict:
         out["n"] += part["n"]
         if "missing" in out:
             out["missing"] = out["missing"] + part["missing"]
-        out["elem_missing"] += part["elem_missing"]
-        for name in ("list_row", "dup_row"):
-            if out[name] is None:
-                out[name] = part[name]
+        merge_facts(out, part)
         maps = []
         for i, uniques in enumerate(part["keys"]):
             out["keys"][i], where = merge_uniques(out["keys"][i], uniques)
@@ -192,7 +223,7 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
     out["combos"] = [c.astype(np.int32 if card < 2 ** 31 else np.int64)
                      for c, card in zip(combos, cards)]
     pair_group = (group_ids if spec.semantics == "svpi"
-                  else lexicographic_ids_of(pair_keys, combos, cards))
+                  else positions_of_rows(pair_keys, combos, cards))
     n_groups = len(combos[0])
     pair_value = value_rank[pair_columns[-1]]
     if spec.semantics == "svpi":
@@ -209,10 +240,7 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
     if spec.semantics != "svpi" and spec.individual is None:
         out["row_sizes"] = np.bincount(group_ids, weights=scan["rows"][1],
                                        minlength=len(combos[0])).astype(np.int64)
-    if scan["dup_row"] is not None:
-        row, duplicated = scan["dup_row"]
-        codes = value_rank[positions(scan["values"], pd.Series(duplicated, dtype=object))]
-        out["dup_row"] = (row, values[int(codes.min())])
+    out["dup_row"] = repeated_value(scan["dup_row"], scan["values"], value_rank, values)
     return out
 
 
@@ -247,14 +275,8 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
     if spec.missing == "error":
         for column, n_missing in zip(spec.used, scan["missing"].tolist()):
             if n_missing:
-                raise SchemaError(
-                    f"Column {column!r} has {n_missing} missing value(s); pass "
-                    f"missing='as_value' to treat them as a category, or clean the table.")
-    if spec.semantics == "svpi" and scan["list_row"] is not None:
-        raise SchemaError(
-            f"Column {sensitive!r} holds a list-like cell at row {scan['list_row'][0]!r}; svpi "
-            f"allows exactly one sensitive value per individual (use semantics='mvpi-set' or "
-            f"'mvpi-multiset').")
+                raise missing_values_error(column, n_missing)
+    raise_sensitive_faults(scan, sensitive)
     key_values, values, combos = scan["key_values"], scan["values"], scan["combos"]
     cards = [len(v) for v in key_values]
     if spec.semantics == "svpi" and individual is not None:
@@ -268,28 +290,13 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
     else:
         sizes = _mvpi_individuals(frame, spec, key_values, combos, cards, n_groups)
     sizes = sizes.astype(np.int64)
-    if spec.missing == "error" and scan["elem_missing"]:
-        raise SchemaError(
-            f"Column {sensitive!r} has {scan['elem_missing']} missing value(s) inside list "
-            f"cells; pass missing='as_value' to treat them as a category, or clean the table.")
-    if spec.semantics == "mvpi-set" and len(values):
-        if individual is not None:
-            _mvpi_set_individuals(frame, spec, values)
-        elif scan["dup_row"] is not None:
-            row, value = scan["dup_row"]
-            raise SchemaError(
-                f"The individual in row {native(row)!r} holds value {value!r} more than once; "
-                f"mvpi-set allows each value at most once per person (use "
-                f"semantics='mvpi-multiset').")
+    raise_sensitive_faults(scan, sensitive, list_cells=False, repeated=scan["dup_row"])
+    if spec.semantics == "mvpi-set" and len(values) and individual is not None:
+        _mvpi_set_individuals(frame, spec, values)
     # the model adopts the arrays: the scan lets go of them
     indptr, value, count = scan.pop("indptr"), scan.pop("nz_value"), scan.pop("nz_count")
     return ReleaseCandidate.from_csr(sizes, indptr, value, count, values, labels=labels,
                                      semantics=spec.semantics)
-
-
-def lexicographic_ids_of(columns: list, combos: list, cards: list) -> np.ndarray:
-    """Position of every row of ``columns`` among the sorted distinct rows ``combos``."""
-    return positions_of_rows(columns, combos, cards)
 
 
 def _labels(keys: list, key_values: tuple, combos: list) -> pd.Index:
@@ -313,7 +320,7 @@ def _group_of_rows(pdf: pd.DataFrame, keys: list, key_values: tuple, combos: lis
     columns = []
     for key, values in zip(keys, key_values):
         columns.append(positions(pd.Series(values, dtype=object), pdf[key].astype(object)))
-    return lexicographic_ids_of(columns, combos, cards)
+    return positions_of_rows(columns, combos, cards)
 
 
 def _svpi_individuals(frame, individual: str) -> None:
@@ -324,7 +331,7 @@ def _svpi_individuals(frame, individual: str) -> None:
         return
     wanted = set(duplicated.index.tolist())
     firsts = frame[individual].map_partitions(
-        lambda s: s[s.isin(wanted)].head(1), meta=frame[individual]._meta)
+        lambda s: s[s.isin(wanted)].head(1), meta=make_meta(frame[individual]))
     (found,) = compute(firsts)
     who = found.iloc[0]
     raise SchemaError(f"Individual {native(who)!r} appears in {int(duplicated[who])} rows; "
@@ -411,7 +418,5 @@ def _mvpi_set_individuals(frame, spec: _Spec, values: list) -> None:
     best = min(zip(duplicated.index.get_level_values("person").tolist(),
                    duplicated.index.get_level_values("value").tolist()),
                key=lambda pv: (order[pv[0]], pv[1]))
-    raise SchemaError(
-        f"Individual {native(best[0])!r} holds value {values[int(best[1])]!r} more than once; "
-        f"mvpi-set allows each value at most once per person (use "
-        f"semantics='mvpi-multiset').")
+    raise_sensitive_faults({"elem_missing": 0}, sensitive, list_cells=False,
+                           repeated=(best[0], values[int(best[1])]), by_individual=True)

@@ -178,8 +178,9 @@ def test_data_errors_are_the_pandas_errors(to_dask):
     holes = table.copy()
     holes.loc[holes.index[:3], "age"] = np.nan
     assert errors_match(skyline_anonymize, holes, to_dask, qi="age", sensitive="disease",
-                        policy=policy) == ("Column 'age' has 3 missing value(s); fill or drop "
-                                           "them explicitly before anonymizing.")
+                        policy=policy) == ("Column 'age' has 3 missing value(s); pass "
+                                           "missing='as_value' to treat them as a category, "
+                                           "or clean the table.")
     errors_match(skyline_anonymize, table, to_dask, qi="zip", sensitive="disease",
                  policy=policy, hierarchies={"zip": masking(["47906"], name="zip")})
     lists = make_table(0, 20, "mvpi-set")
@@ -277,3 +278,49 @@ def test_category_orders_and_set_labels_are_those_of_the_pandas_path(to_dask, or
                         label_length=5, local_rows=local_rows)
     pd.testing.assert_frame_equal(k_got.table.compute(), k_expected.table)
     assert k_got.set_labels == k_expected.set_labels
+
+
+@pytest.mark.parametrize("semantics", ["svpi", "mvpi-multiset"])
+def test_missing_as_value_releases_what_the_pandas_path_releases(to_dask, semantics):
+    table = make_table(7, 60, semantics)
+    table.loc[table.index[:4], "age"] = np.nan
+    if semantics == "svpi":
+        table.loc[table.index[5:8], "disease"] = None
+    else:
+        table.loc[table.index[5], "disease"] = ["flu", None]
+    policy = Policy.uniform([(0, 1, 0, 0.95)])
+    kwargs = dict(qi=["age", "zip"], sensitive="disease", policy=policy, semantics=semantics)
+    message = errors_match(skyline_anonymize, table, to_dask, **kwargs)
+    assert message.startswith("Column 'age' has 4 missing value(s); pass missing='as_value'")
+    expected = skyline_anonymize(table, missing="as_value", **kwargs)
+    for local_rows in (None, 8):
+        got = skyline_anonymize(to_dask(table, 3), missing="as_value", local_rows=local_rows,
+                                **kwargs)
+        assert_same_release(got, expected)
+        assert got.candidate == expected.candidate
+        assert got.n_candidates_evaluated == expected.n_candidates_evaluated
+
+
+def test_k_anonymize_keeps_missing_values_as_the_pandas_path_does(to_dask):
+    table = make_table(8, 50)
+    table.loc[table.index[:5], "zip"] = None
+    expected = k_anonymize(table, qi=["age", "zip"], k=4, missing="as_value")
+    got = k_anonymize(to_dask(table, 3), qi=["age", "zip"], k=4, missing="as_value",
+                      local_rows=10)
+    assert_same_release(got, expected)
+    assert errors_match(k_anonymize, table, to_dask, qi=["age", "zip"], k=4).startswith(
+        "Column 'zip' has 5 missing value(s)")
+
+
+@pytest.mark.parametrize("local_rows", [None, 15])
+def test_progress_only_grows_and_ends_with_every_row_placed(to_dask, local_rows):
+    table = make_table(9, 120)
+    seen = {"pandas": [], "dask": []}
+    policy = Policy.uniform([(0, 1, 0, 0.9)])
+    kwargs = dict(qi=["age", "zip", "sex"], sensitive="disease", policy=policy)
+    skyline_anonymize(table, progress=seen["pandas"].append, **kwargs)
+    skyline_anonymize(to_dask(table, 3), progress=seen["dask"].append, local_rows=local_rows,
+                      **kwargs)
+    for values in seen.values():
+        assert values == sorted(values) and values[-1] == 1.0
+    assert max(seen["dask"][:-1]) > 0  # the local levels place rows as they finish

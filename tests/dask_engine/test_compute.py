@@ -1,6 +1,7 @@
 """The plumbing the Dask engines share (skyprivacy/dask_engine/_compute.py): task keys, ordered
-tree reductions, cluster failures as EngineError, code tables, distinct rows and the
-all-to-all exchange.  Everything is checked on tables small enough to work out by hand."""
+tree reductions, cluster failures as EngineError, code tables and the
+all-to-all exchange.  Everything is checked on tables small enough to work out by hand (the
+distinct rows of code columns are the sources', tests/anonymize/test_source.py)."""
 import re
 import types
 from concurrent.futures import CancelledError
@@ -14,10 +15,9 @@ from distributed.comm.core import CommClosedError
 from distributed.scheduler import KilledWorker
 
 from skyprivacy.dask_engine._compute import (SPLIT_EVERY, call, cluster_errors, compute,
-                                             distinct_rows, exchange, keep_objects, key,
-                                             lexicographic_ids, literal, local_codes,
-                                             merge_uniques, narrow, persist, positions,
-                                             split_by_key, split_by_row, tree_reduce)
+                                             exchange, keep_objects, key, literal, local_codes,
+                                             merge_uniques, persist, positions, split_by_key,
+                                             split_by_row, tree_reduce)
 from skyprivacy.errors import EngineError, SchemaError
 
 KEY = re.compile(r"skyprivacy-(?P<prefix>[\w-]+)-[0-9a-f]{32}")
@@ -200,63 +200,6 @@ def test_local_codes_of_a_categorical_follow_the_data_not_the_categories():
     column = pd.Series(pd.Categorical(["y", "x", "y"], categories=["x", "y"]))
     codes, uniques = local_codes(column)
     assert codes.tolist() == [0, 1, 0] and uniques.tolist() == ["y", "x"]
-
-
-@pytest.mark.parametrize("card, dtype", [
-    (2, np.int8), (127, np.int8), (128, np.int16), (32767, np.int16), (32768, np.int32),
-    (2 ** 31 - 1, np.int32), (2 ** 31, np.int64),
-])
-def test_narrow_picks_the_smallest_signed_type_holding_the_card(card, dtype):
-    narrowed = narrow(np.array([0, 1], dtype=np.int64), card)
-    assert narrowed.dtype == dtype and narrowed.tolist() == [0, 1]
-
-
-def test_narrow_does_not_copy_an_array_already_narrow():
-    array = np.array([1, 2], dtype=np.int8)
-    assert narrow(array, 5) is array
-
-
-# --- distinct rows ----------------------------------------------------------------------------
-
-# five rows of two code columns: (1, 2) three times, (0, 0) and (0, 1) once each
-A = np.array([1, 0, 1, 0, 1])
-B = np.array([2, 0, 2, 1, 2])
-WEIGHTS = np.array([1, 2, 3, 4, 5])
-
-
-@pytest.mark.parametrize("cards", [
-    [2, 3],              # a packed key and a table of every key
-    [1000, 1000],        # a packed key sorted (the table would be too large)
-    [2 ** 31, 2 ** 31],  # no packed key fits in int64: grouped by pandas
-], ids=["table", "sort", "pandas"])
-def test_distinct_rows_are_sorted_and_counted(cards):
-    rows, counts = distinct_rows([A, B], cards)
-    assert [r.tolist() for r in rows] == [[0, 0, 1], [0, 1, 2]]
-    assert counts.tolist() == [1, 1, 3] and counts.dtype == np.int64
-    rows, sums = distinct_rows([A, B], cards, WEIGHTS)
-    assert sums.tolist() == [2, 4, 1 + 3 + 5]
-    ids, rows = lexicographic_ids([A, B], cards)
-    assert ids.tolist() == [2, 0, 2, 1, 2] and ids.dtype == np.int64
-    assert [r.tolist() for r in rows] == [[0, 0, 1], [0, 1, 2]]
-
-
-def test_one_column_grouped_by_pandas():
-    rows, counts = distinct_rows([np.array([5, 3, 5])], [2 ** 62])
-    assert [r.tolist() for r in rows] == [[3, 5]] and counts.tolist() == [1, 2]
-
-
-def test_compact_rows_and_sums_come_back_narrow():
-    rows, sums = distinct_rows([A, B], [2, 300], WEIGHTS, compact=True)
-    assert [r.dtype for r in rows] == [np.int8, np.int16] and sums.dtype == np.int8
-    assert [r.tolist() for r in rows] == [[0, 0, 1], [0, 1, 2]] and sums.tolist() == [2, 4, 9]
-
-
-def test_no_rows():
-    empty = np.zeros(0, dtype=np.int64)
-    rows, counts = distinct_rows([empty, empty], [2, 3])
-    assert [r.tolist() for r in rows] == [[], []] and counts.tolist() == []
-    ids, rows = lexicographic_ids([empty, empty], [2, 3])
-    assert ids.tolist() == [] and [r.tolist() for r in rows] == [[], []]
 
 
 # --- exchanges --------------------------------------------------------------------------------

@@ -9,48 +9,81 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from skyprivacy import Policy
-from skyprivacy import anonymize
-from skyprivacy.anonymize import (
-    LevelSweep,
-    Mondrian,
-    SparseGroups,
-    segment_cummin,
-    skyline_anonymize,
-)
+from skyprivacy import Policy, skyline_anonymize
+from skyprivacy.anonymize import rules as anonymize
+from skyprivacy.anonymize.api import PandasEngine
+from skyprivacy.anonymize.inputs import check_anonymization
+from skyprivacy.anonymize.rules import LevelSweep, PolicyPlan, Rules, SparseGroups, segment_cummin
+from skyprivacy.anonymize.search import mondrian
 from skyprivacy.formulas import float_verdict_one
+
+
+class Mondrian:
+    """The in-memory search of ``table`` with the rules ``rules_class`` (the engine the tests
+    subclass the rules of): ``.run()`` gives the group of every row, numbered by first row,
+    and the number of splits."""
+
+    rules_class = Rules
+
+    def __init__(self, table, qi, sensitive, policy, hierarchies, semantics, split,
+                 progress=None):
+        engine = PandasEngine(table)
+        checked = check_anonymization(
+            table, engine.facts(sensitive, semantics, "error"), qi=qi,
+            sensitive=sensitive, policy=policy, hierarchies=hierarchies, semantics=semantics,
+            split=split, output="generalized", group_column="group", missing="error",
+            numeric=None, categorical=None, order=None, label_length=80,
+            owner="skyline_anonymize")
+        self.source = engine.search(checked, sensitive, policy, split, None, None,
+                                    "error").source
+        self.rules = self.rules_class(PolicyPlan.build(policy, self.source.values,
+                                                       self.source.n_rows),
+                                      self.source.n_values, semantics, split,
+                                      progress=progress)
+        self.plan, self.n_values = self.rules.plan, self.source.n_values
+
+    def run(self):
+        n_splits = mondrian(self.source, self.rules)
+        final = self.source.final
+        first = np.full(final.max() + 1, len(final))
+        np.minimum.at(first, final, np.arange(len(final)))
+        return np.argsort(np.argsort(first, kind="stable"))[final], n_splits
 
 VALUES = [f"v{i}" for i in range(40)]
 
 
-class SequentialMondrian(Mondrian):
-    def _accept_level(self, cands, order, chosen):
-        combos = self._level_terms(cands)
+class SequentialRules(Rules):
+    def accept_level(self, cands, order, chosen):
+        combos = self.level_terms(cands)
         self.n_candidates += cands["n"]
         ptr = combos["ptr"]
         kids = cands["children"]
-        self._pending = []
+        self.pending = []
         for c in order.tolist():
             p = int(cands["part"][c])
             if chosen[p] >= 0:
                 continue
             lo, hi = int(ptr[c]), int(ptr[c + 1])
-            unsafe, unsure = self._verdicts(combos, slice(lo, hi))
+            unsafe, unsure = self.verdicts(combos, slice(lo, hi))
             if unsafe.any():
                 continue
             cells = combos["cell"][lo:hi]
             if unsure.any():
-                self._flush_pending(kids)
-                if any(self._exact_unsafe(int(cell), kids, int(cands["first_child"][c]),
+                self.flush_pending(kids)
+                if any(self.exact_unsafe(int(cell), kids, int(cands["first_child"][c]),
                                           int(cands["n_children"][c]))
                        for cell in cells[unsure]):
                     continue
             chosen[p] = c
-            self._pending.append((int(cands["first_child"][c]), int(cands["n_children"][c])))
+            self.pending.append((int(cands["first_child"][c]), int(cands["n_children"][c])))
             mins = combos["mins"][:, lo:hi]
             self.ss[:, cells] = np.minimum(self.ss[:, cells], mins)
             self.pinned[cells] |= combos["pinned"][lo:hi]
-        self._flush_pending(kids)
+        self.flush_pending(kids)
+
+
+class SequentialMondrian(Mondrian):
+    rules_class = SequentialRules
 
 
 def table_of(seed, n, n_values, semantics):
@@ -120,9 +153,9 @@ class FakeEngine:
     def __init__(self, ss, pinned, theta):
         self.ss, self.pinned = ss, pinned
         self.plan = type("Plan", (), {"log_theta": theta, "__len__": lambda _: len(theta)})()
-        self._pending = []
+        self.pending = []
 
-    _classify = Mondrian._classify
+    classify, judge = Rules.classify, Rules.judge
 
 
 def sequential_first_failure(ss, pinned, theta, window, ptr, cell, mins, combo_pinned):
@@ -172,16 +205,16 @@ def test_first_failure_is_the_sequential_rules_first_failure(seed):
         ss, pinned, theta, window, ptr, cell, mins, combo_pinned)
 
 
-class EagerMondrian(Mondrian):
+class EagerRules(Rules):
     """The level sweep as it was before candidates were evaluated lazily: every candidate of
     the level evaluated up front against the starting statistics, the unsafe ones dropped,
     the rest swept (kept as the reference of the lazy path)."""
 
-    def _accept_level(self, cands, order, chosen):
-        combos = self._level_terms(cands)
+    def accept_level(self, cands, order, chosen):
+        combos = self.level_terms(cands)
         self.n_candidates += cands["n"]
         self.n_evaluated = getattr(self, "n_evaluated", 0) + cands["n"]
-        unsafe, unsure = self._verdicts(combos, slice(None))
+        unsafe, unsure = self.verdicts(combos, slice(None))
         live = (combos["mins"] < self.ss[:, combos["cell"]]).any(axis=0) | combos["pinned"]
         bad = np.zeros(cands["n"], dtype=bool)
         bad[combos["cand"][unsafe]] = True
@@ -189,12 +222,12 @@ class EagerMondrian(Mondrian):
         parts = cands["part"][viable]
         has_viable = np.zeros(len(chosen), dtype=bool)
         has_viable[parts] = True
-        part_rows = np.bincount(cands["part_of"], minlength=len(chosen))
+        part_rows = cands["part_rows"]
         placed = self.placed + int(part_rows[~has_viable].sum())
-        self._report(placed)
+        self.report(placed)
         step = max(1, self.n_rows // 20)
         next_report = placed + step
-        self._pending = []
+        self.pending = []
         if not len(viable):
             return
         sweep = LevelSweep(self, cands, combos, unsafe, unsure, live)
@@ -214,20 +247,28 @@ class EagerMondrian(Mondrian):
                        for c in viable[runs[j]:run_end[j]].tolist()):
                 placed += int(part_rows[parts[runs[j]]])
                 if placed >= next_report:
-                    self._report(placed)
+                    self.report(placed)
                     next_report = placed + step
             r = j + 1
             width = max(width // 2, 16)
-        self._flush_pending(cands["children"])
+        self.flush_pending(cands["children"])
+
+
+class EagerMondrian(Mondrian):
+    rules_class = EagerRules
+
+
+class CountingRules(Rules):
+    """The rules, counting the candidates they evaluate."""
+
+    def level_terms(self, cands, which=None):
+        self.n_evaluated = getattr(self, "n_evaluated", 0) + (
+            cands["n"] if which is None else len(which))
+        return super().level_terms(cands, which)
 
 
 class CountingMondrian(Mondrian):
-    """The engine, counting the candidates it evaluates."""
-
-    def _level_terms(self, cands, which=None):
-        self.n_evaluated = getattr(self, "n_evaluated", 0) + (
-            cands["n"] if which is None else len(which))
-        return super()._level_terms(cands, which)
+    rules_class = CountingRules
 
 
 @pytest.mark.parametrize("semantics", ["svpi", "mvpi-set", "mvpi-multiset"])
@@ -245,12 +286,12 @@ def test_lazy_evaluation_decides_like_evaluating_every_candidate(semantics, poli
         got, n_got = engine.run()
         want, n_want = reference.run()
         assert n_got == n_want and np.array_equal(got, want), (semantics, policy, seed)
-        assert engine.n_candidates == reference.n_candidates
+        assert engine.rules.n_candidates == reference.rules.n_candidates
         # a partition whose every candidate is unsafe already at the level's start is final
         # at once (the lazy sweep also decides near-threshold heads exactly then): progress
         # may come earlier, never go back, and ends at every row
         assert seen["lazy"] == sorted(seen["lazy"]) and seen["lazy"][-1] == seen["eager"][-1] == 1
-        assert engine.n_evaluated <= reference.n_evaluated
+        assert engine.rules.n_evaluated <= reference.rules.n_evaluated
 
 
 def test_lazy_evaluation_skips_the_candidates_the_rule_never_reaches():
@@ -261,7 +302,7 @@ def test_lazy_evaluation_skips_the_candidates_the_rule_never_reaches():
     want, n_want = reference.run()
     assert n_got == n_want > 50 and np.array_equal(got, want)
     # most partitions split by their first candidate: the others are never evaluated
-    assert engine.n_evaluated < 0.9 * reference.n_evaluated
+    assert engine.rules.n_evaluated < 0.9 * reference.rules.n_evaluated
 
 
 def random_groups(rng, semantics, n_values):
@@ -298,11 +339,11 @@ def test_exact_minima_of_a_few_holders_are_those_of_the_float_filtered_path(sema
         groups = random_groups(rng, semantics, 4)
         for cell in range(len(plan)):
             idx = groups.holders(int(plan.value[cell]))
-            engine._exact_memo = {}
-            direct = engine._exact_minima(groups, idx, cell)
-            monkeypatch.setattr(anonymize, "_EXACT_FEW", -1)  # every entry through the filter
-            engine._exact_memo = {}
-            filtered = engine._exact_minima(groups, idx, cell)
+            engine.rules.exact_memo = {}
+            direct = engine.rules.exact_minima(groups, idx, cell)
+            monkeypatch.setattr(anonymize, "EXACT_FEW", -1)  # every entry through the filter
+            engine.rules.exact_memo = {}
+            filtered = engine.rules.exact_minima(groups, idx, cell)
             monkeypatch.undo()
             assert direct == filtered, (semantics, policy, cell)
 
@@ -328,9 +369,9 @@ def test_terms_computed_once_per_run_of_shapes_are_every_pairs_terms(semantics, 
     row_value = rng.choice(n_values, len(row_group), p=weights / weights.sum())
     groups = SparseGroups(sizes, *pair_counts(row_group, row_value, len(sizes), n_values))
     lo = plan.cell_ptr[groups.value]
-    cell, e = anonymize._expand(lo, plan.cell_ptr[groups.value + 1] - lo)
-    assert len(e) >= 2 * anonymize._SHAPES_MIN
-    terms, at = engine._pair_terms(groups.rows, e, cell)
+    cell, e = anonymize.expand(lo, plan.cell_ptr[groups.value + 1] - lo)
+    assert len(e) >= 2 * anonymize.SHAPES_MIN
+    terms, at = engine.rules.pair_terms(groups.rows, e, cell)
     assert (at is None) == (semantics == "mvpi-set")
     want = holder_terms(groups.rows, e, l=plan.l[cell], k=plan.k[cell], m=plan.m[cell],
                         semantics=semantics).as_tuple()
@@ -348,6 +389,6 @@ def test_entropies_summed_once_per_run_of_counts_are_bitwise_the_same(seed):
     from skyprivacy.release import pair_counts
     groups = SparseGroups(sizes, *pair_counts(row_group, row_value, len(sizes), 40))
     total = sizes.astype(float)
-    plain = anonymize._entropy_sum(groups.group, groups.count, total, len(sizes))
-    by_runs = anonymize._entropy_sum(groups.group, groups.count, total, len(sizes), runs=True)
+    plain = anonymize.entropy_sum(groups.group, groups.count, total, len(sizes))
+    by_runs = anonymize.entropy_sum(groups.group, groups.count, total, len(sizes), runs=True)
     assert np.array_equal(plain, by_runs)

@@ -1,4 +1,6 @@
-"""SkylineAnonymize: safe, minimal in svpi, deterministic, input untouched, clear errors."""
+"""The public functions (skyprivacy/anonymize/api.py): SkylineAnonymize is safe, minimal in svpi,
+deterministic, leaves its input untouched and fails with clear errors; k_anonymize runs the same
+search."""
 import dataclasses
 import re
 import warnings
@@ -303,26 +305,28 @@ def test_data_errors():
     holes = table.copy()
     holes.loc[holes.index[:3], "age"] = np.nan
     with pytest.raises(SchemaError, match=re.escape(
-            "Column 'age' has 3 missing value(s); fill or drop them explicitly before "
-            "anonymizing.")):
+            "Column 'age' has 3 missing value(s); pass missing='as_value' to treat them as a "
+            "category, or clean the table.")):
         skyline_anonymize(holes, qi="age", sensitive="disease", policy=policy)
     with pytest.raises(HierarchyError, match=re.escape("Hierarchy for column 'zip': ")):
         skyline_anonymize(table, qi="zip", sensitive="disease", policy=policy,
                           hierarchies={"zip": masking(["47906"], name="zip")})
     lists = make_table(0, 20, "mvpi-set")
     with pytest.raises(SchemaError, match=re.escape(
-            "Column 'disease' holds list-like cells; svpi allows exactly one sensitive value "
-            "per individual (use semantics='mvpi-set' or 'mvpi-multiset').")):
+            f"Column 'disease' holds a list-like cell at row {lists.index[0]}; svpi allows "
+            f"exactly one sensitive value per individual (use semantics='mvpi-set' or "
+            f"'mvpi-multiset').")):
         skyline_anonymize(lists, qi="age", sensitive="disease", policy=policy)
     lists.loc[lists.index[0], "disease"] = ["flu", "flu"]
     with pytest.raises(SchemaError, match=re.escape(
-            "Some individual holds a value of 'disease' more than once; mvpi-set allows each "
-            "value at most once per person (use semantics='mvpi-multiset').")):
+            f"The individual in row {lists.index[0]} holds value 'flu' more than once; mvpi-set "
+            f"allows each value at most once per person (use semantics='mvpi-multiset').")):
         skyline_anonymize(lists, qi="age", sensitive="disease", policy=policy,
                           semantics="mvpi-set")
     lists.loc[lists.index[0], "disease"] = ["flu", None]
     with pytest.raises(SchemaError, match=re.escape(
-            "Column 'disease' has 1 missing value(s) inside list cells; clean the table.")):
+            "Column 'disease' has 1 missing value(s) inside list cells; pass missing='as_value' "
+            "to treat them as a category, or clean the table.")):
         skyline_anonymize(lists, qi="age", sensitive="disease", policy=policy,
                           semantics="mvpi-multiset")
 

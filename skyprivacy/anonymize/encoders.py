@@ -16,10 +16,10 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from ._core.encoding import factorize
-from ._core.warning import warn
-from .errors import HierarchyError, InvalidParameterError, MixedColumnWarning, param_error
-from .labels import DEFAULT_LABEL_LENGTH, SUPPRESSED, set_label
+from .._core.encoding import factorize
+from .._core.warning import warn
+from ..errors import HierarchyError, InvalidParameterError, MixedColumnWarning, param_error
+from ..labels import DEFAULT_LABEL_LENGTH, SUPPRESSED, set_label
 
 LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
 MOSTLY_NUMERIC = 0.8  # a text column this numeric, but not entirely, gets a warning
@@ -45,7 +45,17 @@ def parsed_numbers(column: pd.Series) -> pd.Series:
     return pd.Series(numbers[codes], index=column.index)
 
 
-def qi_kinds(table: pd.DataFrame, qi, hierarchies, *, numeric=None, categorical=None,
+def distinct_cells(column: pd.Series) -> tuple[pd.Series, np.ndarray]:
+    """A column's distinct cells in order of first appearance (a missing value is one) and how
+    many rows hold each: all :func:`qi_kinds` reads of a column (the Dask scan merges them
+    over partitions)."""
+    codes, uniques = pd.factorize(column, use_na_sentinel=False)
+    keep = not isinstance(column.dtype, pd.CategoricalDtype)
+    return (pd.Series(uniques, dtype=column.dtype if keep else None),
+            np.bincount(codes, minlength=len(uniques)))
+
+
+def qi_kinds(table, qi, hierarchies, *, numeric=None, categorical=None,
              owner: str = "skyline_anonymize") -> dict:
     """How every quasi-identifier is split: ``'tree'`` (a hierarchy), ``'numeric'`` (ordered
     numbers, median cuts, ranges ``[lo, hi]``) or ``'set'`` (categories).
@@ -55,6 +65,8 @@ def qi_kinds(table: pd.DataFrame, qi, hierarchies, *, numeric=None, categorical=
     as a number and none is a leading-zero code (ZIP ``02139``, ICD, NDC: codes, not
     quantities).  A text column whose cells are mostly, but not all, numbers is split as
     categories with a :class:`~skyprivacy.errors.MixedColumnWarning` naming the odd cells.
+    ``table`` is a DataFrame, or ``{column: (distinct cells, counts)}`` as
+    :func:`distinct_cells` gives them.
 
     Raises
     ------
@@ -84,25 +96,20 @@ def qi_kinds(table: pd.DataFrame, qi, hierarchies, *, numeric=None, categorical=
             kinds[column] = "tree"
         elif column in categorical:
             kinds[column] = "set"
-        elif column in numeric:
-            numbers = parsed_numbers(table[column])
-            bad = table[column][numbers.isna()]
-            if len(bad):
-                raise InvalidParameterError(
-                    f"Column {column!r} is declared numeric in {owner} but {len(bad)} cell(s) "
-                    f"are not numbers, e.g. {list(dict.fromkeys(map(str, bad)))[:3]!r}.")
-            kinds[column] = "numeric"
         else:
-            kinds[column] = _infer(table[column], column, owner)
+            uniques, counts = (distinct_cells(table[column]) if isinstance(table, pd.DataFrame)
+                               else table[column])
+            if column not in numeric:
+                kinds[column] = infer_kind(uniques, counts, column, owner)
+                continue
+            bad = (parsed_numbers(uniques).isna() & ~uniques.isna()).to_numpy()
+            if bad.any():
+                examples = list(dict.fromkeys(map(str, uniques[bad])))[:3]
+                raise InvalidParameterError(
+                    f"Column {column!r} is declared numeric in {owner} but "
+                    f"{int(counts[bad].sum())} cell(s) are not numbers, e.g. {examples!r}.")
+            kinds[column] = "numeric"
     return kinds
-
-
-def _infer(column: pd.Series, name: str, owner: str) -> str:
-    if pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column):
-        return infer_kind(column.iloc[:0], np.zeros(0, dtype=np.int64), name, owner)
-    codes, uniques = pd.factorize(column, use_na_sentinel=False)
-    return infer_kind(pd.Series(uniques, dtype=object),
-                      np.bincount(codes, minlength=len(uniques)), name, owner)
 
 
 def infer_kind(uniques: pd.Series, counts: np.ndarray, name: str, owner: str) -> str:
@@ -118,7 +125,9 @@ def infer_kind(uniques: pd.Series, counts: np.ndarray, name: str, owner: str) ->
     text = as_text(uniques)
     if text.str.match(LEADING_ZERO).any():
         return "set"  # codes such as ZIP 02139: never read as numbers
-    odd = pd.to_numeric(text.str.strip(), errors="coerce").isna().to_numpy()
+    # a missing cell (kept as a value by missing='as_value') is no odd cell: it sorts last
+    odd = (pd.to_numeric(text.str.strip(), errors="coerce").isna()
+           & ~uniques.isna()).to_numpy()
     if not odd.any():
         return "numeric"
     n_odd = int(counts[odd].sum())
@@ -268,6 +277,30 @@ def _ordered_codes(column: pd.Series, rule) -> tuple[np.ndarray, list]:
     return np.asarray(codes, dtype=np.int64), uniques
 
 
+def median_cuts(code: np.ndarray, count: np.ndarray, starts: np.ndarray,
+                hi: np.ndarray) -> np.ndarray:
+    """The median rule of every group: its lower weighted median (the first code whose
+    cumulative count reaches half the group) or, when that is the group's largest code ``hi``,
+    the largest code below it; a group's rows with codes up to the cut form its first child.
+
+    ``code`` and ``count`` are the distinct codes of every group in ascending order with how
+    many rows hold each, the entries of group i being ``starts[i]:starts[i+1]``.
+
+    Examples
+    --------
+    >>> median_cuts(np.array([1, 2, 5]), np.array([2, 1, 3]), np.array([0, 3]), np.array([5]))
+    array([2])
+    """
+    cumulative = np.cumsum(count)
+    before = np.concatenate([[0], cumulative])[starts[:-1]]
+    half = (cumulative[starts[1:] - 1] - before + 1) // 2
+    cut = code[np.minimum(np.searchsorted(cumulative, before + half), len(code) - 1)]
+    at_max = cut >= hi
+    if at_max.any():  # the entry before the group's last one: its largest code below hi
+        cut = np.where(at_max, code[np.maximum(starts[1:] - 2, 0)], cut)
+    return cut
+
+
 class NumericQI:
     """A numeric quasi-identifier: codes are ranks of the distinct numbers; each number is
     published as the text it had in the input (``1.50`` stays ``1.50``)."""
@@ -285,42 +318,17 @@ class NumericQI:
         self.texts = [v if isinstance(v, str) else str(v.item() if isinstance(v, np.generic)
                                                        else v) for v in originals]
 
-    def level_split(self, codes, part_of, starts, lo, hi):
-        """Median split of every group of a level at once.
+    def split(self, part, code, count, starts, lo, hi):
+        """Median split of every group of a level at once, from its (code, count) entries.
 
-        ``codes`` are the attribute codes of the level's rows grouped by partition
-        (``part_of``, boundaries ``starts``). Returns the child (0 or 1) of every row, the
-        number of children per partition and the normalized width per partition."""
-        n_parts = len(lo)
-        sizes = np.diff(starts)
-        half = (sizes + 1) // 2  # lower median: first code whose cumulative count reaches it
-        span = hi - lo + 1
-        if span.sum() <= max(4 * len(codes), 1 << 20):
-            # per-partition histograms laid end to end: no sorting needed
-            offset = np.cumsum(span) - span
-            histogram = np.bincount(offset[part_of] + codes - lo[part_of],
-                                    minlength=int(span.sum()))
-            cumulative = np.cumsum(histogram)
-            before = np.where(offset > 0, cumulative[np.maximum(offset - 1, 0)], 0)
-            cut = lo + np.searchsorted(cumulative, before + half) - offset
-            at_max = cut >= hi
-            if at_max.any():  # cut at the largest present code below the maximum instead
-                index = np.arange(len(histogram))
-                last_present = np.maximum.accumulate(np.where(histogram > 0, index, -1))
-                previous = last_present[np.maximum(offset + span - 2, 0)]
-                cut = np.where(at_max, lo + previous - offset, cut)
-        else:
-            key = part_of * (len(self.uniques) + 1) + codes
-            sorted_codes = codes[np.argsort(key, kind="stable")]
-            cut = sorted_codes[starts[:-1] + half - 1]
-            at_max = cut >= hi
-            if at_max.any():
-                below = np.add.reduceat((codes < hi[part_of]).astype(np.int64), starts[:-1])
-                alternative = sorted_codes[np.maximum(starts[:-1] + below - 1, 0)]
-                cut = np.where(at_max, alternative, cut)
-        child = (codes > cut[part_of]).astype(np.int64)
+        ``part``, ``code`` and ``count`` are the level's distinct (group, code) pairs sorted by
+        group then code, with how many rows hold each (one row each, or many: rows and
+        histograms alike); the entries of group i are ``starts[i]:starts[i+1]`` and its codes
+        span ``lo[i]..hi[i]``.  Returns the child (0 or 1) of every entry, the number of
+        children per group and the normalized width per group."""
+        child = (code > median_cuts(code, count, starts, hi)[part]).astype(np.int64)
         n_children = np.where(hi > lo, 2, 0)
-        width = (np.zeros(n_parts) if self.span == 0 else
+        width = (np.zeros(len(lo)) if self.span == 0 else
                  (self.uniques[hi] - self.uniques[lo]).astype(float) / self.span)
         return child, n_children, width
 
@@ -368,22 +376,9 @@ class TreeQI:
 
     kind = "hierarchy"
 
-    def __init__(self, name: str, column: pd.Series, hierarchy=None):
+    def __init__(self, name: str, column: pd.Series, hierarchy):
         self.name = name
-        if hierarchy is None:  # flat: every distinct value directly under '*'
-            codes, uniques = factorize(column)
-            self.leaf_labels = [str(u) for u in uniques]
-            self.codes = codes
-            n = len(uniques)
-            self.node_label = ["*"] + self.leaf_labels
-            self.node_lo = np.array([0] + list(range(n)), dtype=np.int64)
-            self.node_hi = np.array([n - 1] + list(range(n)), dtype=np.int64)
-            self.children = [list(range(1, n + 1))] + [[] for _ in range(n)]
-            self.parent = np.array([-1] + [0] * n, dtype=np.int64)
-            self.depth = np.array([0] + [1] * n, dtype=np.int64)
-            self.leaf_node = np.arange(1, n + 1, dtype=np.int64)
-        else:
-            self._from_hierarchy(column, hierarchy)
+        self._from_hierarchy(column, hierarchy)
         self.n_leaves = len(self.leaf_labels)
 
     def _from_hierarchy(self, column: pd.Series, hierarchy) -> None:
@@ -443,16 +438,6 @@ class TreeQI:
         position = {label: i for i, label in enumerate(leaf_labels)}
         self.codes = np.array([position[leaf] for leaf in leaves], dtype=np.int64)[value_codes]
 
-    def lca(self, lo: int, hi: int) -> int:
-        a, b = int(self.leaf_node[lo]), int(self.leaf_node[hi])
-        while self.depth[a] > self.depth[b]:
-            a = int(self.parent[a])
-        while self.depth[b] > self.depth[a]:
-            b = int(self.parent[b])
-        while a != b:
-            a, b = int(self.parent[a]), int(self.parent[b])
-        return a
-
     def _ancestors(self) -> np.ndarray:
         """anc[d, leaf] = the leaf's ancestor at depth d (the leaf itself below its depth)."""
         if not hasattr(self, "_anc"):
@@ -468,8 +453,10 @@ class TreeQI:
             self._anc = anc
         return self._anc
 
-    def level_split(self, codes, part_of, starts, lo, hi):
-        """Split every group of a level into the children of its lowest common ancestor."""
+    def split(self, part, code, count, starts, lo, hi):
+        """Split every group of a level into the children of its lowest common ancestor (the
+        entries as in :meth:`NumericQI.split`; only which codes are present matters)."""
+        part_of, codes = part, code
         anc = self._ancestors()
         lca_depth = np.zeros(len(lo), dtype=np.int64)
         for d in range(1, anc.shape[0]):
@@ -489,5 +476,22 @@ class TreeQI:
                  (self.node_hi[lca] - self.node_lo[lca]).astype(float) / (self.n_leaves - 1))
         return child, n_children, width
 
+    def lca(self, lo: int, hi: int) -> int:
+        """The lowest common ancestor of leaves ``lo`` and ``hi``: the deepest node both
+        descend from."""
+        anc = self._ancestors()
+        return int(anc[np.flatnonzero(anc[:, lo] == anc[:, hi])[-1], lo])
+
     def label(self, lo: int, hi: int) -> str:
         return self.node_label[self.lca(lo, hi)]
+
+
+def make_encoder(name: str, column: pd.Series, kind: str, hierarchy=None, order="sorted",
+                 label_length: int | None = DEFAULT_LABEL_LENGTH):
+    """The encoder of a quasi-identifier of kind ``kind`` (:func:`qi_kinds`) over ``column``
+    (every cell, or, as the Dask engine builds them, the column's distinct cells)."""
+    if kind == "tree":
+        return TreeQI(name, column, hierarchy)
+    if kind == "numeric":
+        return NumericQI(name, column)
+    return SetQI(name, column, order, label_length)

@@ -1,6 +1,6 @@
-"""Quasi-identifier encoders (skyprivacy/qi.py, Sect. 6.2 of Chen, LeFevre and Ramakrishnan
-2009): how each QI is split (numbers, categories, a hierarchy), the order categories line up
-in, and the codes, splits and labels of the three encoders."""
+"""Quasi-identifier encoders (skyprivacy/anonymize/encoders.py, Sect. 6.2 of Chen, LeFevre and
+Ramakrishnan 2009): how each QI is split (numbers, categories, a hierarchy), the order
+categories line up in, and the codes, splits and labels of the three encoders."""
 import re
 import warnings
 
@@ -13,12 +13,22 @@ from hypothesis import strategies as st
 from skyprivacy import (HierarchyError, InvalidParameterError, MixedColumnWarning, Policy,
                         k_anonymize, skyline_anonymize)
 from skyprivacy.hierarchy import Hierarchy
-from skyprivacy.qi import (NumericQI, SetQI, TreeQI, as_text, category_orders, parsed_numbers,
-                           qi_kinds)
+from skyprivacy.anonymize.encoders import (NumericQI, SetQI, TreeQI, as_text, category_orders,
+                                          parsed_numbers, qi_kinds)
+from skyprivacy.anonymize.source import row_entries
 
 ORDER_RULE = ("must be 'sorted', 'first', or a mapping of quasi-identifier -> 'sorted', 'first' "
               "or the list of its values in order")
 # a hierarchy whose leaves are not in sorted order: b, a under x; c, d, e under y
+def level_split(attr, codes, part_of, starts, lo, hi):
+    """``attr.split`` of a level's rows: their (group, code, count) entries split, and each
+    row given the child of its entry."""
+    part, code, count, entry = row_entries(part_of, codes, len(lo), int(codes.max()) + 1)
+    child, n_children, width = attr.split(part, code, count,
+                                          np.searchsorted(part, np.arange(len(lo) + 1)), lo, hi)
+    return child[entry], n_children, width
+
+
 LETTERS = Hierarchy([["b", "x", "*"], ["a", "x", "*"], ["c", "y", "*"], ["d", "y", "*"],
                      ["e", "y", "*"]], name="t")
 
@@ -241,7 +251,7 @@ def test_long_set_labels_are_digests_whose_members_are_kept():
 
 def test_a_set_split_is_the_median_cut_of_the_ordered_values():
     sev = SetQI("s", pd.Series(["a", "b", "c", "a"]))  # codes 0 1 2 0
-    child, n_children, width = sev.level_split(sev.codes, np.zeros(4, dtype=np.int64),
+    child, n_children, width = level_split(sev, sev.codes, np.zeros(4, dtype=np.int64),
                                                np.array([0, 4]), np.array([0]), np.array([2]))
     # sorted codes 0 0 1 2, lower median 0: {a} against {b, c}; the run spans every value
     assert child.tolist() == [0, 1, 1, 0] and n_children.tolist() == [2]
@@ -268,7 +278,7 @@ def test_a_numeric_level_is_split_at_each_groups_lower_median():
     values = NumericQI("v", pd.Series([10, 20, 30, 50]))  # codes 0..3, span 40
     codes = np.array([2, 0, 3, 1, 1, 1, 2, 3, 3])
     part_of = np.array([0, 0, 0, 0, 1, 1, 1, 2, 2])
-    child, n_children, width = values.level_split(codes, part_of, np.array([0, 4, 7, 9]),
+    child, n_children, width = level_split(values, codes, part_of, np.array([0, 4, 7, 9]),
                                                   np.array([0, 1, 3]), np.array([3, 2, 3]))
     # group 0: 0 1 | 2 3; group 1: 1 1 | 2; group 2 is one value and is not split
     assert child[:7].tolist() == [1, 0, 1, 0, 0, 0, 1]
@@ -279,7 +289,7 @@ def test_a_numeric_level_is_split_at_each_groups_lower_median():
 def test_a_median_at_the_maximum_cuts_below_it():
     values = NumericQI("v", pd.Series([10, 20, 30, 50]))
     # codes 0 1 1 1: the lower median is 1, the maximum, which would leave one side empty
-    child, n_children, _ = values.level_split(np.array([0, 1, 1, 1]), np.zeros(4, dtype=np.int64),
+    child, n_children, _ = level_split(values, np.array([0, 1, 1, 1]), np.zeros(4, dtype=np.int64),
                                               np.array([0, 4]), np.array([0]), np.array([1]))
     assert child.tolist() == [0, 1, 1, 1] and n_children.tolist() == [2]
 
@@ -306,7 +316,7 @@ def check_level(attr, groups):
     starts = np.concatenate([[0], np.cumsum([len(g) for g in groups])])
     lo = np.array([min(g) for g in groups])
     hi = np.array([max(g) for g in groups])
-    child, n_children, width = attr.level_split(codes, part_of, starts, lo, hi)
+    child, n_children, width = level_split(attr, codes, part_of, starts, lo, hi)
     for i, g in enumerate(groups):
         assert n_children[i] == (2 if hi[i] > lo[i] else 0)
         expected = (attr.uniques[hi[i]] - attr.uniques[lo[i]]) / attr.span
@@ -370,22 +380,22 @@ def test_a_tree_level_splits_into_the_children_of_each_groups_ancestor():
     tree = TreeQI("t", pd.Series(list("abcde")), LETTERS)
     # group 0: a, b (under x); group 1: e, c (under y, d absent); group 2: d alone
     codes = np.array([1, 0, 4, 2, 3])
-    child, n_children, width = tree.level_split(codes, np.array([0, 0, 1, 1, 2]),
+    child, n_children, width = level_split(tree, codes, np.array([0, 0, 1, 1, 2]),
                                                 np.array([0, 2, 4, 5]),
                                                 np.array([0, 2, 3]), np.array([1, 4, 3]))
     assert child[:4].tolist() == [1, 0, 1, 0]  # b before a under x; c before e under y
     assert n_children.tolist() == [2, 2, 0]  # only the children present are counted
     assert width.tolist() == [0.25, 0.5, 0.0]  # leaves under x, y, d: 1/4, 2/4, 0/4
-    whole = tree.level_split(np.array([4, 1, 2, 1, 0]), np.zeros(5, dtype=np.int64),
+    whole = level_split(tree, np.array([4, 1, 2, 1, 0]), np.zeros(5, dtype=np.int64),
                              np.array([0, 5]), np.array([0]), np.array([4]))
     assert whole[0].tolist() == [1, 0, 1, 0, 0] and whole[2].tolist() == [1.0]  # x | y
 
 
-def test_without_a_hierarchy_every_value_hangs_under_the_root():
-    flat = TreeQI("f", pd.Series(["b", "a", "b"]))
+def test_a_one_level_hierarchy_hangs_every_value_under_the_root():
+    flat = TreeQI("f", pd.Series(["b", "a", "b"]), Hierarchy([["a", "*"], ["b", "*"]]))
     assert (flat.leaf_labels, flat.codes.tolist()) == (["a", "b"], [1, 0, 1])
     assert (flat.label(0, 1), flat.label(1, 1)) == ("*", "b")
-    child, n_children, width = flat.level_split(flat.codes, np.zeros(3, dtype=np.int64),
+    child, n_children, width = level_split(flat, flat.codes, np.zeros(3, dtype=np.int64),
                                                 np.array([0, 3]), np.array([0]), np.array([1]))
     assert (child.tolist(), n_children.tolist(), width.tolist()) == ([1, 0, 1], [2], [1.0])
 

@@ -1,0 +1,373 @@
+"""The public anonymization functions over a pandas table: SkylineAnonymize (Sect. 6.2,
+Fig. 4) and k-anonymity through the same search (Proposition 3).
+
+Each checks its inputs (:mod:`.inputs`), encodes the table into an in-memory source
+(:class:`~.source.MemorySource`), runs the one strategy (:func:`~.search.mondrian`) with the
+decision rules (:class:`~.rules.Rules`), and builds the released table (:mod:`.released`),
+certified by an independent :func:`skyprivacy.skyline_check` of exactly what is released.  A
+Dask frame is handed to the Dask engine's functions of the same name, which run the same
+strategy and rules over a source of partitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from .._core.engines import dispatchable
+from ..check import skyline_check
+from ..errors import InfeasibleError, param_error
+from ..knowledge import Policy
+from ..labels import DEFAULT_LABEL_LENGTH
+from ..release import ReleaseCandidate, encode_sensitive, pair_counts
+from .encoders import distinct_cells, make_encoder
+from .inputs import Checked, TableFacts, check_anonymization, check_k, check_local_rows
+from .released import (
+    AnonymizationResult,
+    KAnonymizationResult,
+    build_release,
+    release_candidate,
+    set_labels_of,
+    sizes_only,
+)
+from .rules import PolicyPlan, Rules, SparseGroups
+from .search import check_feasible, mondrian
+from .source import MemorySource
+
+__all__ = ["skyline_anonymize", "k_anonymize", "splittable_groups", "skyline_search",
+           "k_search", "PandasEngine", "IDENTITY"]
+
+#: The sensitive column of k-anonymity's search: every individual's own (Proposition 3).
+IDENTITY = "__skyprivacy_identity__"
+
+
+class PandasEngine:
+    """The pandas engine of :func:`skyline_search` and :func:`k_search`: the table's facts
+    read at once, then the search in memory (its source with the rules) and the release."""
+
+    def __init__(self, table: pd.DataFrame):
+        self.table = table
+
+    def facts(self, sensitive, semantics: str, missing: str):
+        """The :class:`~.inputs.TableFacts` of the table (``sensitive`` None: k-anonymity's
+        identity, never missing)."""
+        def facts(qi: list) -> TableFacts:
+            return TableFacts(len(self.table), [int(self.table[c].isna().sum()) if c is not None
+                                                else 0 for c in [*qi, sensitive]],
+                              {name: distinct_cells(self.table[name]) for name in qi})
+        return facts
+
+    def search(self, checked: Checked, sensitive, policy, split: str, min_size, progress,
+               missing: str) -> PandasEngine:
+        """The in-memory source of the checked table (the sensitive column read by its one
+        rule, :func:`skyprivacy.release.encode_sensitive`; None: k-anonymity's placeholder
+        value; every QI coded by its encoder) with the rules."""
+        table, n = self.table, len(self.table)
+        elem_row, elem_val, values = (
+            (np.arange(n), np.zeros(n, dtype=np.int64), [0]) if sensitive is None else
+            encode_sensitive(table[sensitive], semantics=checked.semantics, missing=missing))
+        self.attrs = [make_encoder(name, table[name], checked.kinds[name],
+                                   checked.hierarchies.get(name),
+                                   checked.orders.get(name, "sorted"), checked.label_length)
+                      for name in checked.qi]
+        self.source = self.audit = MemorySource(
+            self.attrs, np.column_stack([attr.codes for attr in self.attrs]), elem_row,
+            elem_val, values, checked.semantics)
+        self.qi, self.sensitive, self.values, self.n_rows = checked.qi, sensitive, values, n
+        self.rules = Rules(PolicyPlan.build(policy, self.values, self.n_rows),
+                           len(self.values), checked.semantics, split, min_size, progress)
+        return self
+
+    def root(self):
+        return self.source.root()
+
+    def run(self) -> int:
+        return mondrian(self.source, self.rules)
+
+    def release(self, output: str, random_state, group_column: str) -> tuple:
+        """(released table, group of every row, per-group summary, group sizes)."""
+        released, assignment, groups = build_release(
+            self.attrs, self.table, self.qi, self.source.final, self.sensitive, output,
+            random_state, group_column)
+        return (released, pd.Series(assignment, index=self.table.index, name="group"),
+                groups, groups["n_individuals"].to_numpy())
+
+
+def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, split, output,
+                   random_state, group_column, progress, numeric, categorical, order,
+                   label_length, missing) -> AnonymizationResult:
+    """:func:`skyline_anonymize` over an engine (:class:`PandasEngine`, or the Dask
+    engine's): the checks, the search, the release and its certificate, the same for
+    both."""
+    checked = check_anonymization(
+        engine.table, engine.facts(sensitive, semantics, missing), qi=qi, sensitive=sensitive,
+        policy=policy, hierarchies=hierarchies, semantics=semantics, split=split,
+        output=output, group_column=group_column, missing=missing, numeric=numeric,
+        categorical=categorical, order=order, label_length=label_length,
+        owner="skyline_anonymize")
+    qi, policy, semantics = checked.qi, checked.policy, checked.semantics
+    search = engine.search(checked, sensitive, policy, split, None, progress, missing)
+    check_feasible(search.root(), search.values, semantics, policy)
+    n_splits = search.run()
+    released, assignment, groups, _ = search.release(output, random_state, group_column)
+    candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
+                                  group_column=group_column, semantics=semantics,
+                                  missing=missing)
+    return AnonymizationResult(
+        table=released, candidate=candidate, certificate=skyline_check(candidate, policy),
+        assignment=assignment, groups=groups, qi=tuple(qi), sensitive=sensitive,
+        semantics=semantics, output=output, split=split, n_splits=n_splits,
+        n_candidates_evaluated=search.rules.n_candidates,
+        group_column=group_column if output == "bucketized" else None,
+        set_labels=set_labels_of(search.attrs), _engine=search.audit)
+
+
+def k_search(engine, *, qi, k: int, hierarchies, split, output, group_column, progress,
+             numeric, categorical, order, label_length, missing) -> KAnonymizationResult:
+    """:func:`k_anonymize` over an engine: the checks (of the QI columns beside the identity
+    marker), the search under the size rule, the release and its k-anonymity certificate."""
+    listed = [qi] if isinstance(qi, str) else list(qi or [])
+    checked = check_anonymization(
+        engine.table, engine.facts(None, "svpi", missing), qi=qi, sensitive=IDENTITY,
+        policy=Policy.uniform([(0, 0, 0, 1)]), hierarchies=hierarchies, semantics="svpi",
+        split=split, output=output, group_column=group_column, missing=missing,
+        numeric=numeric, categorical=categorical, order=order, label_length=label_length,
+        owner="k_anonymize", columns=pd.DataFrame(
+            columns=[IDENTITY] + [c for c in listed if c in engine.table.columns]))
+    search = engine.search(checked, None, None, split, k, progress, missing)
+    if search.n_rows < k:
+        raise InfeasibleError(f"The table has {search.n_rows} rows, fewer than k = {k}: no "
+                              f"release can be {k}-anonymous.")
+    n_splits = search.run()
+    released, assignment, groups, sizes = search.release(output, None, group_column)
+    from ..baselines import k_anonymity
+    certificate = k_anonymity(sizes_only(sizes, pd.RangeIndex(len(sizes), name="group")), k=k)
+    return KAnonymizationResult(released, certificate, assignment, groups, k, n_splits,
+                                set_labels_of(search.attrs))
+
+
+@dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
+def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy,
+                      hierarchies: Mapping | None = None, semantics: str = "svpi",
+                      split: str = "infogain", output: str = "generalized",
+                      random_state=None, group_column: str = "group",
+                      progress=None, numeric=None, categorical=None, order=None,
+                      label_length: int | None = DEFAULT_LABEL_LENGTH,
+                      local_rows: int | None = None, missing: str = "error"
+                      ) -> AnonymizationResult:
+    """Generalize or bucketize a table so that it is safe under a skyline policy (Fig. 4).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The original data, one row per individual (for mvpi, list-like sensitive cells hold an
+        individual's values). Never modified.
+    qi : str or list of str
+        Quasi-identifier columns to partition on. Columns with a hierarchy are split into the
+        children of their lowest covering node and labelled with it. Without a hierarchy,
+        numeric columns are split at the median value boundary (labels "[lo, hi]") and other
+        columns at the median of their distinct values lined up by ``order``: a group is
+        labelled with its one value, ``*`` when it spans every value of the column, else the
+        set of values it covers (``{a, b, c}``, or a digest, see ``label_length``); pass a
+        one-level hierarchy to get all-or-nothing suppression ('*') instead.
+    sensitive : str
+        The sensitive column.
+    policy : Policy
+        The value-centric skyline policy the release must satisfy.
+    hierarchies : mapping of column -> Hierarchy, optional
+        Generalization hierarchies (e.g. :func:`skyprivacy.hierarchy.load_adult_hierarchies`).
+    semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+    split : {'infogain', 'widest'}, default 'infogain'
+        Split priority: information gain w.r.t. the sensitive attribute (Sect. 8.4), or the
+        widest normalized range (Mondrian's choice).
+    output : {'generalized', 'bucketized'}, default 'generalized'
+        'generalized' replaces QI values by the group's range ("[30, 39]") or hierarchy node;
+        'bucketized' keeps QI values, adds ``group_column`` and reassigns the sensitive values
+        at random within each group.
+    random_state : int or numpy.random.Generator, optional
+        Seed of the bucketized reassignment (same seed, same output).
+    group_column : str, default 'group'
+        Name of the bucket id column of a bucketized release.
+    progress : callable, optional
+        Called with the fraction (0..1] of rows already in final groups, at most once per
+        percent (for progress bars; the library itself never prints).
+    numeric, categorical : str or list of str, optional
+        Quasi-identifiers to split as ordered numbers (median cuts, ranges) or as categories,
+        whatever their dtype. Default (:func:`skyprivacy.anonymize.encoders.qi_kinds`,
+        shared with the command line): numeric dtypes and text whose every cell is a number
+        are numeric, except leading-zero codes (ZIP ``02139``); a mostly-numeric text
+        column with a few other cells is split as categories with a
+        :class:`MixedColumnWarning`. A released cell that is not generalized is the input
+        cell, unchanged; ranges print their bounds as they appear in the input.
+    order : {'sorted', 'first'} or mapping, optional
+        The order in which a categorical QI lines up its values before it is split into runs
+        (:func:`skyprivacy.anonymize.encoders.category_orders`). Default ``'sorted'`` (text
+        in code-point order, as before this option existed); ``'first'``: order of first
+        appearance in the table; a mapping ``{column: 'sorted' | 'first' | [values in
+        order]}`` per column (columns it does not name are sorted), e.g.
+        ``{"severity": ["low", "mid", "high"]}``.
+    label_length : int or None, default 80
+        Longest set label listed in full, in characters. A longer set (or one whose members
+        hold a comma) is published as a digest, ``{#3f9a2c1b: 12 values}``, whose members
+        are in ``.set_labels`` (the command line writes them to a set-label file beside the
+        output, recorded by the certificate; see :mod:`skyprivacy.labels`). ``0`` publishes
+        every set as a digest, ``None`` lists every set in full.
+    local_rows : int, optional
+        Dask frames only: groups of at most this many rows are finished on the worker that
+        holds them (see docs/dask.md).
+    missing : {'error', 'as_value'}, default 'error'
+        Missing values (NaN/None) in the quasi-identifiers or the sensitive column raise by
+        default (silently dropping them would overstate the protection); ``'as_value'``
+        treats them as a value of their own, as :meth:`ReleaseCandidate.from_table` does (a
+        numeric quasi-identifier orders it after every number).
+
+    Returns
+    -------
+    AnonymizationResult
+        ``.table``, ``.candidate``, ``.certificate`` (an independent skyline_check of what is
+        released), ``.assignment``, ``.groups`` and ``.set_labels``.
+
+    Raises
+    ------
+    InfeasibleError
+        If even the whole table as one group is unsafe; the message names the value and point.
+    SchemaError, HierarchyError, InvalidParameterError
+        Missing columns or values, values a hierarchy does not cover, bad parameters.
+
+    Notes
+    -----
+    A split into g_1..g_n is accepted iff, with SSi <- min(SSi, terms of g_1..g_n) for every
+    (value, point), BP = 1 / (min(SS1, SS2*SS5, SS3*SS4) + 1) < c and no child holding the value
+    has n <= k + m. Verdicts near the threshold are decided with exact fractions.
+
+    References
+    ----------
+    Chen, LeFevre and Ramakrishnan (2009), Sect. 6.2, Fig. 4 and Theorem 4; LeFevre, DeWitt
+    and Ramakrishnan, "Mondrian multidimensional k-anonymity" (ICDE 2006) and "Workload-aware
+    anonymization" (KDD 2006) for the split criteria.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"age": [21, 22, 23, 24, 31, 33, 35, 38],
+    ...                       "disease": ["flu", "aids", "flu", "cold",
+    ...                                   "flu", "cold", "aids", "cold"]})
+    >>> result = skyline_anonymize(table, qi="age", sensitive="disease",
+    ...                            policy=Policy.uniform([(0, 1, 0, 0.8)]))
+    >>> result.certificate.safe, result.candidate.n_groups
+    (True, 2)
+    >>> result.table["age"].tolist()
+    ['[21, 24]', '[21, 24]', '[21, 24]', '[21, 24]', '[31, 38]', '[31, 38]', '[31, 38]', '[31, 38]']
+    """
+    owner = "skyline_anonymize"
+    check_local_rows(local_rows, owner)
+    if not isinstance(table, pd.DataFrame):
+        raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
+    return skyline_search(
+        PandasEngine(table), qi=qi, sensitive=sensitive, policy=policy, hierarchies=hierarchies,
+        semantics=semantics, split=split, output=output, random_state=random_state,
+        group_column=group_column, progress=progress, numeric=numeric, categorical=categorical,
+        order=order, label_length=label_length, missing=missing)
+
+
+@dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
+def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None = None,
+                split: str = "widest", output: str = "generalized",
+                group_column: str = "group", progress=None, numeric=None,
+                categorical=None, order=None,
+                label_length: int | None = DEFAULT_LABEL_LENGTH,
+                local_rows: int | None = None, missing: str = "error"
+                ) -> KAnonymizationResult:
+    """k-anonymity with the SkylineAnonymize engine (Proposition 3).
+
+    With the identity of each individual as the sensitive value, the skyline point
+    (0, k - 2, 0) at c = 1 holds iff every QI-group has at least k individuals, so the engine
+    runs with that size rule instead of evaluating one policy cell per individual.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+    qi : str or list of str
+    k : int
+        At least 2.
+    hierarchies, split, output, group_column, progress, numeric, categorical, order
+    label_length, local_rows, missing
+        As in :func:`skyline_anonymize` (``split`` defaults to Mondrian's widest range; the
+        information gain needs a sensitive attribute).
+
+    Returns
+    -------
+    KAnonymizationResult
+        With ``.certificate`` the :func:`skyprivacy.baselines.k_anonymity` check of the
+        released groups.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"age": [21, 22, 23, 24, 31, 33, 35, 38]})
+    >>> result = k_anonymize(table, qi="age", k=3)
+    >>> result.safe, result.groups["n_individuals"].tolist()
+    (True, [4, 4])
+    """
+    owner = "k_anonymize"
+    k = check_k(k, split, owner)
+    check_local_rows(local_rows, owner)
+    if not isinstance(table, pd.DataFrame):
+        raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
+    return k_search(PandasEngine(table), qi=qi, k=k, hierarchies=hierarchies, split=split,
+                    output=output, group_column=group_column, progress=progress,
+                    numeric=numeric, categorical=categorical, order=order,
+                    label_length=label_length, missing=missing)
+
+
+def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple[int, str]]:
+    """Groups that some candidate split could still divide safely (Theorem 4: none in svpi).
+
+    Each candidate split of each released group is checked by an exact
+    :func:`skyprivacy.skyline_check` of the release with that group replaced by its children,
+    independently of the sufficient statistics used during the search. Intended for audits and
+    tests on small tables (cost: one full check per candidate split).
+
+    Returns
+    -------
+    list of (group id, attribute name)
+    """
+    source = result.search_source
+    if source is None:
+        raise param_error("result", "splittable_groups",
+                          "be a skyline_anonymize result of a pandas DataFrame (a dask "
+                          "result keeps no search engine)",
+                          type(result).__name__)
+    assignment = result.assignment.to_numpy()
+    # groups in assignment order, as sparse rows
+    n_groups = int(assignment.max()) + 1
+    sizes = np.bincount(assignment, minlength=n_groups)
+    group, value, count = pair_counts(assignment[source.elem_row], source.elem_val, n_groups,
+                                      source.n_values)
+    found = []
+    for g in range(n_groups):
+        rows = np.flatnonzero(assignment == g)
+        keep = group != g
+        others = np.arange(n_groups) != g
+        renumber = np.cumsum(others) - 1
+        one = MemorySource(source.attrs, source.code_matrix, source.elem_row, source.elem_val,
+                           source.values, result.semantics, rows=rows,
+                           starts=np.array([0, len(rows)]))
+        cands = one.candidates(need_counts=True)
+        if not cands["n"]:  # no QI splits the group
+            continue
+        kids: SparseGroups = cands["children"]
+        for c in range(cands["n"]):
+            f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
+            mask = (kids.group >= f) & (kids.group < f + n)
+            trial = ReleaseCandidate.from_nonzeros(
+                np.concatenate([sizes[others], cands["sizes"][f:f + n]]),
+                np.concatenate([renumber[group[keep]], kids.group[mask] - f + n_groups - 1]),
+                np.concatenate([value[keep], kids.value[mask]]),
+                np.concatenate([count[keep], kids.count[mask]]),
+                source.values, semantics=result.semantics)
+            if skyline_check(trial, policy).safe:
+                found.append((g, source.attrs[int(cands["attr"][c])].name))
+    return found
