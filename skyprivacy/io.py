@@ -406,7 +406,7 @@ def shlex_quote(text: str) -> str:
     return shlex.quote(text)
 
 
-def require_columns(frame: pd.DataFrame, columns: Iterable[str]) -> None:
+def require_columns(table: pd.DataFrame, columns: Iterable[str]) -> None:
     """Raise the library's :class:`SchemaError` for the first column the table lacks.
 
     Examples
@@ -417,12 +417,12 @@ def require_columns(frame: pd.DataFrame, columns: Iterable[str]) -> None:
     skyprivacy.errors.SchemaError: Column 'zip' is not in the table; columns are ['age'].
     """
     for column in columns:
-        if column not in frame.columns:
+        if column not in table.columns:
             raise SchemaError(f"Column {column!r} is not in the table; columns are "
-                              f"{list(map(str, frame.columns))}.")
+                              f"{list(map(str, table.columns))}.")
 
 
-def reject_missing(frame: pd.DataFrame, columns: Iterable[str],
+def reject_missing(table: pd.DataFrame, columns: Iterable[str],
                    na_values: Iterable[str] = NA_MARKERS) -> None:
     """Raise :class:`SchemaError` if a used column holds a missing cell.
 
@@ -440,10 +440,10 @@ def reject_missing(frame: pd.DataFrame, columns: Iterable[str],
     na_values = tuple(na_values)
     from ._core.engines import partitioned_engine
 
-    if partitioned_engine(frame) is not None:  # counted where the partitions live
+    if partitioned_engine(table) is not None:  # counted where the partitions live
         from .dask_engine.io import first_missing
 
-        for column, n_missing, first, cell in first_missing(frame, columns, na_values):
+        for column, n_missing, first, cell in first_missing(table, columns, na_values):
             if n_missing:
                 raise SchemaError(
                     f"Column {column!r} has {n_missing} missing cell(s), the first on data "
@@ -451,12 +451,12 @@ def reject_missing(frame: pd.DataFrame, columns: Iterable[str],
                     f"or remove them (or change --na-values).")
         return
     for column in dict.fromkeys(columns):
-        mask = missing_mask(frame[column], na_values).to_numpy(dtype=bool)
+        mask = missing_mask(table[column], na_values).to_numpy(dtype=bool)
         if mask.any():
             first = int(np.flatnonzero(mask)[0])
             raise SchemaError(
                 f"Column {column!r} has {int(mask.sum())} missing cell(s), the first on data row "
-                f"{first + 1} ({frame[column].iloc[first]!r}); skyprivacy never drops rows "
+                f"{first + 1} ({table[column].iloc[first]!r}); skyprivacy never drops rows "
                 f"silently: fill or remove them (or change --na-values).")
 
 
@@ -659,7 +659,7 @@ def read_bytes(path, *, noun: str = "file") -> bytes:
 
 
 # ----------------------------------------------------------------------------------- writing
-def table_bytes(frame: pd.DataFrame, format: str = "csv") -> bytes:
+def table_bytes(table: pd.DataFrame, format: str = "csv") -> bytes:
     """The bytes of a table file: the canonical CSV (so ``sha256sum`` of the file equals the
     certificate's table hash) or Parquet without the index.
 
@@ -671,9 +671,9 @@ def table_bytes(frame: pd.DataFrame, format: str = "csv") -> bytes:
     if format == "parquet":
         _require_pyarrow("Writing")
         buffer = _io.BytesIO()
-        frame.to_parquet(buffer, index=False)
+        table.to_parquet(buffer, index=False)
         return buffer.getvalue()
-    return canonical_csv(frame).encode("utf-8")
+    return canonical_csv(table).encode("utf-8")
 
 
 def json_bytes(data: Mapping) -> bytes:
@@ -857,10 +857,10 @@ def _remove(path: str) -> None:
         pass
 
 
-def write_table(frame: pd.DataFrame, path, *, format: str | None = None) -> None:
+def write_table(table: pd.DataFrame, path, *, format: str | None = None) -> None:
     """Write a table atomically (CSV as :func:`table_bytes`, or Parquet)."""
     with OutputFiles() as out:
-        out.add(path, table_bytes(frame, table_format(path, format)))
+        out.add(path, table_bytes(table, table_format(path, format)))
         out.commit()
 
 
@@ -935,20 +935,20 @@ def _is_parquet(path) -> bool:
         return False
 
 
-def write_parquet_dataset(frame, folder: str) -> None:
-    """Write a dask frame into the existing ``folder`` as a Parquet dataset: one file per
+def write_parquet_dataset(table, folder: str) -> None:
+    """Write a dask table into the existing ``folder`` as a Parquet dataset: one file per
     partition, ``part.00000.parquet``, ``part.00001.parquet``... (the names sort in partition
     order, so :func:`read_table_dask` reads the same partitions back); object columns are
     stored as the text of their canonical CSV."""
     from .dask_engine.io import write_parquet_files
 
     _require_pyarrow("Writing")
-    write_parquet_files(frame, folder)
+    write_parquet_files(table, folder)
 
 
-def write_dataset(frame, path) -> None:
-    """Write a dask frame as the Parquet dataset directory ``path``, atomically: staged in a
+def write_dataset(table, path) -> None:
+    """Write a dask table as the Parquet dataset directory ``path``, atomically: staged in a
     temporary directory beside it and renamed into place (replacing a directory there)."""
     with OutputFiles() as out:
-        out.add_directory(path, lambda folder: write_parquet_dataset(frame, folder))
+        out.add_directory(path, lambda folder: write_parquet_dataset(table, folder))
         out.commit()

@@ -48,7 +48,7 @@ def check_semantics(semantics: object, owner: str) -> str:
     return semantics
 
 
-def check_release_columns(df, *, sensitive, qi, group, individual,
+def check_release_columns(table, *, sensitive, qi, group, individual,
                           owner: str) -> tuple[list, list]:
     """(group keys, every column used) of a release table (any frame with ``.columns``), once
     checked: exactly one of ``qi`` and ``group``, at least one key, every column present and
@@ -61,7 +61,7 @@ def check_release_columns(df, *, sensitive, qi, group, individual,
     if not keys:
         raise param_error("qi", owner, "name at least one column", qi)
     used = [*keys, sensitive] + ([individual] if individual is not None else [])
-    require_columns(df, used)
+    require_columns(table, used)
     if len(set(used)) != len(used):
         raise InvalidParameterError(
             f"{owner} needs distinct columns for the groups, the sensitive value and the "

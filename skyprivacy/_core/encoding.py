@@ -131,8 +131,8 @@ def factorize(series: pd.Series) -> tuple[np.ndarray, list]:
     return np.asarray(codes, dtype=np.int64), uniques
 
 
-def require_columns(frame: pd.DataFrame, columns: Iterable) -> None:
-    """Raise the house SchemaError for the first column the frame lacks.
+def require_columns(table: pd.DataFrame, columns: Iterable) -> None:
+    """Raise the house SchemaError for the first column the table lacks.
 
     Examples
     --------
@@ -142,9 +142,9 @@ def require_columns(frame: pd.DataFrame, columns: Iterable) -> None:
     skyprivacy.errors.SchemaError: Column 'zip' is not in the table; columns are ['age', 'sex'].
     """
     for column in columns:
-        if column not in frame.columns:
+        if column not in table.columns:
             raise SchemaError(f"Column {column!r} is not in the table; "
-                              f"columns are {[native(c) for c in frame.columns]}.")
+                              f"columns are {[native(c) for c in table.columns]}.")
 
 
 def column_names(value: Any, *, name: str, owner: str, allow_empty: bool = False,

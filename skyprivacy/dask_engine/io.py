@@ -65,11 +65,11 @@ def _write_one(partition: pd.DataFrame, path: str) -> int:
     return len(partition)
 
 
-def write_parquet_files(frame, folder: str) -> None:
+def write_parquet_files(table, folder: str) -> None:
     """Write every partition to ``folder/part.NNNNN.parquet`` (on the workers: ``folder`` must
     be visible to them, as it is on a local cluster or a shared file system)."""
     compute(*[call(_write_one, part, os.path.join(folder, f"part.{i:05d}.parquet"),
-                   prefix="write-parquet") for i, part in enumerate(frame.to_delayed())])
+                   prefix="write-parquet") for i, part in enumerate(table.to_delayed())])
 
 
 def _missing_of(partition: pd.DataFrame, columns: list, na_values: tuple) -> list:
@@ -85,11 +85,11 @@ def _missing_of(partition: pd.DataFrame, columns: list, na_values: tuple) -> lis
     return [len(partition), out]
 
 
-def first_missing(frame, columns, na_values: tuple) -> list:
+def first_missing(table, columns, na_values: tuple) -> list:
     """Per column: (column, missing cells, first data row (0-based) holding one, its text)."""
     columns = list(dict.fromkeys(columns))
     parts = compute(*[call(_missing_of, part, columns, tuple(na_values), prefix="missing")
-                      for part in frame[columns].to_delayed()])
+                      for part in table[columns].to_delayed()])
     out = []
     for i, column in enumerate(columns):
         total, first, cell, offset = 0, -1, None, 0
