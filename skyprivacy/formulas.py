@@ -559,8 +559,8 @@ def float_verdict_one(ss1: float, ss2: float, ss3: float, ss4: float, ss5: float
     """
     if pinned:
         return True, False
-    first = ss2 + ss5
-    second = ss3 + ss4
+    first = float(ss2) + float(ss5)  # Python floats: inf + -inf is nan without a warning
+    second = float(ss3) + float(ss4)
     log_nr = min(ss1, INF if first != first else first, INF if second != second else second)
     if theta == -INF:
         return log_nr == -INF, False
