@@ -163,7 +163,7 @@ def _plot(data: dict, measures: list, path: Path, title: str) -> None:
             ax.set_ylabel(label)
             ax.set_title(f"base {base}")
             ax.legend(fontsize=8)
-    fig.suptitle(title)
+    fig.suptitle(title, fontsize=9 if "\n" in title else None)
     fig.tight_layout()
     _atomic(path, lambda tmp: fig.savefig(tmp, format="png", dpi=110))
     plt.close(fig)
@@ -205,7 +205,7 @@ def main(argv=None) -> int:
         _atomic(out / f"{name}.json",
                 lambda tmp: Path(tmp).write_text(json.dumps(data, indent=1)))
         _plot(data, [("accuracy", "10-fold accuracy")], out / f"{name}.png",
-              f"Fig. 9: Nursery, has_nurs sensitive, QIs {', '.join(data['qi'])}, c = 0.9")
+              f"Fig. 9: Nursery, has_nurs sensitive, c = 0.9\nQIs: {', '.join(data['qi'])}")
     return 0
 
 
