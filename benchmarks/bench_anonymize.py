@@ -165,7 +165,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     repeat = 1 if args.quick else args.repeat
     results: dict = {"date": datetime.now(timezone.utc).date().isoformat(),
-                     "machine": {"python": platform.python_version(), "cpus": os.cpu_count()},
+                     "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                                 # the 1-minute load average before the first job: on a
+                                 # shared machine it says how far the clocks can be trusted
+                                 "load_average_at_start": os.getloadavg()[0]},
                      "qi": QI7, "ours": {}, "competitors": {}, "table3": {}}
     jobs = ["k5_free", "k5_arx", "k5_arx7", "skyline_400_075", "skyline_table3",
             "skyline_attribute_centric"]
@@ -230,6 +233,7 @@ def main(argv=None) -> int:
                     results["ours"]["k5_arx7"]["average_group_size"] /
                     other["average_group_size"])
     results["ratios"] = ratios
+    results["machine"]["load_average_at_end"] = os.getloadavg()[0]
     write_json(RESULT, results)
     print(json.dumps(ratios, indent=2))
     print(f"written {RESULT}")
