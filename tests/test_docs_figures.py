@@ -270,6 +270,12 @@ def test_table2_on_both_pages_is_the_json(path, heading):
         assert sentence in text, sentence
     if path == SKYLINE:
         assert table2_row(data) in section(path, heading)
+    stray = stray_numbers(section(path, heading),
+                          [skyline, " ".join(point(p) for p in data["paper_table2"]),
+                           *table2_sentences(data)],
+                          {"2", "8.3", "7", "45,222", "3", "6", "4", "0", "0.75", "0.95", "14",
+                           "5"})
+    assert not stray, f"numbers in the Table 2 section that no JSON renders: {sorted(stray)}"
 
 
 def test_table2_names_the_hierarchies_it_used():
@@ -329,9 +335,17 @@ def test_table3_on_both_pages_is_the_json():
     assert table3_table(data) in text
     assert table3_sentence(data) in flat(text)
     assert table3_sentence(data) in flat(section(REPRODUCTION, "## Table 3: "))
-    for key in TABLE3_LABELS:
-        for got in data["settings"][key]["policies"].values():
-            assert _cell(got) in flat(section(REPRODUCTION, "## Table 3: "))
+    cells = [_cell(got) for key in TABLE3_LABELS
+             for got in data["settings"][key]["policies"].values()]
+    cells += [_cell(got) for got in data["paper"].values()]
+    for cell in cells:
+        assert cell in flat(section(REPRODUCTION, "## Table 3: "))
+    constants = {"3", "8.4", "7", "13", "90%"}
+    for path, heading, rendered in (
+            (SKYLINE, "### Table 3: ", [table3_table(data), table3_sentence(data)]),
+            (REPRODUCTION, "## Table 3: ", [*cells, table3_sentence(data)])):
+        stray = stray_numbers(section(path, heading), rendered, constants)
+        assert not stray, f"numbers in {path.name}'s Table 3 that no JSON renders: {sorted(stray)}"
 
 
 def test_the_documented_table3_command_prints_the_json():
@@ -412,6 +426,10 @@ def test_the_anonymization_benchmark_table_is_the_json():
     assert bench_table(data) in text
     assert bench_intro(data) in flat(text)
     assert bench_sentence(data) in flat(text)
+    part = text[:text.index("**Knowledge skylines**")]
+    stray = stray_numbers(part, [bench_table(data), bench_intro(data), bench_sentence(data)],
+                          {"8", "7", "3", "2", "5", "6"})
+    assert not stray, f"numbers in the anonymization benchmark that no JSON renders: {stray}"
 
 
 def test_no_page_calls_the_six_hierarchy_run_anjanas_hierarchies():
