@@ -193,6 +193,13 @@ class Lattice:
         self.pair_tuple, self.pair_value = np.divmod(pairs, max(len(values), 1))
         self.pair_count = pair_counts.astype(np.int64)
         self.size = int(np.prod(self.heights + 1))
+        # per QI and level, the records' summed cost (leaves under the value - 1): the loss
+        # of a node without suppression is a sum of these, over a common denominator
+        self.common = int(np.lcm.reduce([max(d, 1) for d in self.domain])) if self.domain \
+            else 1
+        self.level_loss = [[int(np.dot(self.base_sizes, cost[self.base[:, j]]))
+                            * (self.common // max(self.domain[j], 1))
+                            for cost in self.level_cost[j]] for j in range(len(self.qi))]
 
     # -- nodes
     def nodes(self) -> list[tuple]:
@@ -211,8 +218,13 @@ class Lattice:
                 radix = int(key.max()) + 1 if len(key) else 1
             key = key * width + codes
             radix *= width
-        uniq, group = np.unique(key, return_inverse=True)
         self.current = tuple(levels)
+        if radix <= 4 * len(key) + 1024:  # a presence table beats sorting
+            present = np.zeros(radix, dtype=bool)
+            present[key] = True
+            rank = np.cumsum(present) - 1
+            return rank[key], int(rank[-1]) + 1 if radix else 0
+        uniq, group = np.unique(key, return_inverse=True)
         return group.reshape(-1), len(uniq)
 
     def release(self, group: np.ndarray, n_groups: int, keep: np.ndarray | None = None,
@@ -223,8 +235,7 @@ class Lattice:
         pg = group[self.pair_tuple]
         value, count = self.pair_value, self.pair_count
         if keep is None:
-            return ReleaseCandidate.from_nonzeros(sizes, pg, value, count, self.values,
-                                                  semantics=self.semantics)
+            return self._candidate(sizes, pg, value, count, self.values)
         new = np.cumsum(keep) - 1
         n_kept = int(keep.sum())
         masked = int(sizes[~keep].sum())
@@ -237,16 +248,26 @@ class Lattice:
                 sizes = np.append(sizes, masked)
             else:
                 sizes[new[target]] += masked
-            return ReleaseCandidate.from_nonzeros(sizes, new[pg], value, count, self.values,
-                                                  semantics=self.semantics)
+            return self._candidate(sizes, new[pg], value, count, self.values)
         if n_kept == 0:
             return None
         on = keep[pg]
         # only the values still released: a criterion over the release's values (the
         # ordered distance of t-closeness) reads the same release as the released table's
         present, value = np.unique(value[on], return_inverse=True)
-        return ReleaseCandidate.from_nonzeros(sizes[keep], new[pg[on]], value.reshape(-1),
-                                              count[on], [self.values[v] for v in present],
+        return self._candidate(sizes[keep], new[pg[on]], value.reshape(-1), count[on],
+                               [self.values[v] for v in present])
+
+    def _candidate(self, sizes, group, value, count, values) -> ReleaseCandidate:
+        """The candidate of (group, value, count) entries, repeated pairs summed: through a
+        dense count matrix when it is small (a bincount, no sort), else the nonzeros."""
+        cells = len(sizes) * len(values)
+        if cells <= 4 * len(group) + 4096:
+            counts = np.bincount(group * len(values) + value, weights=count, minlength=cells)
+            return ReleaseCandidate.from_counts(
+                sizes, counts.astype(np.int64).reshape(len(sizes), len(values)), values,
+                semantics=self.semantics)
+        return ReleaseCandidate.from_nonzeros(sizes, group, value, count, values,
                                               semantics=self.semantics)
 
     def masked_group(self, group: np.ndarray, n_groups: int, keep: np.ndarray) -> int | None:
@@ -265,6 +286,9 @@ class Lattice:
     def lower_bound(self, levels: tuple, objective: str, sizes: np.ndarray | None = None):
         """The objective with nothing suppressed: a lower bound of it under any
         suppression, monotone along generalization."""
+        if objective == "loss":  # the per-level sums, exactly
+            total = sum(self.level_loss[j][level] for j, level in enumerate(levels))
+            return Fraction(total, self.common * self.n_rows * max(len(levels), 1))
         return self.objective(levels, objective, sizes, None)
 
     def objective(self, levels: tuple, objective: str, sizes: np.ndarray | None,
@@ -314,7 +338,7 @@ class _Checker:
         per_group = [c for c in self.criteria if c.per_group]
         failing = np.zeros(n_groups, dtype=bool)
         for criterion in per_group:
-            failing |= ~np.asarray(criterion.evaluate(release).group_safe, dtype=bool)
+            failing |= ~np.asarray(criterion.group_safe(release), dtype=bool)
         n_suppressed = int(sizes[failing].sum())
         if n_suppressed > self.budget:
             return NodeVerdict(levels, False, n_suppressed, None, ("suppression budget",))
@@ -324,7 +348,9 @@ class _Checker:
             released = release
         if released is None:
             return NodeVerdict(levels, False, n_suppressed, None, ("nothing released",))
-        bad = tuple(repr(c) for c in self.criteria if not c.evaluate(released).safe)
+        bad = tuple(repr(c) for c in self.criteria
+                    if not (bool(np.all(c.group_safe(released))) if c.per_group
+                            else c.evaluate(released).safe))
         if bad:
             return NodeVerdict(levels, False, n_suppressed, None, bad)
         kept_sizes = sizes[~failing]
@@ -342,48 +368,120 @@ def _dominated(node: np.ndarray, others: list, below: bool) -> bool:
                 (stack >= node).all(axis=1).any())
 
 
+class _Tags:
+    """Predictive tagging: the minimal safe and maximal unsafe nodes checked so far, which
+    tag every generalization safe and every specialization unsafe (monotone criteria)."""
+
+    def __init__(self, checker: _Checker):
+        self.checker = checker
+        self.safe_min: list = []
+        self.unsafe_max: list = []
+        self.verdicts: dict = {}  # every node checked, by levels
+
+    def status(self, node: np.ndarray) -> bool | None:
+        if _dominated(node, self.unsafe_max, below=False):
+            return False
+        if _dominated(node, self.safe_min, below=True):
+            return True
+        return None
+
+    def check(self, levels: tuple) -> NodeVerdict:
+        verdict = self.verdicts.get(levels)
+        if verdict is None:
+            verdict = self.verdicts[levels] = self.checker.check(levels)
+        node = np.asarray(levels)
+        if verdict.safe and not _dominated(node, self.safe_min, below=True):
+            self.safe_min[:] = [s for s in self.safe_min if not (node <= s).all()]
+            self.safe_min.append(node)
+        elif not verdict.safe and not _dominated(node, self.unsafe_max, below=False):
+            self.unsafe_max[:] = [u for u in self.unsafe_max if not (node >= u).all()]
+            self.unsafe_max.append(node)
+        return verdict
+
+    def classify(self, levels: tuple, heights: np.ndarray) -> None:
+        """Tag ``levels`` by a binary search for the lowest safe node on a chain from the
+        bottom to the top of the lattice through it (Flash's paths, in outline)."""
+        chain = _chain(np.asarray(levels), heights)
+        lo, hi = 0, len(chain)  # the lowest safe position lies in [lo, hi]
+        while lo < hi:
+            known = [self.status(node) for node in chain[lo:hi]]
+            base = lo
+            unsafe = [i for i, k in enumerate(known) if k is False]
+            safe = [i for i, k in enumerate(known) if k is True]
+            if unsafe:
+                lo = base + unsafe[-1] + 1
+            if safe:
+                hi = min(hi, base + safe[0])
+            if lo >= hi:
+                break
+            mid = (lo + hi) // 2
+            if self.check(tuple(int(x) for x in chain[mid])).safe:
+                hi = mid
+            else:
+                lo = mid + 1
+
+
+def _chain(node: np.ndarray, heights: np.ndarray) -> list:
+    """A chain of the lattice from the bottom to the top through ``node``: down by lowering
+    the relatively highest level, up by raising the relatively lowest."""
+    relative = np.maximum(heights, 1)
+    down, current = [], node.copy()
+    while current.any():
+        j = int(np.argmax(np.where(current > 0, current / relative, -1)))
+        current = current.copy()
+        current[j] -= 1
+        down.append(current)
+    up, current = [], node.copy()
+    while (current < heights).any():
+        j = int(np.argmin(np.where(current < heights, current / relative, np.inf)))
+        current = current.copy()
+        current[j] += 1
+        up.append(current)
+    return [*reversed(down), node, *up]
+
+
 def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: bool):
     """Best-first over the lattice by (lower bound, levels); returns (best verdict, frontier)."""
     lat = checker.lattice
     objective = checker.objective
     need_sizes = objective in ("discernibility", "aecs")
-    order = SortedList()
+    keys = []
     for levels in lat.nodes():
         sizes = None
         if need_sizes:
             group, n_groups = lat.groups(levels)
             sizes = np.bincount(group, weights=lat.base_sizes, minlength=n_groups)
-        order.add((lat.lower_bound(levels, objective, sizes), levels))
-    safe_min: list = []  # minimal safe nodes found (tags their generalizations safe)
-    unsafe_max: list = []  # maximal unsafe nodes found (tags their specializations unsafe)
+        keys.append((lat.lower_bound(levels, objective, sizes), levels))
+    order = SortedList(keys)
+    tags = _Tags(checker)
     best: tuple | None = None  # (value, levels, verdict)
     no_suppression = checker.budget == 0
     for bound, levels in order:
         if not exhaustive and best is not None and (bound, levels) >= best[:2]:
             break
         node = np.asarray(levels)
-        if prune and _dominated(node, unsafe_max, below=False):
-            continue  # tagged unsafe
-        if prune and no_suppression and _dominated(node, safe_min, below=True):
-            # tagged safe; nothing suppressed, so the objective is its lower bound
-            verdict = NodeVerdict(levels, True, 0, bound)
+        if prune:
+            status = tags.status(node)
+            if status is None:
+                tags.classify(levels, lat.heights)
+                status = tags.status(node)
+            if status is False:
+                continue
+            if levels in tags.verdicts:
+                verdict = tags.verdicts[levels]
+            elif no_suppression:  # tagged safe, nothing suppressed: the objective is the bound
+                verdict = NodeVerdict(levels, True, 0, bound)
+            else:
+                verdict = tags.check(levels)
         else:
             verdict = checker.check(levels)
-            if prune:
-                if verdict.safe:
-                    if not _dominated(node, safe_min, below=True):
-                        safe_min[:] = [s for s in safe_min if not (node <= s).all()]
-                        safe_min.append(node)
-                elif not _dominated(node, unsafe_max, below=False):
-                    unsafe_max[:] = [u for u in unsafe_max if not (node >= u).all()]
-                    unsafe_max.append(node)
         if verdict.safe:
             key = (verdict.objective, levels)
             if best is None or key < best[:2]:
                 best = (verdict.objective, levels, verdict)
     frontier = None
     if want_frontier and prune:
-        frontier = _frontier(checker, safe_min, unsafe_max)
+        frontier = _frontier(checker, tags.safe_min, tags.unsafe_max)
     return best, frontier
 
 
