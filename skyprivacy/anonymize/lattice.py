@@ -193,6 +193,7 @@ class Lattice:
         self.pair_tuple, self.pair_value = np.divmod(pairs, max(len(values), 1))
         self.pair_count = pair_counts.astype(np.int64)
         self.size = int(np.prod(self.heights + 1))
+        self.current: tuple = ()  # the node of the last groups() call
         # per QI and level, the records' summed cost (leaves under the value - 1): the loss
         # of a node without suppression is a sum of these, over a common denominator
         self.common = int(np.lcm.reduce([max(d, 1) for d in self.domain])) if self.domain \
@@ -441,7 +442,11 @@ def _chain(node: np.ndarray, heights: np.ndarray) -> list:
 
 
 def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: bool):
-    """Best-first over the lattice by (lower bound, levels); returns (best verdict, frontier)."""
+    """Best-first over the lattice by (lower bound, levels); returns (best verdict, frontier).
+
+    A node whose bound is not below the best found cannot win (the objective is at least
+    its bound), so the search stops there; an untagged node is classified first by
+    :meth:`_Tags.classify` when pruning is allowed."""
     lat = checker.lattice
     objective = checker.objective
     need_sizes = objective in ("discernibility", "aecs")
