@@ -178,9 +178,7 @@ class Lattice:
             self.level_labels.append(labels_of)
             self.level_cost.append(costs)
             self.domain.append(len(hierarchy.leaves) - 1)
-        row_codes = np.column_stack(columns) if columns else np.zeros((self.n_rows, 0))
-        base, row_tuple = np.unique(row_codes, axis=0, return_inverse=True)
-        row_tuple = row_tuple.reshape(-1)
+        base, row_tuple = _distinct_rows(columns, self.n_rows)
         self.base = base.astype(np.int64)  # distinct QI code tuples
         self.base_sizes = np.bincount(row_tuple, minlength=len(base)).astype(np.int64)
         self.row_tuple = row_tuple
@@ -316,6 +314,24 @@ class Lattice:
             return int(np.dot(sizes, sizes)) + n_suppressed * n
         # aecs: the suppressed rows count as one class
         return Fraction(n, len(sizes) + (1 if n_suppressed else 0))
+
+
+def _distinct_rows(columns: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct code tuples of the rows and each row's tuple: one mixed-radix key per
+    row when the codes fit 63 bits (a 1-D unique), else a unique over the rows."""
+    widths = [int(c.max()) + 1 if len(c) else 1 for c in columns]
+    if float(np.prod([float(w) for w in widths])) < 2.0 ** 62:
+        key = np.zeros(n_rows, dtype=np.int64)
+        for codes, width in zip(columns, widths):
+            key = key * width + codes
+        uniq, row_tuple = np.unique(key, return_inverse=True)
+        base = np.empty((len(uniq), len(columns)), dtype=np.int64)
+        rest = uniq
+        for j in range(len(columns) - 1, -1, -1):
+            rest, base[:, j] = np.divmod(rest, widths[j])
+        return base, row_tuple.reshape(-1)
+    base, row_tuple = np.unique(np.column_stack(columns), axis=0, return_inverse=True)
+    return base, row_tuple.reshape(-1)
 
 
 # ----------------------------------------------------------------------------- checking
