@@ -8,10 +8,13 @@ probability.
 """
 
 from ._core.version import __version__
-from . import baselines, datasets, errors, fairness_queries, hierarchy, transparency, utility
+from . import (anonymize, baselines, datasets, errors, fairness_queries, hierarchy,
+               transparency, utility)
 from .anonymize import (
+    AnonymizeResult,
     AnonymizationResult,
     KAnonymizationResult,
+    full_domain_search,
     k_anonymize,
     skyline_anonymize,
     splittable_groups,
@@ -85,6 +88,9 @@ __all__ = [
     "LDiversityComparison",
     "plot_skyline",
     "plot_skyline_slices",
+    "anonymize",
+    "AnonymizeResult",
+    "full_domain_search",
     "skyline_anonymize",
     "AnonymizationResult",
     "k_anonymize",

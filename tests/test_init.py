@@ -19,7 +19,9 @@ EXPORTS = {
     "skyline_check", "SkylineCheckResult", "PointCheck", "WorstCase", "skyline_find",
     "skyline_find_all", "KnowledgeSkyline", "KnowledgeSkylines", "compare_l_diversity",
     "LDiversityComparison", "plot_skyline", "plot_skyline_slices",
+    # anonymization: the one entry point (the callable package), full-domain search,
     # SkylineAnonymize and k-anonymization
+    "anonymize", "AnonymizeResult", "full_domain_search",
     "skyline_anonymize", "AnonymizationResult", "k_anonymize", "KAnonymizationResult",
     "splittable_groups",
     # hierarchies

@@ -18,11 +18,13 @@ import pandas as pd
 
 from .._core.engines import dispatchable
 from ..check import skyline_check
-from ..errors import InfeasibleError, param_error
+from ..criteria import KAnonymity, SkylinePolicy, as_criteria
+from ..errors import InfeasibleError, InvalidParameterError, param_error
 from ..knowledge import Policy
 from ..labels import DEFAULT_LABEL_LENGTH
 from ..release import ReleaseCandidate, encode_sensitive, pair_counts
 from .encoders import distinct_cells, make_encoder
+from .lattice import AnonymizeResult, full_domain_search
 from .inputs import Checked, TableFacts, check_anonymization, check_k, check_local_rows
 from .released import (
     AnonymizationResult,
@@ -36,8 +38,8 @@ from .rules import PolicyPlan, Rules, SparseGroups
 from .search import check_feasible, mondrian
 from .source import MemorySource
 
-__all__ = ["skyline_anonymize", "k_anonymize", "splittable_groups", "skyline_search",
-           "k_search", "PandasEngine", "IDENTITY"]
+__all__ = ["anonymize", "METHODS", "skyline_anonymize", "k_anonymize", "splittable_groups",
+           "skyline_search", "k_search", "PandasEngine", "IDENTITY"]
 
 #: The sensitive column of k-anonymity's search: every individual's own (Proposition 3).
 IDENTITY = "__skyprivacy_identity__"
@@ -371,3 +373,104 @@ def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple
             if skyline_check(trial, policy).safe:
                 found.append((g, source.attrs[int(cands["attr"][c])].name))
     return found
+
+
+#: The strategies of :func:`anonymize`.
+METHODS = ("mondrian", "full-domain")
+
+
+def anonymize(table: pd.DataFrame, *, qi, sensitive, criteria, method: str = "mondrian",
+              suppression_limit=0.0, suppressed: str = "drop", objective: str = "loss",
+              hierarchies: Mapping | None = None, semantics: str = "svpi",
+              missing: str = "error", frontier: bool = False) -> AnonymizeResult:
+    """Anonymize a table under combined criteria, by Mondrian or by full-domain search.
+
+    The one entry point of :mod:`skyprivacy.anonymize`, also callable as
+    ``skyprivacy.anonymize(table, ...)``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Not modified.
+    qi : str or list of str
+    sensitive : str
+    criteria : Criterion, Policy or list of them
+        The release is safe when every one holds (:mod:`skyprivacy.criteria`).
+    method : {'mondrian', 'full-domain'}, default 'mondrian'
+        Mondrian's multidimensional partitioning (Sect. 6.2, Fig. 4; it supports one skyline
+        policy or one k-anonymity criterion, without suppression, for now), or the optimal
+        full-domain generalization over the lattice of hierarchy levels
+        (:func:`~skyprivacy.anonymize.lattice.full_domain_search`).
+    suppression_limit : float in [0, 1], default 0
+        The fraction of rows that may be suppressed.
+    suppressed : {'drop', 'mask'}, default 'drop'
+    objective : {'loss', 'height', 'discernibility', 'aecs'}, default 'loss'
+        What full-domain search minimises.
+    hierarchies : mapping of QI -> Hierarchy, optional
+    semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+    missing : {'error', 'as_value'}, default 'error'
+    frontier : bool, default False
+        Full-domain: also report every minimal safe node.
+
+    Returns
+    -------
+    AnonymizeResult
+        ``.table``, ``.suppressed``, ``.levels`` (full-domain), ``.candidate``,
+        ``.nodes_checked``, ``.lattice_size``, ``.to_frame()``.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a bad parameter, or a criterion the chosen method does not support.
+    InfeasibleError
+        If no release satisfies the criteria.
+
+    References
+    ----------
+    Chen, LeFevre and Ramakrishnan (2009), Sect. 6.2; LeFevre, DeWitt and Ramakrishnan
+    (2006); Samarati (2001); Kohlmayer et al. (2012).
+
+    Examples
+    --------
+    >>> from skyprivacy.criteria import KAnonymity
+    >>> t = pd.DataFrame({"sex": ["F", "F", "M", "M"], "zip": ["1", "2", "1", "2"],
+    ...                   "dx": ["a", "b", "a", "b"]})
+    >>> anonymize(t, qi=["sex", "zip"], sensitive="dx", criteria=[KAnonymity(2)],
+    ...           method="full-domain").levels
+    {'sex': 0, 'zip': 1}
+    """
+    if method not in METHODS:
+        raise param_error("method", "anonymize", f"be one of {list(METHODS)}", method)
+    if method == "full-domain":
+        return full_domain_search(
+            table, qi=qi, sensitive=sensitive, criteria=criteria, hierarchies=hierarchies,
+            objective=objective, suppression_limit=suppression_limit, suppressed=suppressed,
+            semantics=semantics, missing=missing, frontier=frontier)
+    listed = as_criteria(criteria)
+    if len(listed) != 1 or not isinstance(listed[0], (SkylinePolicy, KAnonymity)):
+        other = next((c for c in listed if not isinstance(c, (SkylinePolicy, KAnonymity))),
+                     listed[-1])
+        raise InvalidParameterError(
+            f"method='mondrian' supports one skyline Policy or one KAnonymity criterion for "
+            f"now; got {other!r} in {listed!r}: use method='full-domain'.")
+    if not (isinstance(suppression_limit, (int, float)) and suppression_limit == 0):
+        raise param_error("suppression_limit", "anonymize", "be 0 with method='mondrian' "
+                          "(use method='full-domain' to suppress rows)", suppression_limit)
+    criterion = listed[0]
+    if isinstance(criterion, SkylinePolicy):
+        result = skyline_anonymize(table, qi=qi, sensitive=sensitive, policy=criterion.policy,
+                                   hierarchies=hierarchies, semantics=semantics,
+                                   missing=missing)
+        candidate, released = result.candidate, result.table
+    else:
+        assert isinstance(criterion, KAnonymity)
+        k_result = k_anonymize(table, qi=qi, k=criterion.k, hierarchies=hierarchies,
+                               missing=missing)
+        released = k_result.table
+        candidate = ReleaseCandidate.from_table(
+            released, sensitive=sensitive, qi=[qi] if isinstance(qi, str) else list(qi),
+            semantics=semantics, missing=missing)
+    return AnonymizeResult(table=released, levels=None, objective=objective, value=None,
+                           suppressed=0, candidate=candidate, nodes_checked=None,
+                           lattice_size=None, method="mondrian",
+                           criteria=(repr(criterion),))

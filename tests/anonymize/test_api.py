@@ -362,3 +362,51 @@ def test_an_infeasible_policy_over_a_large_mvpi_multiset_group_is_explained_not_
             "first 'a' at (l=0, k=2, m=2, c=0.7) with breach probability ~0.927258 (92.7%)")):
         skyline_anonymize(table, qi="age", sensitive="dx", policy=Policy.uniform([(0, 2, 2, 0.7)]),
                           semantics="mvpi-multiset")
+
+
+# ------------------------------------------------------------------ anonymize(): one entry point
+def _small_table():
+    return pd.DataFrame({"sex": ["F", "F", "M", "M"], "zip": ["1", "2", "1", "2"],
+                         "dx": ["a", "b", "a", "b"]})
+
+
+def test_anonymize_runs_mondrian_on_one_policy_or_one_k():
+    from skyprivacy.anonymize.api import anonymize
+    from skyprivacy.criteria import KAnonymity
+
+    table = _small_table()
+    before = table.copy()
+    by_k = anonymize(table, qi=["sex", "zip"], sensitive="dx", criteria=[KAnonymity(2)])
+    assert by_k.method == "mondrian" and by_k.suppressed == 0 and by_k.levels is None
+    assert by_k.candidate.sizes_array.min() >= 2
+    policy = Policy.uniform([(0, 0, 0, 0.9)])
+    by_policy = anonymize(table, qi=["sex", "zip"], sensitive="dx", criteria=policy)
+    assert skyline_check(by_policy.candidate, policy).safe
+    assert by_policy.to_frame().loc[0, "method"] == "mondrian"
+    pd.testing.assert_frame_equal(table, before)
+    full = anonymize(table, qi=["sex", "zip"], sensitive="dx", criteria=[KAnonymity(2)],
+                     method="full-domain", objective="height")
+    assert full.levels == {"sex": 0, "zip": 1} and full.nodes_checked <= full.lattice_size
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"method": "flash"}, r"^The 'method' parameter of anonymize must be one of \['mondrian', "
+                          r"'full-domain'\]. Got 'flash' instead.$"),
+    ({"criteria": "DistinctLDiversity"},
+     r"^method='mondrian' supports one skyline Policy or one KAnonymity criterion for now; got "
+     r"DistinctLDiversity\(l=2\) in \[KAnonymity\(k=2\), DistinctLDiversity\(l=2\)\]: use "
+     r"method='full-domain'.$"),
+    ({"suppression_limit": 0.01},
+     r"^The 'suppression_limit' parameter of anonymize must be 0 with method='mondrian' \(use "
+     r"method='full-domain' to suppress rows\). Got 0.01 instead.$"),
+])
+def test_anonymize_errors_name_the_bad_value(options, message):
+    from skyprivacy.anonymize.api import anonymize
+    from skyprivacy.criteria import DistinctLDiversity, KAnonymity
+
+    if options.get("criteria") == "DistinctLDiversity":
+        options = {"criteria": [KAnonymity(2), DistinctLDiversity(2)]}
+    arguments = {"qi": ["sex", "zip"], "sensitive": "dx", "criteria": [KAnonymity(2)],
+                 **options}
+    with pytest.raises(InvalidParameterError, match=message):
+        anonymize(_small_table(), **arguments)

@@ -3,9 +3,10 @@ the module that defines it, its modules as its docstring lists them, and the sea
 engine uses (public names only)."""
 from skyprivacy import anonymize
 
-EXPORTS = {"skyline_anonymize", "AnonymizationResult", "k_anonymize", "KAnonymizationResult",
+EXPORTS = {"anonymize", "AnonymizeResult", "full_domain_search",
+           "skyline_anonymize", "AnonymizationResult", "k_anonymize", "KAnonymizationResult",
            "splittable_groups"}
-MODULES = {"api", "encoders", "inputs", "rules", "search", "source", "released"}
+MODULES = {"api", "encoders", "inputs", "rules", "search", "source", "released", "lattice"}
 
 
 def test_exports():
@@ -36,5 +37,26 @@ def test_every_cross_reference_of_the_docstring_resolves(docstring_references):
 def test_the_top_package_exports_the_same_objects():
     import skyprivacy
 
-    for name in EXPORTS:
+    for name in EXPORTS - {"anonymize"}:
         assert getattr(skyprivacy, name) is getattr(anonymize, name)
+
+
+def test_the_package_is_callable_as_the_anonymize_function_and_stays_a_package():
+    import pickle
+
+    import pandas as pd
+
+    import skyprivacy
+    from skyprivacy.anonymize import skyline_anonymize
+    from skyprivacy.anonymize.api import anonymize as function
+    from skyprivacy.criteria import KAnonymity
+
+    assert skyprivacy.anonymize is anonymize and callable(anonymize)
+    assert skyline_anonymize is anonymize.api.skyline_anonymize
+    table = pd.DataFrame({"q": ["a", "b", "a", "b"], "s": ["x", "y", "y", "x"]})
+    before = table.copy()
+    options = {"qi": "q", "sensitive": "s", "criteria": KAnonymity(2), "method": "full-domain"}
+    called, direct = skyprivacy.anonymize(table, **options), function(table, **options)
+    assert called.levels == direct.levels == {"q": 0}
+    pd.testing.assert_frame_equal(table, before)
+    assert pickle.loads(pickle.dumps(skyline_anonymize)) is skyline_anonymize
