@@ -8,7 +8,16 @@ probability.
 """
 
 from ._core.version import __version__
-from . import baselines, datasets, errors, fairness_queries, hierarchy, transparency, utility
+from . import (
+    baselines,
+    datasets,
+    errors,
+    fairness_queries,
+    hierarchy,
+    risk,
+    transparency,
+    utility,
+)
 from .anonymize import (
     AnonymizationResult,
     KAnonymizationResult,
@@ -111,6 +120,7 @@ __all__ = [
     "fairness_queries",
     "transparency",
     "utility",
+    "risk",
     "datasets",
     "errors",
     "BudgetError",
