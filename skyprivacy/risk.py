@@ -53,6 +53,7 @@ import numpy as np
 import pandas as pd
 
 from ._core.encoding import column_names, require_columns
+from ._core.engines import dispatchable
 from ._core.exact import decimal_fraction, fraction_text, is_real, native
 from .errors import EstimatorError, InvalidParameterError, SchemaError, param_error
 
@@ -160,6 +161,7 @@ def _histogram(sizes: np.ndarray) -> ClassSizes:
     return ClassSizes(tuple(int(s) for s in distinct), tuple(int(c) for c in counts))
 
 
+@dispatchable
 def class_sizes(table: pd.DataFrame, *, qi, missing: str = "error") -> ClassSizes:
     """The histogram of equivalence-class sizes of ``table`` over ``qi``.
 
@@ -173,6 +175,23 @@ def class_sizes(table: pd.DataFrame, *, qi, missing: str = "error") -> ClassSize
     """
     names = _check_table(table, qi, "class_sizes", missing)
     return _histogram(_sizes(table, names))
+
+
+def check_options(owner: str, *, threshold=None, top: int = 10, model: str = "dankar",
+                  missing: str = "error") -> Fraction | None:
+    """Validate the options every engine's risk functions share; return the threshold as an
+    exact fraction (None when none was given)."""
+    if missing not in MISSING_OPTIONS:
+        raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
+    _check_top(top, owner)
+    if model not in POPULATION_MODELS:
+        raise param_error("model", owner, f"be one of {list(POPULATION_MODELS)}", model)
+    return None if threshold is None else _threshold(threshold, owner)
+
+
+def check_population_size(value, n: int, owner: str) -> int:
+    """``population_size`` validated against the number of records ``n``."""
+    return _population_size(value, n, owner)
 
 
 def _check_top(top, owner: str) -> None:
@@ -232,6 +251,7 @@ class ProsecutorRisk:
         return pd.DataFrame([self.to_dict()])
 
 
+@dispatchable
 def prosecutor_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
                     missing: str = "error") -> ProsecutorRisk:
     """Prosecutor re-identification risk: each record's risk is 1 / its class size.
@@ -409,6 +429,7 @@ def journalist_from_sizes(hist: ClassSizes, population_size: int) -> JournalistR
                           max(1, math.floor(smallest * N / n)), True)
 
 
+@dispatchable
 def marketer_risk(table: pd.DataFrame, *, qi, population: pd.DataFrame | None = None,
                   missing: str = "error") -> Fraction:
     """Marketer re-identification risk: the expected share of records an attacker who matches
@@ -432,6 +453,7 @@ def marketer_risk(table: pd.DataFrame, *, qi, population: pd.DataFrame | None = 
     return _mean_ratio(f, F, int(f.sum()))
 
 
+@dispatchable
 def sample_uniqueness(table: pd.DataFrame, *, qi, missing: str = "error") -> Fraction:
     """The share of records unique in the table on ``qi`` (classes of one record / records).
 
@@ -724,6 +746,7 @@ def population_uniques_from_sizes(hist: ClassSizes, population_size: int,
                                 sampling_fraction=fraction, estimates=estimates)
 
 
+@dispatchable
 def population_uniqueness(table: pd.DataFrame, *, qi, population_size: int,
                           model: str = "dankar",
                           missing: str = "error") -> PopulationUniqueness:
@@ -1024,6 +1047,7 @@ class IdentityRisk:
         return pd.DataFrame(rows, columns=["measure", "value"])
 
 
+@dispatchable
 def identity_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
                   population_size: int | None = None, model: str = "dankar",
                   missing: str = "error") -> IdentityRisk:
