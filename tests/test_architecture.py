@@ -99,6 +99,8 @@ AREA_IMPORTS: dict[tuple[str, str], str] = {
                               "sets against (c, l)-diversity (Sect. 8.3)",
     ("compare", "baselines"): "compare_l_diversity builds and checks the recursive (c, l)-"
                               "diversity baseline it compares with",
+    ("certificate", "risk"): "a certificate asked to also certify identity risk records the "
+                             "figures identity_risk computes, and verify recomputes them",
     ("transparency", "certificate"): "the decision-rule certificate hashes and lays out its "
                                      "table with the canonical CSV, hash and header the "
                                      "skyline certificate defines (one canonical form)",
