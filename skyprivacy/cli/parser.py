@@ -183,6 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
                       "the released table (CSV or Parquet)")
     p.add_argument("--policy", required=True, metavar="TOML", help="the policy file")
     p.add_argument("--certificate", metavar="JSON", help="also write the certificate")
+    p.add_argument("--risk", action="store_true",
+                   help="also certify the identity-disclosure risk on --qi (prosecutor, "
+                        "marketer, uniqueness) in the certificate, and show it in the report")
+    p.add_argument("--population-size", type=int_at_least(1), default=None, metavar="N",
+                   help="with --risk: the population the table was sampled from has N "
+                        "records (estimated population uniqueness and journalist risk)")
     _run_options(p, cmd_check, report=True)
 
     p = table_command("anonymize", "generalize a table until it satisfies a policy",
