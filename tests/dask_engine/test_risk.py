@@ -77,3 +77,18 @@ def test_errors_name_the_bad_value(to_dask):
     with pytest.raises(SchemaError, match=r"^The table is empty"):
         risk.identity_risk(to_dask(pd.DataFrame({"zip": pd.Series([], dtype=object)})),
                            qi="zip")
+
+
+def test_a_certificate_s_risk_section_is_the_same_on_dask(to_dask):
+    from skyprivacy import Policy
+    from skyprivacy.certificate import build_certificate, verify_certificate
+
+    table = random_table(5, 120).astype({"age": str})
+    options = {"qi": ["age", "sex"], "sensitive": "zip", "risk": True,
+               "population_size": 6000}
+    policy = Policy.uniform([(0, 0, 0, 1)])
+    expected = build_certificate(table, policy, **options)["risk"]
+    frame = to_dask(table, npartitions=3)
+    certificate = build_certificate(frame, policy, **options)
+    assert certificate["risk"] == expected
+    assert verify_certificate(frame, certificate).ok
