@@ -101,8 +101,7 @@ def _assumptions(args, figures: dict) -> dict:
     population = figures["population"]
     return {"qi": list(args.qi), "population_size": args.population_size,
             "population_table": args.population, "model": args.model,
-            "threshold": None if args.threshold is None
-            else fraction_text(Fraction(args.threshold)),
+            "threshold": figures["threshold_exact"],  # 0.2 as 1/5, as the decimal reads
             "weights": args.weights,
             "statements": [] if population is None else population["assumptions"]}
 

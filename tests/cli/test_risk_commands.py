@@ -90,6 +90,9 @@ def test_json_has_every_figure_exact_and_as_a_float(small, capsys):
     assert data["assumptions"]["qi"] == ["zip", "sex"]
     assert data["assumptions"]["population_size"] == 40
     assert data["assumptions"]["threshold"] == "1/2"
+    code, out, _ = run(capsys, "risk", "s.csv", "--qi", "zip", "--threshold", "0.2",
+                       "--format", "json")
+    assert json.loads(out)["assumptions"]["threshold"] == "1/5"  # the decimal, not its float
     assert data["assumptions"]["statements"] == data["population"]["assumptions"]
     assert {k: v for k, v in data.items() if k in expected.to_json()} == json.loads(
         json.dumps(expected.to_json()))
