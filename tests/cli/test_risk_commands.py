@@ -187,3 +187,22 @@ def test_usage_errors(small, capsys, argv, message):
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert message in err and err.rstrip().endswith("(see skyprivacy risk --help)")
+
+
+def test_json_of_a_population_table_and_weights(small, capsys):
+    code, out, _ = run(capsys, "risk", "s.csv", "--qi", "zip,sex", "--population", "p.csv",
+                       "--weights", "w", "--threshold", "0.4", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    risks = individual_risk(read_table("s.csv"), qi=["zip", "sex"], weights="w")
+    assert data["population_table"] == {
+        "path": "p.csv", "n_records": 8, "n_classes": 4, "journalist_max": 0.5,
+        "journalist_max_exact": "1/2", "journalist_average": 5 / 12,
+        "journalist_average_exact": "5/12", "smallest_population_class": 2,
+        "marketer": 5 / 12, "marketer_exact": "5/12", "population_uniqueness": 0.125,
+        "population_uniqueness_exact": "1/8"}
+    assert data["individual"] == {"weights": "w", "max": float(risks.max()),
+                                  "mean": float(risks.mean()),
+                                  "records_above_threshold": int((risks > 0.4).sum())}
+    assert data["assumptions"]["population_table"] == "p.csv"
+    assert data["population"] is None and data["journalist"] is None
