@@ -6,7 +6,8 @@ highest risk, of the few smallest classes.  Here the classes are counted on the 
 distributed groupby-size of the quasi-identifiers); the sizes are reduced there to their
 histogram and to the ``top`` smallest classes, and only those reach the client, where
 :func:`skyprivacy.risk.identity_from_sizes` turns them into the same figures as the pandas
-path (exact fractions equal, not close).
+path (exact fractions equal, not close; of several classes tied for the last places of the
+highest-risk list, the ones listed may differ).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def _scan(table, names: list, top: int, missing: str) -> tuple:
         top_classes = pd.Series([], dtype=np.int64, name="class_size",
                                 index=pd.MultiIndex.from_arrays([[]] * len(names), names=names)
                                 if len(names) > 1 else pd.Index([], name=names[0]))
-    else:  # smallest first, ties in the order of their QI values (a partition-free order)
+    else:  # smallest first; among tied classes, which are listed may differ from pandas'
         top_classes = found[2].astype(np.int64).sort_values(kind="stable")
     return hist, top_classes
 
