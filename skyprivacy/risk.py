@@ -296,16 +296,16 @@ def _prosecutor(sizes_series: pd.Series, limit: Fraction | None, top: int) -> Pr
     """Prosecutor risk from the class sizes (one entry per class, labelled by its QI values)."""
     sizes = sizes_series.to_numpy(dtype=np.int64)
     order = np.argsort(sizes, kind="stable")[: int(top)]
-    return prosecutor_from_sizes(_histogram(sizes), sizes_series.iloc[order], limit)
+    return prosecutor_from_sizes(_histogram(sizes), sizes_series.iloc[order], threshold=limit)
 
 
-def prosecutor_from_sizes(hist: ClassSizes, smallest_classes: pd.Series,
-                          limit: Fraction | None = None) -> ProsecutorRisk:
+def prosecutor_from_sizes(hist: ClassSizes, smallest_classes: pd.Series, *,
+                          threshold: Fraction | None = None) -> ProsecutorRisk:
     """:class:`ProsecutorRisk` from the histogram of class sizes and the classes to list as
     the highest-risk ones (their sizes, labelled by their QI values, smallest first): what a
     scan of a partitioned table reduces to."""
     n, n_classes, smallest = hist.n_records, hist.n_classes, hist.sizes[0]
-    above = None
+    limit, above = threshold, None
     if limit is not None:  # 1/f > t  <=>  f * t < 1 (exactly, in integers)
         above = Fraction(sum(s * c for s, c in zip(hist.sizes, hist.counts)
                              if s * limit.numerator < limit.denominator), n)
@@ -1084,7 +1084,7 @@ def identity_from_sizes(qi, hist: ClassSizes, smallest_classes: pd.Series, *,
     """:class:`IdentityRisk` from the histogram of class sizes and the highest-risk classes
     (smallest first, labelled by their QI values): what one scan of a table, in memory or in
     partitions, reduces to."""
-    prosecutor = prosecutor_from_sizes(hist, smallest_classes, threshold)
+    prosecutor = prosecutor_from_sizes(hist, smallest_classes, threshold=threshold)
     population = journalist = None
     if population_size is not None:
         N = _population_size(population_size, hist.n_records, owner)

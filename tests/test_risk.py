@@ -318,7 +318,7 @@ def test_the_figures_from_the_histogram_are_the_table_s():
     assert journalist_from_sizes(hist, 70) == journalist_risk(TABLE, qi=QI, population_size=70)
     assert risk.journalist == journalist_risk(TABLE, qi=QI, population_size=70)
     assert prosecutor_from_sizes(hist, risk.prosecutor.highest.set_index(QI)["class_size"],
-                                 Fraction(2, 5)) == risk.prosecutor
+                                 threshold=Fraction(2, 5)) == risk.prosecutor
     again = identity_from_sizes(QI, hist, risk.prosecutor.highest.set_index(QI)["class_size"],
                                 threshold=Fraction(2, 5), population_size=70)
     assert again.to_json() == risk.to_json()
