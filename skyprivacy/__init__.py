@@ -9,7 +9,7 @@ probability.
 
 from ._core.version import __version__
 from . import (anonymize, baselines, datasets, errors, fairness_queries, hierarchy,
-               transparency, utility)
+               risk, transparency, utility)
 from .anonymize import (
     AnonymizeResult,
     AnonymizationResult,
@@ -117,6 +117,7 @@ __all__ = [
     "fairness_queries",
     "transparency",
     "utility",
+    "risk",
     "datasets",
     "errors",
     "BudgetError",

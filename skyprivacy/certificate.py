@@ -60,6 +60,7 @@ from .errors import InvalidParameterError, SchemaError, UnusedPolicyValueWarning
 from .knowledge import Policy
 from .labels import label_differences, parse_labels
 from .release import ReleaseCandidate, check_semantics
+from .risk import POPULATION_MODELS, identity_risk
 
 __all__ = [
     "CERTIFICATE_SCHEMA_VERSION",
@@ -336,7 +337,9 @@ def _check_quietly(release: ReleaseCandidate, policy: Policy) -> SkylineCheckRes
 def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi=None,
                       group: str | None = None, individual: str | None = None,
                       semantics: str = "svpi", result: SkylineCheckResult | None = None,
-                      created: str | None = None, labels: Mapping | None = None) -> dict:
+                      created: str | None = None, labels: Mapping | None = None,
+                      risk: bool = False, population_size: int | None = None,
+                      risk_model: str = "dankar") -> dict:
     """A certificate for a released table under a value-centric policy.
 
     Parameters
@@ -364,6 +367,17 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
         The set-label file published with the table (:func:`skyprivacy.labels.labels_record`:
         its ``file`` name beside the table and the ``sha256`` of its bytes), when the release
         publishes sets as digests (:attr:`AnonymizationResult.set_labels`).
+    risk : bool, default False
+        Also certify the identity-disclosure risk of the table on ``qi``
+        (:func:`skyprivacy.risk.identity_risk`): the certificate gains a ``risk`` section
+        with its ``assumptions`` (QIs, population size, model) and every count-based
+        ``figures`` entry (exact ``'p/q'`` text beside each float), which
+        :func:`verify_certificate` recomputes.  Without it the certificate is unchanged.
+    population_size : int, optional
+        With ``risk``: the size of the population the table was sampled from, for the
+        estimated population uniqueness and journalist risk.
+    risk_model : {'dankar', 'pitman', 'zayatz', 'snb'}, default 'dankar'
+        With ``risk`` and ``population_size``: the population-uniqueness model.
 
     Returns
     -------
@@ -392,13 +406,39 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
     >>> verify_certificate(table, cert).ok
     True
     """
+    owner = "build_certificate"
+    if not isinstance(risk, bool):
+        raise param_error("risk", owner, "be True or False", risk)
+    if not risk and (population_size is not None or risk_model != "dankar"):
+        raise InvalidParameterError("build_certificate takes 'population_size' and "
+                                    "'risk_model' only with risk=True.")
+    assumptions = None
+    if risk:
+        if qi is None:
+            raise param_error("risk", owner, "be False for a bucketized release (identity "
+                              "risk needs the 'qi' columns)", risk)
+        if population_size is None and risk_model != "dankar":
+            raise InvalidParameterError("build_certificate takes 'risk_model' only with a "
+                                        "'population_size'.")
+        assumptions = {"qi": _columns(qi, owner), "population_size": population_size,
+                       "model": risk_model}
     return _certificate(table, policy, sensitive=sensitive, qi=qi, group=group,
                         individual=individual, semantics=semantics, result=result,
-                        created=created, labels=labels)
+                        created=created, labels=labels, risk=assumptions)
+
+
+def _risk_section(text: pd.DataFrame, assumptions: Mapping) -> dict:
+    """The certificate's ``risk`` section: the assumptions and the figures computed under
+    them on the table's text (as :func:`verify_certificate` recomputes them)."""
+    figures = identity_risk(text, qi=assumptions["qi"], top=0,
+                            population_size=assumptions["population_size"],
+                            model=assumptions["model"]).to_json(highest=False)
+    return {"assumptions": dict(assumptions), "figures": figures}
 
 
 def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, result,
-                 created, entry: dict | None = None, labels: Mapping | None = None) -> dict:
+                 created, entry: dict | None = None, labels: Mapping | None = None,
+                 risk: Mapping | None = None) -> dict:
     """:func:`build_certificate`, with the ``table`` entry given when already computed."""
     owner = "build_certificate"
     if not isinstance(policy, Policy):
@@ -415,7 +455,7 @@ def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, 
     elif not isinstance(result, SkylineCheckResult):
         raise param_error("result", owner, "be a SkylineCheckResult", type(result).__name__)
     sizes = release.sizes_array
-    return {
+    certificate = {
         **certificate_header(CERTIFICATE_SCHEMA_VERSION, _KIND, created),
         "table": entry if entry is not None else _table_entry(table),
         "parameters": parameters,
@@ -428,6 +468,9 @@ def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, 
         "unused_policy_values": [str(v) for v in result.unused_policy_values],
         "labels": labels,
     }
+    if risk is not None:  # only when asked: a certificate without it is unchanged
+        certificate["risk"] = _risk_section(text, risk)
+    return certificate
 
 
 def _labels_record(labels, owner: str) -> dict | None:
@@ -649,12 +692,17 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
         return Verification(False, (f"The table does not match the certificate: its SHA-256 "
                                     f"is {entry['sha256']}, the certificate records "
                                     f"{recorded}.",), None)
+    risk = _parse_risk(certificate, parameters)
+    if risk is not None and risk["population_size"] is not None \
+            and risk["population_size"] < entry["n_rows"]:
+        raise malformed(f"'risk.assumptions.population_size' ({risk['population_size']}) is "
+                        f"smaller than the table's {entry['n_rows']} rows")
     recomputed = _certificate(table, policy, sensitive=parameters["sensitive"],
                               qi=parameters["qi"], group=parameters["group"],
                               individual=parameters["individual"],
                               semantics=parameters["semantics"], result=None,
                               created=certificate.get("created"), entry=entry,
-                              labels=record)
+                              labels=record, risk=risk)
     claimed = {}
     for entry in certificate["checks"]:
         try:
@@ -696,4 +744,61 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
                            f"{certificate['verdict']!r}, the table gives "
                            f"{recomputed['verdict']!r}.")
     differences += _label_file_differences(table, record, parameters["qi"], labels)
+    if risk is not None:
+        differences += _risk_differences(certificate["risk"]["figures"],
+                                         recomputed["risk"]["figures"], "")
     return Verification(not differences, tuple(differences), recomputed)
+
+
+def _parse_risk(certificate: Mapping, parameters: Mapping) -> dict | None:
+    """The assumptions of the certificate's ``risk`` section (None when it has none)."""
+    if "risk" not in certificate:
+        return None
+    section = certificate["risk"]
+    if (not isinstance(section, Mapping) or not isinstance(section.get("assumptions"), Mapping)
+            or not isinstance(section.get("figures"), Mapping)):
+        raise malformed("'risk' must be an object with 'assumptions' and 'figures'")
+    assumptions = section["assumptions"]
+    qi, size, model = (assumptions.get("qi"), assumptions.get("population_size"),
+                       assumptions.get("model"))
+    if qi != parameters["qi"]:
+        raise malformed(f"'risk.assumptions.qi' is {qi!r}, but the certificate's QI columns "
+                        f"are {parameters['qi']!r}")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
+        raise malformed(f"'risk.assumptions.population_size' must be null or a positive "
+                        f"integer, not {size!r}")
+    if model not in POPULATION_MODELS:
+        raise malformed(f"'risk.assumptions.model' must be one of {list(POPULATION_MODELS)}, "
+                        f"not {model!r}")
+    if size is None and model != "dankar":
+        raise malformed(f"'risk.assumptions.model' is {model!r} without a population size "
+                        f"(a model is only used with one; the default is 'dankar')")
+    return {"qi": list(qi), "population_size": size, "model": model}
+
+
+def _risk_differences(claimed, actual, path: str) -> list[str]:
+    """Every risk figure the certificate records that the table does not give: exact figures
+    and counts equal, estimator floats equal up to 1e-9 (an optimizer's last digits)."""
+    if isinstance(actual, Mapping) and isinstance(claimed, Mapping):
+        out = []
+        for name in sorted(set(actual) | set(claimed), key=str):
+            where = f"{path}.{name}" if path else str(name)
+            if name not in claimed:
+                out.append(f"The certificate has no risk figure {where!r}.")
+            elif name not in actual:
+                out.append(f"The certificate records a risk figure {where!r} that the table "
+                           f"does not give.")
+            else:
+                out += _risk_differences(claimed[name], actual[name], where)
+        return out
+    if isinstance(actual, list) and isinstance(claimed, list) and len(actual) == len(claimed):
+        return [d for i, (c, a) in enumerate(zip(claimed, actual))
+                for d in _risk_differences(c, a, f"{path}[{i}]")]
+    same = (claimed == actual and type(claimed) is type(actual)) or (
+        isinstance(actual, float) and isinstance(claimed, (int, float))
+        and not isinstance(claimed, bool)
+        and math.isclose(claimed, actual, rel_tol=1e-9, abs_tol=0.0))
+    if same:
+        return []
+    return [f"The risk figure {path!r} differs: the certificate records {claimed!r}, the "
+            f"table gives {actual!r}."]

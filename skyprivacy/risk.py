@@ -53,7 +53,8 @@ import numpy as np
 import pandas as pd
 
 from ._core.encoding import column_names, require_columns
-from ._core.exact import decimal_fraction, is_real, native
+from ._core.engines import dispatchable
+from ._core.exact import decimal_fraction, fraction_text, is_real, native
 from .errors import EstimatorError, InvalidParameterError, SchemaError, param_error
 
 __all__ = [
@@ -160,6 +161,7 @@ def _histogram(sizes: np.ndarray) -> ClassSizes:
     return ClassSizes(tuple(int(s) for s in distinct), tuple(int(c) for c in counts))
 
 
+@dispatchable
 def class_sizes(table: pd.DataFrame, *, qi, missing: str = "error") -> ClassSizes:
     """The histogram of equivalence-class sizes of ``table`` over ``qi``.
 
@@ -173,6 +175,23 @@ def class_sizes(table: pd.DataFrame, *, qi, missing: str = "error") -> ClassSize
     """
     names = _check_table(table, qi, "class_sizes", missing)
     return _histogram(_sizes(table, names))
+
+
+def check_options(owner: str, *, threshold=None, top: int = 10, model: str = "dankar",
+                  missing: str = "error") -> Fraction | None:
+    """Validate the options every engine's risk functions share; return the threshold as an
+    exact fraction (None when none was given)."""
+    if missing not in MISSING_OPTIONS:
+        raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
+    _check_top(top, owner)
+    if model not in POPULATION_MODELS:
+        raise param_error("model", owner, f"be one of {list(POPULATION_MODELS)}", model)
+    return None if threshold is None else _threshold(threshold, owner)
+
+
+def check_population_size(value, n: int, owner: str) -> int:
+    """``population_size`` validated against the number of records ``n``."""
+    return _population_size(value, n, owner)
 
 
 def _check_top(top, owner: str) -> None:
@@ -232,6 +251,7 @@ class ProsecutorRisk:
         return pd.DataFrame([self.to_dict()])
 
 
+@dispatchable
 def prosecutor_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
                     missing: str = "error") -> ProsecutorRisk:
     """Prosecutor re-identification risk: each record's risk is 1 / its class size.
@@ -275,18 +295,25 @@ def prosecutor_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
 def _prosecutor(sizes_series: pd.Series, limit: Fraction | None, top: int) -> ProsecutorRisk:
     """Prosecutor risk from the class sizes (one entry per class, labelled by its QI values)."""
     sizes = sizes_series.to_numpy(dtype=np.int64)
-    n, n_classes = int(sizes.sum()), len(sizes)
-    smallest = int(sizes.min())
-    above = None
-    if limit is not None:  # 1/f > t  <=>  f * t < 1 (exactly, in integers)
-        risky = sizes * limit.numerator < limit.denominator
-        above = Fraction(int(sizes[risky].sum()), n)
     order = np.argsort(sizes, kind="stable")[: int(top)]
-    highest = sizes_series.iloc[order].rename("class_size").reset_index()
+    return prosecutor_from_sizes(_histogram(sizes), sizes_series.iloc[order], threshold=limit)
+
+
+def prosecutor_from_sizes(hist: ClassSizes, smallest_classes: pd.Series, *,
+                          threshold: Fraction | None = None) -> ProsecutorRisk:
+    """:class:`ProsecutorRisk` from the histogram of class sizes and the classes to list as
+    the highest-risk ones (their sizes, labelled by their QI values, smallest first): what a
+    scan of a partitioned table reduces to."""
+    n, n_classes, smallest = hist.n_records, hist.n_classes, hist.sizes[0]
+    limit, above = threshold, None
+    if limit is not None:  # 1/f > t  <=>  f * t < 1 (exactly, in integers)
+        above = Fraction(sum(s * c for s, c in zip(hist.sizes, hist.counts)
+                             if s * limit.numerator < limit.denominator), n)
+    highest = smallest_classes.rename("class_size").reset_index()
     highest["risk"] = [Fraction(1, int(s)) for s in highest["class_size"]]
     return ProsecutorRisk(max=Fraction(1, smallest), average=Fraction(n_classes, n),
                           n_records=n, n_classes=n_classes, smallest_class=smallest,
-                          records_at_max=int(sizes[sizes == smallest].sum()),
+                          records_at_max=smallest * hist.counts[0],
                           above_threshold=above, threshold=limit, highest=highest)
 
 
@@ -386,18 +413,23 @@ def journalist_risk(table: pd.DataFrame, *, qi, population: pd.DataFrame | None 
         n = int(f.sum())
         smallest = int(F.min())
         return JournalistRisk(Fraction(1, smallest), _mean_ratio(f, F, n), smallest, False)
-    f = _sizes(table, names)
-    n = int(f.sum())
-    N = _population_size(population_size, n, owner)
-    # F_j ~ f_j N / n; the risk 1/F_j = n / (f_j N) is capped at 1
-    risks = [min(Fraction(n, int(s) * N), Fraction(1)) for s in np.unique(f)]
-    smallest_f = int(f.min())
-    counts = dict(zip(*np.unique(f, return_counts=True)))
-    average = sum((Fraction(int(s) * int(c)) * min(Fraction(n, int(s) * N), Fraction(1))
-                   for s, c in counts.items()), Fraction(0)) / n
-    return JournalistRisk(max(risks), average, max(1, math.floor(smallest_f * N / n)), True)
+    hist = _histogram(_sizes(table, names))
+    return journalist_from_sizes(hist, _population_size(population_size, hist.n_records, owner))
 
 
+def journalist_from_sizes(hist: ClassSizes, population_size: int) -> JournalistRisk:
+    """:func:`journalist_risk` against a population size, from the histogram of class sizes:
+    each population class size is estimated as f N / n, so a record's risk is n / (f N),
+    capped at 1."""
+    n, N = hist.n_records, population_size
+    average = sum((Fraction(s * c) * min(Fraction(n, s * N), Fraction(1))
+                   for s, c in zip(hist.sizes, hist.counts)), Fraction(0)) / n
+    smallest = hist.sizes[0]
+    return JournalistRisk(min(Fraction(n, smallest * N), Fraction(1)), average,
+                          max(1, math.floor(smallest * N / n)), True)
+
+
+@dispatchable
 def marketer_risk(table: pd.DataFrame, *, qi, population: pd.DataFrame | None = None,
                   missing: str = "error") -> Fraction:
     """Marketer re-identification risk: the expected share of records an attacker who matches
@@ -421,6 +453,7 @@ def marketer_risk(table: pd.DataFrame, *, qi, population: pd.DataFrame | None = 
     return _mean_ratio(f, F, int(f.sum()))
 
 
+@dispatchable
 def sample_uniqueness(table: pd.DataFrame, *, qi, missing: str = "error") -> Fraction:
     """The share of records unique in the table on ``qi`` (classes of one record / records).
 
@@ -713,6 +746,7 @@ def population_uniques_from_sizes(hist: ClassSizes, population_size: int,
                                 sampling_fraction=fraction, estimates=estimates)
 
 
+@dispatchable
 def population_uniqueness(table: pd.DataFrame, *, qi, population_size: int,
                           model: str = "dankar",
                           missing: str = "error") -> PopulationUniqueness:
@@ -894,6 +928,34 @@ def attribute_risk(table: pd.DataFrame, *, qi, max_size: int | None = None,
 # --------------------------------------------------------------------------------------------
 
 
+def _both(name: str, value: Fraction | None) -> dict:
+    """``{name: float, name_exact: 'p/q'}`` (both None for a figure not computed)."""
+    if value is None:
+        return {name: None, f"{name}_exact": None}
+    return {name: float(value), f"{name}_exact": fraction_text(value)}
+
+
+#: What each population model assumes about the sample and the population (one sentence).
+MODEL_ASSUMPTIONS = {
+    "pitman": "Pitman's model (Hoshino 2001): the population's partition into classes follows "
+              "Pitman's two-parameter Poisson-Dirichlet law; the sample is a simple random "
+              "sample.",
+    "zayatz": "Zayatz's method (Zayatz 1991): the population's class-size distribution equals "
+              "the sample's; the sample is a simple random sample.",
+    "snb": "The slide negative binomial model (Chen and Keller-McNulty 1998): population class "
+           "sizes are 1 + a negative binomial variable; Bernoulli sampling with fraction n/N.",
+}
+
+
+def population_assumptions(asked: str, used: str) -> list:
+    """The assumptions behind a population-uniqueness estimate, as sentences: the decision
+    rule when ``asked`` is ``'dankar'``, then the model ``used``."""
+    rule = ([f"Dankar et al.'s (2012) decision rule chose {used}: Pitman's model for a "
+             f"sampling fraction of at most 10%, else the smaller of Zayatz's and the SNB "
+             f"estimate."] if asked == "dankar" else [f"The {used} model, as asked."])
+    return rule + [MODEL_ASSUMPTIONS.get(used, f"No sample unique: {used} estimates none.")]
+
+
 @dataclass(frozen=True)
 class IdentityRisk:
     """The identity-disclosure figures of a table, from one grouping of its QIs.
@@ -909,6 +971,11 @@ class IdentityRisk:
     population : PopulationUniqueness or None
         With ``population_size``: the estimated population uniqueness (Dankar et al.'s rule
         unless another model was asked for).
+    journalist : JournalistRisk or None
+        With ``population_size``: the journalist risk, each population class estimated as
+        f N / n (:func:`journalist_risk`).
+    model : str
+        The population model asked for (``population.model`` is the one that was used).
     """
 
     qi: tuple
@@ -917,13 +984,56 @@ class IdentityRisk:
     sample_uniqueness: Fraction
     class_sizes: ClassSizes
     population: PopulationUniqueness | None
+    journalist: JournalistRisk | None = None
+    model: str = "dankar"
 
     def to_dict(self) -> dict:
         out = {"qi": list(self.qi), "prosecutor": self.prosecutor.to_dict(),
                "marketer": self.marketer, "sample_uniqueness": self.sample_uniqueness}
         if self.population is not None:
             out["population"] = self.population.to_dict()
+        if self.journalist is not None:
+            out["journalist"] = self.journalist.to_dict()
         return out
+
+    def to_json(self, *, highest: bool = True) -> dict:
+        """Every figure JSON-ready: each exact quantity as ``'p/q'`` text (``*_exact``) beside
+        its float, the assumptions stated, and (``highest``) the highest-risk classes."""
+        pros = self.prosecutor
+        out: dict = {"qi": list(self.qi), "n_records": pros.n_records,
+                     "n_classes": pros.n_classes, "smallest_class": pros.smallest_class,
+                     "records_at_max": pros.records_at_max,
+                     **_both("prosecutor_max", pros.max),
+                     **_both("prosecutor_average", pros.average),
+                     "threshold_exact": None if pros.threshold is None
+                     else fraction_text(pros.threshold),
+                     **_both("records_above_threshold", pros.above_threshold),
+                     **_both("marketer", self.marketer),
+                     **_both("sample_uniqueness", self.sample_uniqueness),
+                     "class_sizes": {"sizes": list(self.class_sizes.sizes),
+                                     "counts": list(self.class_sizes.counts)},
+                     "population": None, "journalist": None}
+        if self.population is not None:
+            pop = self.population
+            out["population"] = {
+                "rule": self.model, "model": pop.model, "population_size": pop.population_size,
+                **_both("sampling_fraction", pop.sampling_fraction),
+                "share": pop.share, "uniques": pop.uniques,
+                "estimates": {name: value for name, value in pop.estimates.items()},
+                "assumptions": population_assumptions(self.model, pop.model)}
+        if self.journalist is not None:
+            out["journalist"] = {**_both("max", self.journalist.max),
+                                 **_both("average", self.journalist.average),
+                                 "smallest_population_class":
+                                     self.journalist.smallest_population_class,
+                                 "estimated": self.journalist.estimated}
+        if highest:
+            out["highest"] = [
+                {"values": {str(c): native(row[c]) for c in self.qi},
+                 "class_size": int(row["class_size"]), **_both("risk", row["risk"])}
+                for _, row in self.prosecutor.highest.iterrows()]
+        return out
+
 
     def to_frame(self) -> pd.DataFrame:
         rows: list[tuple[str, object]] = [("prosecutor_max", self.prosecutor.max),
@@ -937,6 +1047,7 @@ class IdentityRisk:
         return pd.DataFrame(rows, columns=["measure", "value"])
 
 
+@dispatchable
 def identity_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
                   population_size: int | None = None, model: str = "dankar",
                   missing: str = "error") -> IdentityRisk:
@@ -960,13 +1071,27 @@ def identity_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
     if model not in POPULATION_MODELS:
         raise param_error("model", owner, f"be one of {list(POPULATION_MODELS)}", model)
     sizes_series = _grouped(table, names).size()
-    prosecutor = _prosecutor(sizes_series, limit, top)
-    hist = _histogram(sizes_series.to_numpy(dtype=np.int64))
-    population = None
+    sizes = sizes_series.to_numpy(dtype=np.int64)
+    order = np.argsort(sizes, kind="stable")[: int(top)]
+    return identity_from_sizes(names, _histogram(sizes), sizes_series.iloc[order],
+                               threshold=limit, population_size=population_size, model=model,
+                               owner=owner)
+
+
+def identity_from_sizes(qi, hist: ClassSizes, smallest_classes: pd.Series, *,
+                        threshold: Fraction | None = None, population_size: int | None = None,
+                        model: str = "dankar", owner: str = "identity_risk") -> IdentityRisk:
+    """:class:`IdentityRisk` from the histogram of class sizes and the highest-risk classes
+    (smallest first, labelled by their QI values): what one scan of a table, in memory or in
+    partitions, reduces to."""
+    prosecutor = prosecutor_from_sizes(hist, smallest_classes, threshold=threshold)
+    population = journalist = None
     if population_size is not None:
         N = _population_size(population_size, hist.n_records, owner)
         population = population_uniques_from_sizes(hist, N, model)
-    return IdentityRisk(qi=tuple(names), prosecutor=prosecutor,
+        journalist = journalist_from_sizes(hist, N)
+    return IdentityRisk(qi=tuple(qi), prosecutor=prosecutor,
                         marketer=Fraction(hist.n_classes, hist.n_records),
                         sample_uniqueness=Fraction(hist.of_size(1), hist.n_records),
-                        class_sizes=hist, population=population)
+                        class_sizes=hist, population=population, journalist=journalist,
+                        model=model)

@@ -105,6 +105,8 @@ AREA_IMPORTS: dict[tuple[str, str], str] = {
                                "agree on what each criterion means",
     ("criteria", "check"): "a skyline policy is a criterion through the one SkylineCheck",
     ("criteria", "risk"): "the risk thresholds are criteria, estimated by the risk module",
+    ("certificate", "risk"): "a certificate asked to also certify identity risk records the "
+                             "figures identity_risk computes, and verify recomputes them",
     ("transparency", "certificate"): "the decision-rule certificate hashes and lays out its "
                                      "table with the canonical CSV, hash and header the "
                                      "skyline certificate defines (one canonical form)",

@@ -404,3 +404,152 @@ def test_a_probability_of_thousands_of_digits_is_certified_and_verified_exactly(
     from skyprivacy.report import render_report
     page = render_report(certificate, release)
     assert f"~{float(bp):.6g}" in page and exact["a"] not in page
+
+
+# ------------------------------------------------------------------ the identity-risk section
+@pytest.fixture
+def risky_table():
+    return pd.DataFrame({"age": ["2*", "2*", "3*", "3*", "3*", "4*", "5*", "5*"],
+                         "zip": ["130**", "130**", "130**", "130**", "131**", "131**",
+                                 "131**", "131**"],
+                         "disease": ["Flu", "AIDS", "Flu", "Cold", "Flu", "Cold", "AIDS",
+                                     "Cold"]})
+
+
+def _leaves(data, path=()):
+    if isinstance(data, dict):
+        for key, value in data.items():
+            yield from _leaves(value, (*path, key))
+    elif isinstance(data, list) and data and not all(isinstance(v, str) for v in data):
+        for i, value in enumerate(data):
+            yield from _leaves(value, (*path, i))
+    else:
+        yield path, data
+
+
+def _tampered(value):
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, float):
+        return value * 1.5 + 0.125
+    if isinstance(value, str):
+        return {"dankar": "pitman", "pitman": "zayatz", "zayatz": "snb"}.get(value, "9/7")
+    if isinstance(value, list):
+        return value[:-1] if value else ["x"]
+    return 3  # None
+
+
+def test_a_certificate_without_risk_is_unchanged(risky_table, policy):
+    plain = build_certificate(risky_table, policy, qi=["age", "zip"], sensitive="disease",
+                              created="2024-01-01T00:00:00Z")
+    assert "risk" not in plain
+    with_risk = build_certificate(risky_table, policy, qi=["age", "zip"], sensitive="disease",
+                                  created="2024-01-01T00:00:00Z", risk=True)
+    assert {k: v for k, v in with_risk.items() if k != "risk"} == plain
+
+
+def test_the_risk_section_round_trips(risky_table, policy):
+    before = risky_table.copy()
+    cert = build_certificate(risky_table, policy, qi=["age", "zip"], sensitive="disease",
+                             risk=True, population_size=80)
+    section = cert["risk"]
+    assert section["assumptions"] == {"qi": ["age", "zip"], "population_size": 80,
+                                      "model": "dankar"}
+    figures = section["figures"]
+    assert figures["prosecutor_max_exact"] == "1" and figures["prosecutor_average_exact"] == "5/8"
+    assert figures["sample_uniqueness_exact"] == "1/4"
+    assert figures["class_sizes"] == {"sizes": [1, 2], "counts": [2, 3]}
+    assert figures["population"]["model"] == "pitman"  # 8/80 = 10%: Dankar's rule
+    assert figures["journalist"]["max_exact"] == "1/10"
+    assert "highest" not in figures
+    result = verify_certificate(risky_table, copy.deepcopy(cert))
+    assert result.ok, result.differences
+    assert result.recomputed["risk"] == section
+    pd.testing.assert_frame_equal(risky_table, before)
+
+
+@pytest.mark.parametrize("population_size", [None, 80, 20])
+def test_every_risk_field_tampered_is_caught(risky_table, policy, population_size):
+    cert = build_certificate(risky_table, policy, qi=["age", "zip"], sensitive="disease",
+                             risk=True, population_size=population_size)
+    leaves = list(_leaves(cert["risk"]))
+    assert len(leaves) > 20
+    for path, value in leaves:
+        bad = copy.deepcopy(cert)
+        target = bad["risk"]
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = _tampered(value)
+        try:
+            result = verify_certificate(risky_table, bad)
+        except InvalidParameterError as exc:
+            assert str(exc).startswith("The certificate is malformed: 'risk"), (path, exc)
+            continue
+        assert not result.ok, path
+        assert any("risk figure" in d for d in result.differences), (path, result.differences)
+
+
+def test_a_tampered_figure_and_a_changed_table_are_named(risky_table, policy):
+    cert = build_certificate(risky_table, policy, qi=["age", "zip"], sensitive="disease",
+                             risk=True)
+    bad = copy.deepcopy(cert)
+    bad["risk"]["figures"]["prosecutor_average_exact"] = "1/2"
+    assert verify_certificate(risky_table, bad).differences == (
+        "The risk figure 'prosecutor_average_exact' differs: the certificate records '1/2', "
+        "the table gives '5/8'.",)
+    changed = risky_table.assign(age=["2*"] * 8)
+    rebuilt = build_certificate(changed, policy, qi=["age", "zip"], sensitive="disease",
+                                risk=True)
+    moved = {**rebuilt, "risk": cert["risk"]}  # the new table's hash, the old figures
+    differences = verify_certificate(changed, moved).differences
+    assert ("The risk figure 'sample_uniqueness_exact' differs: the certificate records "
+            "'1/4', the table gives '0'.") in differences
+    assert verify_certificate(changed, cert).differences[0].startswith(
+        "The table does not match the certificate")
+
+
+def test_risk_errors(risky_table, policy):
+    build = build_certificate
+    with pytest.raises(InvalidParameterError, match=r"^The 'risk' parameter of "
+                                                    r"build_certificate must be True or False"):
+        build(risky_table, policy, qi="age", sensitive="disease", risk="yes")
+    with pytest.raises(InvalidParameterError, match=r"^build_certificate takes "
+                                                    r"'population_size' and 'risk_model' only "
+                                                    r"with risk=True\.$"):
+        build(risky_table, policy, qi="age", sensitive="disease", population_size=10)
+    with pytest.raises(InvalidParameterError, match=r"^build_certificate takes 'risk_model' "
+                                                    r"only with a 'population_size'\.$"):
+        build(risky_table, policy, qi="age", sensitive="disease", risk=True, risk_model="snb")
+    with pytest.raises(InvalidParameterError, match=r"^The 'risk' parameter of "
+                                                    r"build_certificate must be False for a "
+                                                    r"bucketized release"):
+        build(risky_table, policy, group="zip", sensitive="disease", risk=True)
+    with pytest.raises(InvalidParameterError, match=r"'population_size' parameter of "
+                                                    r"identity_risk .*Got 3 instead"):
+        build(risky_table, policy, qi="age", sensitive="disease", risk=True,
+              population_size=3)
+    cert = build(risky_table, policy, qi="age", sensitive="disease", risk=True)
+    for section, message in [
+            ("x", "'risk' must be an object with 'assumptions' and 'figures'"),
+            ({"assumptions": {"qi": ["zip"], "population_size": None, "model": "dankar"},
+              "figures": {}},
+             "'risk.assumptions.qi' is ['zip'], but the certificate's QI columns are ['age']"),
+            ({"assumptions": {"qi": ["age"], "population_size": -1, "model": "dankar"},
+              "figures": {}},
+             "'risk.assumptions.population_size' must be null or a positive integer, not -1"),
+            ({"assumptions": {"qi": ["age"], "population_size": None, "model": "best"},
+              "figures": {}},
+             "'risk.assumptions.model' must be one of ['pitman', 'zayatz', 'snb', 'dankar'], "
+             "not 'best'"),
+            ({"assumptions": {"qi": ["age"], "population_size": None, "model": "snb"},
+              "figures": {}},
+             "'risk.assumptions.model' is 'snb' without a population size (a model is only "
+             "used with one; the default is 'dankar')"),
+            ({"assumptions": {"qi": ["age"], "population_size": 5, "model": "snb"},
+              "figures": {}},
+             "'risk.assumptions.population_size' (5) is smaller than the table's 8 rows")]:
+        with pytest.raises(InvalidParameterError,
+                           match="^" + re.escape(f"The certificate is malformed: {message}.")):
+            verify_certificate(risky_table, {**cert, "risk": section})

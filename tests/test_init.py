@@ -31,8 +31,8 @@ EXPORTS = {
     "entropy_l_diversity", "recursive_cl_diversity", "cl_diversity_policy", "t_closeness",
     "average_group_size", "discernibility", "kl_divergence", "utility_report", "UtilityReport",
     # the areas and data sets as modules
-    "baselines", "hierarchy", "fairness_queries", "transparency", "utility", "datasets",
-    "errors",
+    "baselines", "hierarchy", "fairness_queries", "transparency", "utility", "risk",
+    "datasets", "errors",
     # errors and warnings
     "BudgetError", "DegenerateGroupError", "QueryDesignWarning", "UnsafeConstantWarning",
     "HierarchyError", "InfeasibleError", "InvalidParameterError", "PrivacyRiskWarning",

@@ -36,7 +36,7 @@ from skyprivacy.transparency import DecisionTable, Delta, TradeoffCurve, tradeof
 #: area and the plotting edge.
 MODULE_NAMES = ("skyprivacy", "skyprivacy.anonymize", "skyprivacy.baselines",
                 "skyprivacy.hierarchy", "skyprivacy.fairness_queries", "skyprivacy.transparency",
-                "skyprivacy.utility", "skyprivacy.datasets", "skyprivacy.errors",
+                "skyprivacy.utility", "skyprivacy.datasets", "skyprivacy.errors", "skyprivacy.risk",
                 "skyprivacy.experimental.group_tagging", "skyprivacy.plotting")
 MODULES = tuple(importlib.import_module(name) for name in MODULE_NAMES)
 TEMPLATE = re.compile(r"^The '(?P<name>\w+)' parameter of (?P<owner>[\w.]+) must (?P<req>.+)\. "
@@ -259,6 +259,12 @@ UNDECLARED = {
     "DecisionTable.from_frame": "declared by DecisionTable.__init__",
     # its one option is any label of the report's strata, checked against the report
     "FairnessReport.measure": "stratum is any label; the body names the report's measures",
+    # skyprivacy.risk joined the facade (issue 25); its functions validate in their bodies with
+    # the house template (tests/test_risk.py asserts each message) until they declare them
+    **{name: "risk.py validates in its body (issue 25); declared constraints to come"
+       for name in ("IdentityRisk.to_json", "attribute_risk", "class_sizes", "identity_risk",
+                    "individual_risk", "journalist_risk", "marketer_risk",
+                    "population_uniqueness", "prosecutor_risk", "sample_uniqueness")},
 }
 
 

@@ -1,6 +1,7 @@
 """Re-identification risk (skyprivacy/risk.py): every measure against a value computed by hand
 from its definition, Hypothesis properties, the estimators against populations whose truth is
 known, and every message."""
+import json
 import math
 import re
 from fractions import Fraction
@@ -300,3 +301,50 @@ def test_identity_risk_gathers_every_count_from_one_grouping():
     assert risk.population == population_uniqueness(TABLE, qi=QI, population_size=70)
     assert risk.to_frame()["measure"].tolist()[:4] == [
         "prosecutor_max", "prosecutor_average", "marketer", "sample_uniqueness"]
+
+
+def test_the_figures_from_the_histogram_are_the_table_s():
+    from skyprivacy.risk import (
+        check_options,
+        class_sizes as sizes_of,
+        identity_from_sizes,
+        identity_risk,
+        journalist_from_sizes,
+        prosecutor_from_sizes,
+    )
+
+    risk = identity_risk(TABLE, qi=QI, threshold=0.4, top=2, population_size=70)
+    hist = sizes_of(TABLE, qi=QI)
+    assert journalist_from_sizes(hist, 70) == journalist_risk(TABLE, qi=QI, population_size=70)
+    assert risk.journalist == journalist_risk(TABLE, qi=QI, population_size=70)
+    assert prosecutor_from_sizes(hist, risk.prosecutor.highest.set_index(QI)["class_size"],
+                                 threshold=Fraction(2, 5)) == risk.prosecutor
+    again = identity_from_sizes(QI, hist, risk.prosecutor.highest.set_index(QI)["class_size"],
+                                threshold=Fraction(2, 5), population_size=70)
+    assert again.to_json() == risk.to_json()
+    assert check_options("x", threshold=0.25) == Fraction(1, 4)
+    with pytest.raises(InvalidParameterError, match=r"^The 'model' parameter of x must be one "
+                                                    r"of \['pitman', 'zayatz', 'snb', "
+                                                    r"'dankar'\]"):
+        check_options("x", model="best")
+
+
+def test_to_json_states_every_figure_exact_and_as_a_float():
+    from skyprivacy.risk import identity_risk
+
+    risk = identity_risk(TABLE, qi=QI, threshold=Fraction(1, 3), population_size=70,
+                         model="zayatz")
+    data = risk.to_json()
+    assert json.loads(json.dumps(data)) == data  # JSON-ready as it is
+    for name in ("prosecutor_max", "prosecutor_average", "records_above_threshold",
+                 "marketer", "sample_uniqueness"):
+        assert data[name] == float(Fraction(data[f"{name}_exact"]))
+    assert data["prosecutor_average_exact"] == str(risk.prosecutor.average)
+    assert data["threshold_exact"] == "1/3"
+    assert data["population"]["rule"] == "zayatz" and data["population"]["model"] == "zayatz"
+    assert data["population"]["assumptions"][0] == "The zayatz model, as asked."
+    assert data["journalist"]["max_exact"] == str(risk.journalist.max)
+    assert len(data["highest"]) == min(10, risk.prosecutor.n_classes)
+    assert "highest" not in risk.to_json(highest=False)
+    dankar = identity_risk(TABLE, qi=QI, population_size=70).to_json()["population"]
+    assert dankar["assumptions"][0].startswith("Dankar et al.'s (2012) decision rule chose ")

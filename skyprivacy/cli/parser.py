@@ -23,6 +23,7 @@ from .argtypes import (
     value_list,
 )
 from .data_commands import cmd_data
+from .risk_commands import cmd_risk
 from .release_commands import cmd_anonymize, cmd_check, cmd_compare, cmd_find, cmd_verify
 from .shared import EXIT_CODES, EXIT_USAGE
 from .transparency_commands import (
@@ -182,6 +183,12 @@ def build_parser() -> argparse.ArgumentParser:
                       "the released table (CSV or Parquet)")
     p.add_argument("--policy", required=True, metavar="TOML", help="the policy file")
     p.add_argument("--certificate", metavar="JSON", help="also write the certificate")
+    p.add_argument("--risk", action="store_true",
+                   help="also certify the identity-disclosure risk on --qi (prosecutor, "
+                        "marketer, uniqueness) in the certificate, and show it in the report")
+    p.add_argument("--population-size", type=int_at_least(1), default=None, metavar="N",
+                   help="with --risk: the population the table was sampled from has N "
+                        "records (estimated population uniqueness and journalist risk)")
     _run_options(p, cmd_check, report=True)
 
     p = table_command("anonymize", "generalize a table until it satisfies a policy",
@@ -258,6 +265,33 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the set-label file the certificate records (default: its recorded "
                         "name, in the table's folder)")
     _run_options(p, cmd_verify)
+
+    p = table_command("risk", "re-identification risk of a table on its quasi-identifiers",
+                      "Measure identity disclosure: prosecutor, journalist and marketer risk, "
+                      "sample and population uniqueness, the individual risk of a weighted "
+                      "sample and the highest-risk classes (see docs/risk.md).",
+                      "the table (CSV or Parquet)", release=False)
+    p.add_argument("--qi", type=column_list, required=True, metavar="COL,...",
+                   help="quasi-identifier columns (records agreeing on all are one class)")
+    population = p.add_mutually_exclusive_group()
+    population.add_argument("--population-size", type=int_at_least(1), default=None,
+                            metavar="N",
+                            help="the size of the population the table was sampled from: "
+                                 "estimate population uniqueness and journalist risk")
+    population.add_argument("--population", metavar="TABLE",
+                            help="a table of the whole population (same QI columns): count "
+                                 "journalist and marketer risk and population uniqueness")
+    p.add_argument("--weights", metavar="COL",
+                   help="column of sampling weights: also the individual risk of every record "
+                        "(Benedetti and Franconi 1998)")
+    p.add_argument("--threshold", type=unit_interval, default=None, metavar="R",
+                   help="also count the records whose risk is above R, e.g. 0.2")
+    p.add_argument("--top", type=int_at_least(0), default=10, metavar="N",
+                   help="list the N highest-risk classes (default 10)")
+    p.add_argument("--model", choices=("dankar", "pitman", "zayatz", "snb"), default="dankar",
+                   help="population-uniqueness model with --population-size (default dankar: "
+                        "Dankar et al.'s rule chooses)")
+    _run_options(p, cmd_risk)
 
     p = command("transparency", "decision tables of transparency reports",
                 "Certify (check) or optimally perturb (optimize) the decision rule of a "

@@ -14,7 +14,7 @@ from ..anonymize import k_anonymize, skyline_anonymize
 from ..certificate import build_certificate, verify_certificate
 from ..check import skyline_check
 from ..compare import compare_l_diversity
-from ..errors import InfeasibleError
+from ..errors import InfeasibleError, UsageError
 from ..find import skyline_find_all
 from ..io import (
     InputError,
@@ -27,6 +27,7 @@ from ..io import (
     table_format,
 )
 from ..release import ReleaseCandidate
+from ..risk import identity_risk
 from .context import (
     Context,
     add_table,
@@ -63,15 +64,24 @@ def cmd_check(ctx: Context) -> int:
     release = load_release(args, raw)
     check_policy_values(policy, [v for v in release.values if release.contains(v)],
                          args.sensitive)
+    if args.population_size is not None and not args.risk:
+        raise UsageError("--population-size needs --risk")
+    if args.risk and args.qi is None:
+        raise UsageError("--risk needs --qi (identity risk is measured on the QI columns)")
     result = skyline_check(release, policy)
+    risk = ({"risk": True, "population_size": args.population_size} if args.risk else {})
     certificate = build_certificate(raw, policy, sensitive=args.sensitive, qi=args.qi,
                                     group=args.group, individual=args.individual,
-                                    semantics=args.semantics, result=result)
+                                    semantics=args.semantics, result=result, **risk)
+    figures = None
+    if args.risk:  # the report lists the riskiest classes, which the certificate leaves out
+        figures = identity_risk(raw, qi=args.qi, population_size=args.population_size).to_json()
     with OutputFiles() as out:
         if args.certificate:
             out.add(args.certificate, json_bytes(certificate))
         if args.report:
-            out.add(args.report, report_page(ctx, certificate, release, result, args.table))
+            out.add(args.report, report_page(ctx, certificate, release, result, args.table,
+                                              risk=figures))
         written = out.commit()
     if written:
         ctx.note(f"wrote {', '.join(written)}")
@@ -90,8 +100,28 @@ def cmd_check(ctx: Context) -> int:
                             release_line(release, args.table, certificate["table"]["n_rows"]),
                             ""]
                            + _checks_text(result, certificate)
+                           + _risk_text(certificate)
                            + ([] if result.safe else ["", _next_step(result, args)])))
     return EXIT_OK if result.safe else EXIT_UNSAFE
+
+
+def _risk_text(certificate: dict) -> list[str]:
+    """With --risk: the identity-risk figures the certificate records, in one paragraph."""
+    if "risk" not in certificate:
+        return []
+    figures = certificate["risk"]["figures"]
+
+    def share(name: str) -> str:
+        value = Fraction(figures[f"{name}_exact"])
+        return f"{readable_fraction(value)} ({percent_text(value)})"
+    line = (f"Identity risk on {', '.join(figures['qi'])}: prosecutor max "
+            f"{share('prosecutor_max')}, average {share('prosecutor_average')}; marketer "
+            f"{share('marketer')}; sample uniqueness {share('sample_uniqueness')}")
+    population = figures["population"]
+    if population is not None:
+        line += (f"; population uniqueness {population['share']:.4%} (N = "
+                 f"{population['population_size']:,}, {population['model']})")
+    return ["", line + "."]
 
 
 def _next_step(result, args) -> str:
@@ -385,7 +415,8 @@ def cmd_verify(ctx: Context) -> int:
                  + (f"set-label file {labels_path} sha256 {certificate['labels']['sha256']}, "
                     if labels_path else "")
                  + f"{len(certificate['checks'])} breach probabilities recomputed exactly, "
-                   f"verdict {certificate['verdict']}.")
+                   + ("the identity-risk figures recomputed, " if "risk" in certificate else "")
+                   + f"verdict {certificate['verdict']}.")
     else:
         ctx.emit("\n".join([f"NOT VERIFIED: {args.table} does not match {args.certificate}:"]
                            + [f"- {d}" for d in verification.differences]))

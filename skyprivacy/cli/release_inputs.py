@@ -189,9 +189,9 @@ def original_table(args, raw: pd.DataFrame, hierarchies: dict) -> pd.DataFrame:
     return raw  # which QIs are numbers: skyprivacy.anonymize.encoders.qi_kinds decides
 
 
-def report_page(ctx, certificate, release, result, source) -> bytes:
+def report_page(ctx, certificate, release, result, source, risk=None) -> bytes:
     """The HTML report of a release: its certificate and the knowledge skylines of
-    its most exposed values."""
+    its most exposed values (and, given ``risk`` figures, its identity risk)."""
     from ..report import render_report, report_skylines
 
     args = ctx.args
@@ -202,4 +202,4 @@ def report_page(ctx, certificate, release, result, source) -> bytes:
     finally:
         bar.close()
     return render_report(certificate, release, skylines=skylines, source=source,
-                         images=args.report_images).encode("utf-8")
+                         images=args.report_images, risk=risk).encode("utf-8")

@@ -94,7 +94,8 @@ def naming_the_file(exc, args) -> str:
     message = one_line(exc)
     inputs = [("Table", getattr(args, "table", None)), ("Policy", getattr(args, "policy", None)),
               ("Certificate", getattr(args, "certificate", None)),
-              ("Rule", getattr(args, "rule", None))]
+              ("Rule", getattr(args, "rule", None)),
+              ("Population table", getattr(args, "population", None))]
     hierarchies = [(column, source) for column, source in getattr(args, "hierarchy", None) or ()]
     named = [path for _, path in inputs if path] + [source for _, source in hierarchies]
     if any(str(path) in message for path in named) or message.startswith("Cannot "):

@@ -29,6 +29,7 @@ from ..errors import param_error
 from ..find import KnowledgeSkyline, skyline_find
 from ..release import ReleaseCandidate
 from .page import PALETTE, esc, page_head, section, summary_list, verdict_box
+from .risk import risk_section
 
 __all__ = ["render_report", "report_skylines", "skyline_svg", "group_size_svg"]
 
@@ -314,7 +315,8 @@ def _policy_text(policy: Mapping) -> str:
 
 def render_report(certificate: Mapping, release: ReleaseCandidate, *,
                   skylines: Sequence[KnowledgeSkyline] = (), source: str | None = None,
-                  title: str | None = None, images: str = "svg") -> str:
+                  title: str | None = None, images: str = "svg",
+                  risk: Mapping | None = None) -> str:
     """The HTML report of a certified release, as one self-contained page.
 
     Parameters
@@ -333,6 +335,10 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
         Skyline pictures drawn as inline SVG (with the policy's points marked), or the
         matplotlib pictures of :func:`skyprivacy.plot_skyline_slices` as PNG data URIs
         ('auto': PNG when matplotlib is installed).
+    risk : mapping, optional
+        Identity-risk figures (:meth:`skyprivacy.risk.IdentityRisk.to_json`): an "Identity
+        risk" section beside the skylines, with a histogram of record risk and the
+        highest-risk classes (:func:`skyprivacy.report.risk.risk_section`).
 
     Returns
     -------
@@ -371,6 +377,7 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
         _table_checks(checks),
         _table_worst_cases(checks, failing),
         _table_skylines(skylines, checks, png),
+        "" if risk is None else risk_section(risk),
         _table_next_step(failing),
         _table_group_sizes(release),
         section("What this certifies", _TABLE_SCOPE),

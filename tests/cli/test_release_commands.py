@@ -463,3 +463,81 @@ def test_sets_published_as_digests_are_listed_and_verified(work, capsys):
                        r"'rel\.cert\.json' records it; pass --labels FILE if it is elsewhere\.$")
     assert run(capsys, "verify", "rel.csv", "--certificate", "rel.cert.json", "--labels",
                os.path.join("sub", "sets.json"))[0] == 0
+
+
+# ------------------------------------------------------------------ check --risk, then verify
+def test_check_risk_certifies_identity_risk_and_verify_recomputes_it(work, capsys):
+    from skyprivacy.io import read_table
+    from skyprivacy.risk import identity_risk
+
+    code, out, err = run(capsys, "check", "released.csv", *RELEASE, "--policy", "policy.toml",
+                         "--certificate", "risk.cert.json", "--risk", "--population-size",
+                         "45222")
+    assert code == 0, err
+    expected = identity_risk(read_table("released.csv"), qi=["age", "workclass", "sex"],
+                             population_size=45222)
+    certificate = json.loads((work / "risk.cert.json").read_text())
+    assert certificate["risk"]["assumptions"] == {
+        "qi": ["age", "workclass", "sex"], "population_size": 45222, "model": "dankar"}
+    assert certificate["risk"]["figures"] == json.loads(json.dumps(
+        expected.to_json(highest=False)))
+    pros = expected.prosecutor
+    assert (f"\n\nIdentity risk on age, workclass, sex: prosecutor max {pros.max} "
+            f"({float(pros.max):.1%}), average {pros.average} ("
+            in out)
+    assert f"population uniqueness {expected.population.share:.4%} (N = 45,222, " in out
+
+    code, out, err = run(capsys, "verify", "released.csv", "--certificate", "risk.cert.json")
+    assert code == 0 and err == ""
+    assert out.endswith("breach probabilities recomputed exactly, the identity-risk figures "
+                        "recomputed, verdict safe.\n")
+
+    certificate["risk"]["figures"]["prosecutor_average_exact"] = "1/1000"
+    (work / "edited.json").write_text(json.dumps(certificate))
+    code, out, err = run(capsys, "verify", "released.csv", "--certificate", "edited.json")
+    assert code == 1
+    assert err == (f"skyprivacy verify: FAILED: The risk figure 'prosecutor_average_exact' "
+                   f"differs: the certificate records '1/1000', the table gives "
+                   f"'{pros.average}'.\n")
+
+    certificate = json.loads((work / "risk.cert.json").read_text())
+    certificate["risk"]["assumptions"]["qi"] = ["age"]
+    (work / "edited.json").write_text(json.dumps(certificate))
+    assert_input_error(capsys, ["verify", "released.csv", "--certificate", "edited.json"],
+                       r"^skyprivacy verify: error: Certificate 'edited\.json': The certificate "
+                       r"is malformed: 'risk\.assumptions\.qi' is \['age'\], but the "
+                       r"certificate's QI columns are \['age', 'workclass', 'sex'\]\.$")
+
+
+def test_check_without_risk_writes_the_same_certificate(work, capsys):
+    run(capsys, "check", "released.csv", *RELEASE, "--policy", "policy.toml", "--certificate",
+        "a.json")
+    plain = json.loads((work / "a.json").read_text())
+    assert "risk" not in plain
+    run(capsys, "check", "released.csv", *RELEASE, "--policy", "policy.toml", "--certificate",
+        "b.json", "--risk")
+    with_risk = json.loads((work / "b.json").read_text())
+    del with_risk["risk"]
+    del plain["created"], with_risk["created"]
+    assert with_risk == plain
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--population-size", "10"], "--population-size needs --risk"),
+    (["--risk"], "--risk needs --qi (identity risk is measured on the QI columns)"),
+])
+def test_check_risk_usage_errors(work, capsys, argv, message):
+    grouping = (["--qi", "age,workclass,sex"] if "--population-size" in argv
+                else ["--group", "sex"])
+    code, out, err = run(capsys, "check", "released.csv", *grouping, "--sensitive",
+                         "occupation", "--policy", "policy.toml", *argv)
+    assert code == 2 and out == ""
+    assert err == f"skyprivacy check: error: {message} (see skyprivacy check --help)\n"
+
+
+def test_check_risk_with_too_small_a_population(work, capsys):
+    assert_input_error(capsys, ["check", "released.csv", *RELEASE, "--policy", "policy.toml",
+                                "--risk", "--population-size", "5"],
+                       r"^skyprivacy check: error: Table 'released\.csv': The "
+                       r"'population_size' parameter of identity_risk must be an integer >= "
+                       r"the number of records \(2000\)\. Got 5 instead\.$")
