@@ -12,7 +12,8 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 
-__all__ = ["esc", "PALETTE", "CSS", "page_head", "verdict_box", "section", "summary_list"]
+__all__ = ["esc", "PALETTE", "CSS", "page_head", "verdict_box", "section", "summary_list",
+           "bar_chart_svg"]
 
 #: The colours of the lines and marks of every picture, in order.
 PALETTE = ("#1b6ca8", "#d1495b", "#2e933c", "#e09f3e", "#6a4c93", "#00a6a6", "#8c5e34",
@@ -73,3 +74,40 @@ def summary_list(rows) -> str:
     """The "Summary" section: one (label, value) row per pair, both escaped."""
     return "<h2>Summary</h2><dl>" + "".join(
         f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows) + "</dl>"
+
+
+def bar_chart_svg(bars, *, width: int, height: int, left: int, fill: str, aria: str,
+                  title: str, x_label: str, y_label: str) -> str:
+    """An inline SVG bar chart: one bar per ``(label, count, tooltip)``, its count above it and
+    its label below, on a shared baseline (the report's histograms).
+
+    Examples
+    --------
+    >>> svg = bar_chart_svg([("1", 3, "3 things")], width=200, height=120, left=40,
+    ...                     fill="#000", aria="a", title="t", x_label="x", y_label="y")
+    >>> svg.startswith("<svg") and ">3<" in svg and "3 things" in svg
+    True
+    """
+    right, top, bottom = 12, 16, 44
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = max([count for _, count, _ in bars] + [1])
+    slot = plot_w / len(bars)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="{aria}">',
+             f"<title>{title}</title>",
+             f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" '
+             f'stroke="#999"/>']
+    for i, (label, count, tooltip) in enumerate(bars):
+        h = plot_h * count / peak
+        bx = left + i * slot + slot * 0.1
+        parts.append(f'<rect x="{bx:.1f}" y="{top + plot_h - h:.1f}" width="{slot * 0.8:.1f}" '
+                     f'height="{h:.1f}" fill="{fill}"><title>{tooltip}</title></rect>'
+                     f'<text x="{bx + slot * 0.4:.1f}" y="{top + plot_h - h - 3:.1f}" '
+                     f'text-anchor="middle" font-size="11">{count}</text>'
+                     f'<text x="{bx + slot * 0.4:.1f}" y="{top + plot_h + 15}" '
+                     f'text-anchor="middle" font-size="10">{label}</text>')
+    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 8}" text-anchor="middle" '
+                 f'font-size="12">{x_label}</text>'
+                 f'<text transform="translate(14 {top + plot_h / 2}) rotate(-90)" '
+                 f'text-anchor="middle" font-size="12">{y_label}</text></svg>')
+    return "".join(parts)

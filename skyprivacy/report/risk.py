@@ -13,7 +13,7 @@ from fractions import Fraction
 
 from .._core.text import percent_text
 from ..errors import param_error
-from .page import esc
+from .page import bar_chart_svg, esc
 
 __all__ = ["record_risk_svg", "risk_section"]
 
@@ -53,31 +53,12 @@ def record_risk_svg(class_sizes: Mapping, *, width: int = 560, height: int = 240
     sizes, counts = list(class_sizes["sizes"]), list(class_sizes["counts"])
     buckets = _buckets(max(sizes) if sizes else 1)
     records = [sum(s * c for s, c in zip(sizes, counts) if lo <= s <= hi) for lo, hi in buckets]
-    left, right, top, bottom = 56, 12, 16, 44
-    plot_w, plot_h = width - left - right, height - top - bottom
-    peak = max(records + [1])
-    slot = plot_w / len(buckets)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="Record risk">',
-             "<title>Number of records by re-identification risk 1/f</title>",
-             f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" '
-             f'stroke="#999"/>']
-    for i, ((lo, hi), count) in enumerate(zip(buckets, records)):
-        h = plot_h * count / peak
-        bx = left + i * slot + slot * 0.1
-        label = _risk_label(lo, hi)
-        parts.append(f'<rect x="{bx:.1f}" y="{top + plot_h - h:.1f}" width="{slot * 0.8:.1f}" '
-                     f'height="{h:.1f}" fill="#d1495b"><title>{count} record(s) at risk '
-                     f'{label}</title></rect>'
-                     f'<text x="{bx + slot * 0.4:.1f}" y="{top + plot_h - h - 3:.1f}" '
-                     f'text-anchor="middle" font-size="11">{count}</text>'
-                     f'<text x="{bx + slot * 0.4:.1f}" y="{top + plot_h + 15}" '
-                     f'text-anchor="middle" font-size="10">{label}</text>')
-    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 8}" text-anchor="middle" '
-                 f'font-size="12">re-identification risk 1/f of the record</text>'
-                 f'<text transform="translate(14 {top + plot_h / 2}) rotate(-90)" '
-                 f'text-anchor="middle" font-size="12">records</text></svg>')
-    return "".join(parts)
+    bars = [(_risk_label(lo, hi), count, f"{count} record(s) at risk {_risk_label(lo, hi)}")
+            for (lo, hi), count in zip(buckets, records)]
+    return bar_chart_svg(bars, width=width, height=height, left=56, fill="#d1495b",
+                         aria="Record risk",
+                         title="Number of records by re-identification risk 1/f",
+                         x_label="re-identification risk 1/f of the record", y_label="records")
 
 
 def _share(text: str | None) -> str:

@@ -28,7 +28,7 @@ from ..check import SkylineCheckResult
 from ..errors import param_error
 from ..find import KnowledgeSkyline, skyline_find
 from ..release import ReleaseCandidate
-from .page import PALETTE, esc, page_head, section, summary_list, verdict_box
+from .page import PALETTE, bar_chart_svg, esc, page_head, section, summary_list, verdict_box
 from .risk import risk_section
 
 __all__ = ["render_report", "report_skylines", "skyline_svg", "group_size_svg"]
@@ -244,31 +244,12 @@ def group_size_svg(sizes, *, width: int = 560, height: int = 240) -> str:
     sizes = np.asarray(sizes, dtype=np.int64)
     bins = _size_bins(int(sizes.max()) if len(sizes) else 1)
     counts = [int(((sizes >= lo) & (sizes <= hi)).sum()) for lo, hi in bins]
-    left, right, top, bottom = 50, 12, 16, 44
-    plot_w, plot_h = width - left - right, height - top - bottom
-    peak = max(counts + [1])
-    slot = plot_w / len(bins)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="QI-group sizes">',
-             "<title>Number of QI-groups by size</title>",
-             f'<line x1="{left}" x2="{left + plot_w}" y1="{top + plot_h}" y2="{top + plot_h}" '
-             f'stroke="#999"/>']
-    for i, ((lo, hi), count) in enumerate(zip(bins, counts)):
-        h = plot_h * count / peak
-        bx = left + i * slot + slot * 0.1
-        label = str(lo) if lo == hi else f"{lo}-{hi}"
-        parts.append(f'<rect x="{bx:.1f}" y="{top + plot_h - h:.1f}" width="{slot * 0.8:.1f}" '
-                     f'height="{h:.1f}" fill="#1b6ca8"><title>{count} group(s) of size '
-                     f'{label}</title></rect>'
-                     f'<text x="{bx + slot * 0.4:.1f}" y="{top + plot_h - h - 3:.1f}" '
-                     f'text-anchor="middle" font-size="11">{count}</text>'
-                     f'<text x="{bx + slot * 0.4:.1f}" y="{top + plot_h + 15}" '
-                     f'text-anchor="middle" font-size="10">{label}</text>')
-    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 8}" text-anchor="middle" '
-                 f'font-size="12">people in the QI-group</text>'
-                 f'<text transform="translate(14 {top + plot_h / 2}) rotate(-90)" '
-                 f'text-anchor="middle" font-size="12">QI-groups</text></svg>')
-    return "".join(parts)
+    labels = [str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in bins]
+    bars = [(label, count, f"{count} group(s) of size {label}")
+            for label, count in zip(labels, counts)]
+    return bar_chart_svg(bars, width=width, height=height, left=50, fill="#1b6ca8",
+                         aria="QI-group sizes", title="Number of QI-groups by size",
+                         x_label="people in the QI-group", y_label="QI-groups")
 
 
 def _skyline_png(skyline: KnowledgeSkyline) -> str:
