@@ -139,22 +139,9 @@ print(json.dumps(out))
 
 def run_job(name: str, n_rows: int, n_values: int, repeat: int, find: bool = True) -> dict:
     env = dict(os.environ, PYTHONPATH=str(HERE.parent))
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            JOB,
-            name,
-            str(n_rows),
-            str(n_values),
-            str(repeat),
-            "1" if find else "0",
-        ],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    done = subprocess.run([sys.executable, "-c", JOB, name, str(n_rows), str(n_values),
+                           str(repeat), "1" if find else "0"], capture_output=True, text=True,
+                          env=env, check=False)
     if done.returncode:
         return {"error": done.stderr.strip().splitlines()[-1] if done.stderr else "failed"}
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -164,18 +151,12 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (smoke run)")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument(
-        "--only", default="abcdef", help="which targets to run, e.g. 'be' (default: all)"
-    )
+    parser.add_argument("--only", default="abcdef",
+                        help="which targets to run, e.g. 'be' (default: all)")
     args = parser.parse_args(argv)
     scale = 10 if args.quick else 1
-    results: dict = {
-        "machine": {
-            "python": platform.python_version(),
-            "cpus": os.cpu_count(),
-            "platform": platform.platform(),
-        }
-    }
+    results: dict = {"machine": {"python": platform.python_version(),
+                                 "cpus": os.cpu_count(), "platform": platform.platform()}}
 
     def show(key, value):
         results[key] = value
@@ -194,10 +175,8 @@ def main(argv=None) -> int:
         targets["b_ratio<=3"] = res.get("ratio", 99) <= 3
         targets["b_memory<=2x"] = res.get("memory_ratio", 99) <= 2
         if "d" in only:
-            show(
-                "d_find_all",
-                {"seconds": res.get("find_all_100_s"), "values": res.get("find_all_values")},
-            )
+            show("d_find_all", {"seconds": res.get("find_all_100_s"),
+                                "values": res.get("find_all_values")})
             targets["d_seconds<=10"] = (res.get("find_all_100_s") or 1e9) <= 10
     if "c" in only:
         many = run_job("anonymize", 100_000 // scale, 20_000, args.repeat)
@@ -206,22 +185,12 @@ def main(argv=None) -> int:
         # the two runs release different partitions (rare values allow more splits), so the
         # raw ratio compares unequal outputs; the work per released group and per released
         # nonzero is the like-for-like comparison
-        per_group = (many.get("seconds", 1e9) / many.get("groups", 1)) / (
-            few.get("seconds", 1) / few.get("groups", 1)
-        )
-        per_nonzero = (many.get("seconds", 1e9) / many.get("nonzeros", 1)) / (
-            few.get("seconds", 1) / few.get("nonzeros", 1)
-        )
-        show(
-            "c_anonymize",
-            {
-                "values_20000": many,
-                "values_20": few,
-                "ratio": ratio,
-                "ratio_per_group": per_group,
-                "ratio_per_nonzero": per_nonzero,
-            },
-        )
+        per_group = ((many.get("seconds", 1e9) / many.get("groups", 1))
+                     / (few.get("seconds", 1) / few.get("groups", 1)))
+        per_nonzero = ((many.get("seconds", 1e9) / many.get("nonzeros", 1))
+                       / (few.get("seconds", 1) / few.get("nonzeros", 1)))
+        show("c_anonymize", {"values_20000": many, "values_20": few, "ratio": ratio,
+                             "ratio_per_group": per_group, "ratio_per_nonzero": per_nonzero})
         targets["c_seconds<=60"] = many.get("seconds", 1e9) <= 60
         targets["c_raw_ratio<=3"] = ratio <= 3
         targets["c_ratio_per_group<=3"] = per_group <= 3
@@ -229,14 +198,13 @@ def main(argv=None) -> int:
     if "e" in only:
         points = []
         for v in (20, 200, 2_000, 20_000):
-            points.append({"values": v, **run_job("scaling", 1_000_000 // scale, v, args.repeat)})
+            points.append({"values": v, **run_job("scaling", 1_000_000 // scale, v,
+                                                  args.repeat)})
         nnz = np.log([p["nonzeros"] for p in points])
         total = np.polyfit(nnz, np.log([p["ours_s"] for p in points]), 1)[0]
         check = np.polyfit(nnz, np.log([p["check_only_s"] for p in points]), 1)[0]
-        show(
-            "e_scaling",
-            {"points": points, "exponent_total": float(total), "exponent_check_only": float(check)},
-        )
+        show("e_scaling", {"points": points, "exponent_total": float(total),
+                           "exponent_check_only": float(check)})
         targets["e_exponent_total<=1.1"] = total <= 1.1
         targets["e_exponent_check_only<=1.1"] = check <= 1.1
     if "f" in only:
