@@ -13,7 +13,7 @@ the quasi-identifier columns) and from a bucketized table (an explicit group col
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -481,13 +481,19 @@ class ReleaseCandidate:
                                            individual=individual, owner=owner)
         if len(table) == 0:
             raise SchemaError("The table is empty: a release candidate needs at least one row.")
+        # each key column is factorized once; its uniques tell whether it holds a missing
+        # value, so only the other used columns need a scan of their own for the check
+        factorized = {key: factorize(table[key]) for key in dict.fromkeys(keys)}
         if missing == "error":
             for column in used:
+                if column in factorized and not any(
+                        is_missing(u) for u in factorized[column][1]):
+                    continue
                 n_missing = int(table[column].isna().sum())
                 if n_missing:
                     raise missing_values_error(column, n_missing)
 
-        group_codes, labels = _group_codes(table, keys)
+        group_codes, labels = _group_codes(table, keys, factorized)
         n_groups = len(labels)
         cells = table[sensitive]
         if semantics == "svpi":
@@ -966,28 +972,53 @@ def _check_group(index: int, n: int, counter: Counter | dict, total: int, semant
                     f"individuals; mvpi-set allows each value at most once per person.")
 
 
-def _group_codes(df: pd.DataFrame, keys: Sequence[str]) -> tuple[np.ndarray, pd.Index]:
-    """Dense group ids (sorted by label) and the labels, from one or more key columns."""
-    per_column = [factorize(df[key]) for key in keys]
+def _group_codes(df: pd.DataFrame, keys: Sequence[str],
+                 factorized: Mapping | None = None) -> tuple[np.ndarray, pd.Index]:
+    """Dense group ids (sorted by label) and the labels, from one or more key columns.
+
+    The per-column codes are combined into ONE mixed-radix integer key (code order is value
+    order, so key order is the labels' lexicographic order), ranked once: by a presence table
+    when the key's range is small, else by one sort.  Only when the product of the columns'
+    cardinalities would overflow is the running key re-ranked to dense ids first, so a table
+    is sorted at most once per 62 bits of key rather than once per column (``factorized``:
+    the columns' :func:`~skyprivacy._core.encoding.factorize` results, when already made).
+    """
+    factorized = factorized or {}
+    per_column = [factorized[key] if key in factorized else factorize(df[key])
+                  for key in keys]
     if len(keys) == 1:  # factorize codes are already dense group ids in label order
         codes, uniques = per_column[0]
         return codes, pd.Index(uniques, name=keys[0], tupleize_cols=False)
-    combined = per_column[0][0]
+    combined = per_column[0][0].astype(np.int64)
+    radix = max(len(per_column[0][1]), 1)
     for codes, uniques in per_column[1:]:
-        combined = combined * len(uniques) + codes
-        combined = np.unique(combined, return_inverse=True)[1].astype(np.int64)
-    uniq, inverse = np.unique(combined, return_inverse=True)
-    inverse = inverse.astype(np.int64).reshape(-1)
-    first_row = np.zeros(len(uniq), dtype=np.int64)
-    first_row[inverse[::-1]] = np.arange(len(inverse))[::-1]
-    if len(keys) == 1:
-        uniques = per_column[0][1]
-        labels = pd.Index([uniques[c] for c in per_column[0][0][first_row]], name=keys[0],
-                          tupleize_cols=False)
-    else:
-        arrays = [[uniques[c] for c in codes[first_row]] for codes, uniques in per_column]
-        labels = pd.MultiIndex.from_arrays(arrays, names=list(keys))
-    return inverse, labels
+        width = max(len(uniques), 1)
+        if radix * width >= 2 ** 62:  # re-rank to dense ids before the key overflows
+            combined, radix = _dense_rank(combined, radix)
+        combined *= width
+        combined += codes
+        radix *= width
+    inverse, n_groups = _dense_rank(combined, radix)
+    first_row = np.zeros(n_groups, dtype=np.int64)
+    first_row[inverse[::-1]] = np.arange(len(inverse) - 1, -1, -1)
+    arrays = [pd.Index(uniques, tupleize_cols=False).take(codes[first_row])
+              if len(uniques) else [] for codes, uniques in per_column]
+    return inverse, pd.MultiIndex.from_arrays(arrays, names=list(keys))
+
+
+def _dense_rank(key: np.ndarray, bound: int) -> tuple[np.ndarray, int]:
+    """Dense ranks of non-negative integer keys below ``bound`` and their number: a presence
+    table (no sort) when ``bound`` is at most a few times the number of keys, else a hash
+    factorization whose (fewer) distinct keys alone are sorted."""
+    if bound <= 4 * len(key) + 1024:
+        present = np.zeros(bound, dtype=bool)
+        present[key] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return rank[key], int(rank[-1]) + 1 if bound else 0
+    codes, uniq = pd.factorize(key, sort=False)
+    rank = np.empty(len(uniq), dtype=np.int64)
+    rank[np.argsort(uniq, kind="stable")] = np.arange(len(uniq))
+    return rank[codes], len(uniq)
 
 
 def row_order(group: np.ndarray, value: np.ndarray, count: np.ndarray,

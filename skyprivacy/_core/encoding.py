@@ -119,10 +119,24 @@ def factorize(series: pd.Series) -> tuple[np.ndarray, list]:
             present = np.bincount(data, minlength=high + 1) > 0
             code_of = np.cumsum(present) - 1
             return code_of[data].astype(np.int64, copy=False), np.flatnonzero(present).tolist()
+    # Hash first and sort only the (few) uniques: pandas' sort=True with NaN kept as a
+    # category scans every cell for missing markers and remaps the codes through object
+    # arrays, several times the cost of the hashing itself on a text column.
+    codes, uniques = pd.factorize(series, sort=False)
     try:
-        codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=False)
-    except TypeError:  # mixed, non-comparable types
-        codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
+        order = (None if len(codes) and codes.min() < 0  # a missing value
+                 else np.asarray(uniques.argsort(), dtype=np.int64))
+    except TypeError:  # mixed types
+        order = None
+    if order is None:  # pandas' own rules: its missing category, its order of mixed types
+        try:
+            codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=False)
+        except TypeError:  # mixed, non-comparable types
+            codes, uniques = pd.factorize(series, sort=False, use_na_sentinel=False)
+    elif (np.diff(order) < 0).any():
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        codes, uniques = rank[codes], uniques.take(order)
     if isinstance(getattr(uniques, "dtype", None), pd.StringDtype):
         # string uniques: one conversion instead of iterating the extension array
         uniques = np.asarray(uniques, dtype=object).tolist()
