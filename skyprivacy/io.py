@@ -51,6 +51,7 @@ import pandas as pd
 
 from ._core.encoding import NA_MARKERS, as_numbers, missing_mask
 from ._core.validation import InstanceOf, check, validate_params
+from ._core.text import MAX_NESTING, nesting_depth
 from .certificate import canonical_csv, policy_from_json, text_table
 from .errors import HierarchyError, InvalidParameterError, SchemaError, SkyPrivacyError
 from .datasets import bundled
@@ -480,6 +481,10 @@ def _load_document(path, title: str, noun: str, syntax: str, load, decode_error)
     """Parse a UTF-8 text file with ``load`` (text -> data); every failure becomes one
     InputError line."""
     text = _read_text(path, title, noun)
+    depth = nesting_depth(text)
+    if depth > MAX_NESTING:
+        raise InputError(f"{title} {_name(path)} nests arrays or objects {depth} levels deep; "
+                         f"at most {MAX_NESTING} are read.")
     try:
         return load(text)
     except decode_error as exc:

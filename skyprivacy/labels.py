@@ -32,6 +32,8 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from ._core.text import MAX_NESTING, nesting_depth
+
 __all__ = ["LABELS_SCHEMA_VERSION", "DEFAULT_LABEL_LENGTH", "SUPPRESSED", "member_digest",
            "set_label", "labels_document", "labels_bytes", "labels_record", "parse_labels",
            "label_differences"]
@@ -148,6 +150,10 @@ def parse_labels(data: bytes | str) -> dict:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ValueError("it is not UTF-8 text") from None
+    depth = nesting_depth(data)
+    if depth > MAX_NESTING:
+        raise ValueError(f"it nests arrays or objects {depth} levels deep; at most "
+                         f"{MAX_NESTING} are read")
     try:
         document = json.loads(data)
     except json.JSONDecodeError as exc:

@@ -173,6 +173,8 @@ POLICIES = {
     "no points": ("[default]\nskyline = []\n", "skyline"),
     "a point of three numbers": ("[default]\nskyline = [[0, 0, 0]]\n", "[0, 0, 0]"),
     "an unknown section": ("[defaults]\nskyline = [[0, 0, 0, 0.9]]\n", "defaults"),
+    "nested 100,000 deep": ("[default]\nskyline = " + "[" * 100_000 + "]" * 100_000 + "\n",
+                            "nests arrays or objects 100000 levels deep; at most 100"),
     "a section without skyline": ("[default]\npoints = [[0, 0, 0, 0.9]]\n", "skyline"),
     "unknown value": ('[values.ebola]\nskyline = [[0, 0, 0, 0.9]]\n', "ebola"),
 }
@@ -239,6 +241,8 @@ CERTIFICATES = {
     "not JSON": ("{not json", "not valid JSON"),
     "not UTF-8 certificate": (b'{"a": "\xff"}', "not UTF-8"),
     "a JSON array": ("[1, 2]", "not a JSON object"),
+    "nested 100,000 deep": ("[" * 100_000 + "]" * 100_000,
+                            "nests arrays or objects 100000 levels deep; at most 100"),
     "wrong kind": ('{"kind": "x", "schema_version": 1}', "malformed"),
     "unknown version": ({"schema_version": 99}, "schema_version 99 is not supported"),
     "missing fields": ('{"schema_version": 1}', "missing field(s)"),
@@ -584,7 +588,8 @@ SCRIPT_SAMPLE = [("anonymize", "table: NUL in a cell"), ("check", "policy: not T
                  ("verify", "unknown version"), ("verify", "a set-label file that is missing"),
                  ("transparency verify", "a JSON array"), ("find", "--output exists"),
                  ("transparency optimize", "--output in a read-only folder"),
-                 ("check", "an unknown option")]
+                 ("check", "an unknown option"), ("verify", "nested 100,000 deep"),
+                 ("check", "policy: nested 100,000 deep")]
 
 
 @pytest.mark.parametrize("command,fault", SCRIPT_SAMPLE)

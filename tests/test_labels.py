@@ -206,6 +206,8 @@ def test_the_set_label_file_round_trips_and_checks_a_release():
 @pytest.mark.parametrize("text,message", [
     (b"\xff", "it is not UTF-8 text"),
     ("{", "it is not valid JSON"),
+    ("[" * 100_000 + "]" * 100_000,
+     "it nests arrays or objects 100000 levels deep; at most 100 are read"),
     ("[]", 'it is not a set-label file (no "kind": "skyprivacy.set-labels")'),
     ('{"kind": "skyprivacy.set-labels", "schema_version": 2}',
      "schema_version 2 is not supported (this skyprivacy reads 1)"),

@@ -5,9 +5,19 @@ probability is never printed as its threshold."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
-__all__ = ["confidence_text", "percent_text"]
+import numpy as np
+
+__all__ = ["confidence_text", "percent_text", "nesting_depth", "MAX_NESTING"]
+
+#: The deepest nesting of arrays and objects a JSON or TOML document may have; the parsers of
+#: the standard library recurse once per level, so a deeper document is refused before it is
+#: parsed (no certificate, policy or label file comes near this).
+MAX_NESTING = 100
+
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"' + r"|'[^'\n]*'")
 
 
 def confidence_text(c) -> str:
@@ -56,3 +66,21 @@ def percent_text(p, threshold=None, *, digits: int = 1) -> str:
     if side == 0:  # equal to a threshold no short decimal is: equal is not above
         return f"{float(value):.{digits}%}"
     return ("<" if side < 0 else ">") + f"{float(limit):.12%}"
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in a JSON or TOML text, quoted strings skipped.
+
+    One vectorized pass (no recursion), so it is safe on any input, however deep; brackets
+    inside quoted strings do not count.
+
+    Examples
+    --------
+    >>> nesting_depth('{"a": [1, [2, "]]]"]]}'), nesting_depth("x = 1")
+    (3, 0)
+    """
+    bare = _QUOTED.sub("", text).encode("utf-8", "surrogatepass")
+    codes = np.frombuffer(bare, dtype=np.uint8)
+    step = ((codes == ord("[")) | (codes == ord("{"))).astype(np.int64)
+    step -= (codes == ord("]")) | (codes == ord("}"))
+    return int(np.cumsum(step).max(initial=0))

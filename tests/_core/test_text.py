@@ -7,7 +7,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from skyprivacy._core.text import confidence_text, percent_text
+import json
+
+from skyprivacy._core.text import confidence_text, nesting_depth, percent_text
 
 
 @given(st.fractions(min_value=0, max_value=1), st.fractions(min_value=Fraction(1, 10**6),
@@ -111,3 +113,28 @@ def test_a_probability_equal_to_its_threshold_is_never_marked_as_above_or_below_
         p, digits, expected):
     # equal is not above: the '>' mark is for a value just above c, never for c itself
     assert percent_text(p, p, digits=digits) == expected
+
+
+def _depth_of(data) -> int:
+    """Nesting of a parsed JSON value, from its structure (the oracle)."""
+    if isinstance(data, dict):
+        return 1 + max(map(_depth_of, data.values()), default=0)
+    if isinstance(data, list):
+        return 1 + max(map(_depth_of, data), default=0)
+    return 0
+
+
+JSON = st.recursive(st.none() | st.integers() | st.text(alphabet='[]{}"\\\'ab,: '),
+                    lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(alphabet='[]{}"\'ab'), inner, max_size=3),
+                    max_leaves=20)
+
+
+@given(JSON)
+def test_nesting_depth_is_the_depth_of_the_parsed_document(data):
+    assert nesting_depth(json.dumps(data)) == _depth_of(data)
+
+
+def test_nesting_depth_of_a_deep_document_without_recursion():
+    assert nesting_depth("[" * 1_000_000 + "]" * 1_000_000) == 1_000_000
+    assert nesting_depth("a = ['[[[', \"]]\"]\n") == 1  # TOML strings of both quotes
