@@ -243,14 +243,50 @@ def _read_excel(data: bytes, where: str) -> pd.DataFrame:
     return text_table(frame.reset_index(drop=True))
 
 
+def _first_line(exc: BaseException) -> str:
+    return str(exc).splitlines()[0] if str(exc) else repr(exc)
+
+
 def _read_parquet(source, where: str) -> pd.DataFrame:
     _require_pyarrow("Reading")
     try:
         frame = pd.read_parquet(source)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
         raise InputError(f"Table {where} is not a readable Parquet file: "
-                         f"{str(exc).splitlines()[0] if str(exc) else exc!r}.") from None
+                         f"{_first_line(exc)}.") from None
     return text_table(frame.reset_index(drop=True))
+
+
+def read_parquet_part(path) -> pd.DataFrame:
+    """One part of a partitioned Parquet table, as text (what a Dask worker reads); a part
+    that cannot be read is one :class:`InputError` line naming it, raised on the worker and
+    re-raised by the client as it is."""
+    return _read_parquet(os.fspath(path), f"part {_name(path)}")
+
+
+def _parquet_columns(files: list, where: str) -> None:
+    """Read every part's footer (not its rows) before any work is scheduled: a part that is
+    not Parquet, or whose columns differ from the first part's, is one InputError line naming
+    it, instead of a worker's traceback in the middle of a computation."""
+    import pyarrow.parquet as pq
+
+    first = None
+    for file in files:
+        try:
+            names = [n for n in pq.read_schema(file).names if not n.startswith("__index_level_")]
+        except (OSError, ValueError) as exc:
+            raise InputError(f"Table {where}: part {_name(file)} is not a readable Parquet "
+                             f"file: {_first_line(exc)}.") from None
+        if first is None:
+            first = names
+        elif names != first:
+            lacks = [n for n in first if n not in names]
+            extra = [n for n in names if n not in first]
+            what = (f"lacks the column(s) {_show(lacks)}" if lacks else
+                    f"has the extra column(s) {_show(extra)}" if extra else
+                    "orders the columns differently")
+            raise InputError(f"Table {where}: part {_name(file)} {what} (the first part, "
+                             f"{_name(files[0])}, has {_show(first)}).")
 
 
 def read_table(path, *, format: str | None = None, sep: str | None = None) -> pd.DataFrame:
@@ -927,7 +963,8 @@ def read_table_dask(path, *, format: str | None = None, sep: str | None = None,
         kind = kinds.pop()
     if kind == "parquet":
         _require_pyarrow("Reading")
-        return read_parquet_files(files)
+        _parquet_columns(files, where)
+        return read_parquet_files(files, read_parquet_part)
     for file in files:
         _check_csv_header(_csv_header(file, sep or ","), _name(file), sep or ",")
     return read_csv_files(files, sep or ",", one_partition_per_file)

@@ -20,19 +20,17 @@ def _text_columns(columns) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series([], dtype=object) for c in columns})
 
 
-def _parquet_as_text(path: str) -> pd.DataFrame:
-    return text_table(pd.read_parquet(path).reset_index(drop=True))
-
-
-def read_parquet_files(files: list):
-    """One partition per file, in the given order, cells as their CSV text."""
+def read_parquet_files(files: list, read_part):
+    """One partition per file, in the given order, cells as their CSV text (``read_part``:
+    path -> frame of text, run on the workers; :func:`skyprivacy.io.read_parquet_part`, which
+    words a bad part's error)."""
     import dask.dataframe as dd
     import pyarrow.parquet as pq
 
     columns = [name for name in pq.read_schema(files[0]).names
                if not name.startswith("__index_level_")]
     with keep_objects():
-        return dd.from_delayed([call(_parquet_as_text, f, prefix="read-parquet") for f in files],
+        return dd.from_delayed([call(read_part, f, prefix="read-parquet") for f in files],
                                meta=_text_columns(columns), verify_meta=False)
 
 

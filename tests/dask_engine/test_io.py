@@ -9,6 +9,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
+from skyprivacy.io import read_parquet_part
 from skyprivacy.dask_engine.io import (first_missing, read_csv_files, read_parquet_files,
                                        write_parquet_files)
 
@@ -49,7 +50,7 @@ def test_parquet_files_are_one_partition_each_with_cells_as_their_csv_text(clien
                  index=[10, 11]).to_parquet(first)
     pd.DataFrame({"age": [7], "score": [2.25], "job": ["y"]}).to_parquet(second, index=False)
     assert "__index_level_0__" in pq.read_schema(first).names
-    frame = read_parquet_files([str(first), str(second)])
+    frame = read_parquet_files([str(first), str(second)], read_parquet_part)
     assert frame.npartitions == 2 and frame.columns.tolist() == ["age", "score", "job"]
     computed = frame.compute()
     assert computed.to_dict("list") == {"age": ["39", "50", "7"],
