@@ -187,9 +187,54 @@ def _all_bytes(source) -> bytes:
         return stream.read()
 
 
+#: Environment variable that sets the largest decompressed size of a compressed table, in
+#: bytes (suffixes K, M, G and T for powers of 1,024 are accepted).
+MAX_DECOMPRESSED_ENV = "SKYPRIVACY_MAX_DECOMPRESSED"
+_CHUNK = 1 << 20
+
+
+def decompression_limit(compressed_size: int) -> int:
+    """The largest decompressed size a compressed table of ``compressed_size`` bytes may have.
+
+    ``$SKYPRIVACY_MAX_DECOMPRESSED`` when set; else generous for real tables but early for a
+    decompression bomb: 1 GiB, or 100 times the compressed size when that is more (CSV text
+    compresses 5-20 fold; gzip reaches 1,000 fold only on repeated bytes).
+
+    Examples
+    --------
+    >>> decompression_limit(1_000) == 2 ** 30
+    True
+    >>> decompression_limit(100 * 2 ** 20) == 10_000 * 2 ** 20
+    True
+    """
+    text = os.environ.get(MAX_DECOMPRESSED_ENV, "").strip()
+    if not text:
+        return max(2 ** 30, 100 * compressed_size)
+    scale = {"K": 2 ** 10, "M": 2 ** 20, "G": 2 ** 30, "T": 2 ** 40}.get(text[-1:].upper(), 1)
+    digits = text[:-1] if scale > 1 else text
+    if not digits.isdigit() or int(digits) <= 0:
+        raise InputError(f"{MAX_DECOMPRESSED_ENV}={text!r} is not a positive size in bytes "
+                         f"(such as 4G).")
+    return int(digits) * scale
+
+
+def _bounded_read(stream, where: str, kind: str, limit: int) -> _io.BytesIO:
+    """Read a decompressing stream in chunks, refusing it as soon as it exceeds ``limit``
+    (memory stays within the limit plus one chunk, whatever the archive claims)."""
+    out = _io.BytesIO()
+    while chunk := stream.read(_CHUNK):
+        out.write(chunk)
+        if out.tell() > limit:
+            raise InputError(f"Table {where} expands beyond {limit:,} bytes when "
+                             f"{kind}-decompressed (a decompression bomb?); set "
+                             f"{MAX_DECOMPRESSED_ENV} to allow a larger table.")
+    out.seek(0)
+    return out
+
+
 def _decompressed(source, where: str):
     """The source with gzip, bz2, xz or single-member zip compression removed (detected by
-    the magic bytes, whatever the file name says)."""
+    the magic bytes, whatever the file name says), within :func:`decompression_limit`."""
     head = _head(source)
     kind = next((name for magic, name in _COMPRESSION if head.startswith(magic)), None)
     if kind is None:
@@ -200,6 +245,7 @@ def _decompressed(source, where: str):
     import zipfile
 
     data = _all_bytes(source)
+    limit = decompression_limit(len(data))
     try:
         if kind == "zip":
             with zipfile.ZipFile(_io.BytesIO(data)) as archive:
@@ -209,9 +255,12 @@ def _decompressed(source, where: str):
                 if len(names) != 1:
                     raise InputError(f"Table {where} is a zip archive of {len(names)} files; "
                                      f"it must hold exactly one CSV file.")
-                return _io.BytesIO(archive.read(names[0]))
-        opener = {"gzip": gzip.decompress, "bz2": bz2.decompress, "xz": lzma.decompress}[kind]
-        return _io.BytesIO(opener(data))
+                with archive.open(names[0]) as member:
+                    return _bounded_read(member, where, kind, limit)
+        opener = {"gzip": gzip.GzipFile, "bz2": bz2.BZ2File, "xz": lzma.LZMAFile}[kind]
+        with opener(fileobj=_io.BytesIO(data)) if kind == "gzip" else \
+                opener(_io.BytesIO(data)) as stream:
+            return _bounded_read(stream, where, kind, limit)
     except InputError:
         raise
     except (OSError, EOFError, ValueError, zipfile.BadZipFile, lzma.LZMAError) as exc:
@@ -317,7 +366,8 @@ def read_table(path, *, format: str | None = None, sep: str | None = None) -> pd
         The file does not exist or cannot be read, is not UTF-8, is not valid CSV, has no
         header, only a header, an empty or repeated column name, a header that looks
         separated by another character than ``sep``, or control characters in a cell;
-        Parquet without pyarrow, Excel without openpyxl.
+        Parquet without pyarrow, Excel without openpyxl; a compressed table that expands
+        beyond :func:`decompression_limit` (``$SKYPRIVACY_MAX_DECOMPRESSED``).
 
     Examples
     --------

@@ -472,3 +472,49 @@ def test_an_invalid_value_of_each_arx_option_gets_the_house_message(function, pa
     with pytest.raises(InvalidParameterError, match=exactly(expected)):
         function(*bound.args, **bound.kwargs)
     assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------ decompression bombs
+def _compressed(kind: str, data: bytes) -> bytes:
+    import bz2
+    import gzip
+    import io as _io
+    import lzma
+    import zipfile
+    if kind == "zip":
+        buffer = _io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr("t.csv", data)
+        return buffer.getvalue()
+    return {"gzip": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}[kind](data)
+
+
+@pytest.mark.parametrize("kind", ["gzip", "bz2", "xz", "zip"])
+def test_a_table_expanding_beyond_the_limit_is_refused_early(tmp_path, monkeypatch, kind):
+    from skyprivacy.io import InputError
+    body = b"zip,dx\n" + b"1,flu\n" * 400_000  # 2.4 MB that compresses ~1,000 fold
+    path = tmp_path / "bomb.csv"
+    path.write_bytes(_compressed(kind, body))
+    monkeypatch.setenv("SKYPRIVACY_MAX_DECOMPRESSED", "1M")
+    with pytest.raises(InputError, match=re.escape(
+            f"Table {str(path)!r} expands beyond 1,048,576 bytes when {kind}-decompressed (a "
+            f"decompression bomb?); set SKYPRIVACY_MAX_DECOMPRESSED to allow a larger table.")):
+        skyprivacy.io.read_table(path)
+    monkeypatch.setenv("SKYPRIVACY_MAX_DECOMPRESSED", "3M")  # the same table within a limit
+    assert len(skyprivacy.io.read_table(path)) == 400_000
+
+
+def test_the_default_limit_and_a_bad_setting(tmp_path, monkeypatch):
+    from skyprivacy.io import InputError
+    from skyprivacy.io import decompression_limit
+    monkeypatch.delenv("SKYPRIVACY_MAX_DECOMPRESSED", raising=False)
+    assert decompression_limit(10) == 2 ** 30  # 1 GiB at least
+    assert decompression_limit(2 ** 30) == 100 * 2 ** 30  # else 100 times the compressed size
+    monkeypatch.setenv("SKYPRIVACY_MAX_DECOMPRESSED", "2048")
+    assert decompression_limit(10) == 2048
+    for bad in ("x", "-5", "0", "1.5G"):
+        monkeypatch.setenv("SKYPRIVACY_MAX_DECOMPRESSED", bad)
+        with pytest.raises(InputError, match=re.escape(
+                f"SKYPRIVACY_MAX_DECOMPRESSED={bad!r} is not a positive size in bytes "
+                f"(such as 4G).")):
+            decompression_limit(10)
