@@ -34,6 +34,7 @@ problem becomes one clear :class:`InputError` (or the library's :class:`SchemaEr
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io as _io
 import json
@@ -52,8 +53,10 @@ import pandas as pd
 from ._core.encoding import NA_MARKERS, as_numbers, missing_mask
 from ._core.validation import InstanceOf, check, validate_params
 from ._core.text import MAX_NESTING, nesting_depth
+from ._core.warning import warn
 from .certificate import canonical_csv, policy_from_json, text_table
-from .errors import HierarchyError, InvalidParameterError, SchemaError, SkyPrivacyError
+from .errors import (HierarchyError, InvalidParameterError, SchemaError, SkyPrivacyError,
+                     SkyPrivacyWarning)
 from .datasets import bundled
 from .hierarchy import Hierarchy, generate_arx, parse_arx
 from .hierarchy.arx import SEP
@@ -798,10 +801,25 @@ class OutputFiles:
     """
 
     _committed: list = []  # every target put in place in this process, in order
+    #: Whether :meth:`commit` may replace an existing target; the command line turns it off
+    #: without ``--force`` (:meth:`replacing`), so the check holds at the rename itself.
+    _replace = True
 
     def __init__(self) -> None:
         self._staged: list[tuple[str, str]] = []
         self._targets: set[str] = set()
+
+    @classmethod
+    @contextlib.contextmanager
+    def replacing(cls, allowed: bool):
+        """Within the block, :meth:`commit` replaces an existing target only if ``allowed``:
+        without it a target that appeared since the run started (a concurrent run's output)
+        is an :class:`InputError` and stays untouched."""
+        before, cls._replace = cls._replace, allowed
+        try:
+            yield
+        finally:
+            cls._replace = before
 
     @classmethod
     def mark(cls) -> int:
@@ -821,10 +839,11 @@ class OutputFiles:
         if os.path.isdir(path):
             raise InputError(f"Cannot write {_name(path)}: it is a directory.")
         OutputFiles._check_folder(path, folder)
+        _stale_temporaries(path, folder)
         # os.access says yes to root, and knows nothing of read-only mounts: try it
         try:
-            handle, probe = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
-                                             suffix=".tmp", dir=folder)
+            handle, probe = tempfile.mkstemp(prefix=_temporary_prefix(path), suffix=".tmp",
+                                             dir=folder)
         except OSError as exc:
             raise InputError(f"Cannot write {_name(path)}: the folder {_name(folder)} is not "
                              f"writable ({_reason(exc)}).") from None
@@ -870,7 +889,7 @@ class OutputFiles:
         self.check(path)
         payload = data.encode("utf-8") if isinstance(data, str) else data
         try:
-            handle, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.",
+            handle, temporary = tempfile.mkstemp(prefix=_temporary_prefix(path),
                                                  suffix=".tmp", dir=os.path.dirname(key))
         except OSError as exc:
             raise InputError(f"Cannot write {_name(path)}: {_reason(exc)}.") from None
@@ -891,7 +910,7 @@ class OutputFiles:
         self._check_folder(path, folder)
         if os.path.lexists(path) and not os.path.isdir(path):
             raise InputError(f"Cannot write {_name(path)}: it exists and is not a directory.")
-        temporary = tempfile.mkdtemp(prefix=f".{os.path.basename(key)}.", suffix=".tmp",
+        temporary = tempfile.mkdtemp(prefix=_temporary_prefix(key), suffix=".tmp",
                                      dir=folder)
 
         def fill() -> None:
@@ -905,15 +924,17 @@ class OutputFiles:
         done = []
         try:
             for temporary, path in self._staged:
-                if os.path.isdir(temporary) and os.path.isdir(path):
+                if os.path.isdir(temporary) and os.path.isdir(path) and OutputFiles._replace:
                     # a directory cannot be renamed over a non-empty one: swap, then delete
-                    aside = tempfile.mkdtemp(prefix=f".{os.path.basename(path)}.", suffix=".old",
+                    aside = tempfile.mkdtemp(prefix=_temporary_prefix(path), suffix=".old",
                                              dir=os.path.dirname(os.path.abspath(path)))
                     os.replace(path, os.path.join(aside, "old"))
                     os.replace(temporary, path)
                     _remove(aside)
-                else:
+                elif OutputFiles._replace:
                     os.replace(temporary, path)
+                else:
+                    _put_without_replacing(temporary, path)
                 done.append(path)
                 OutputFiles._committed.append(path)
         except OSError as exc:
@@ -934,6 +955,79 @@ class OutputFiles:
 
     def __exit__(self, *exc_info) -> None:
         self.discard()
+
+
+def _temporary_prefix(path) -> str:
+    """``.NAME.PID.``: a staged output's temporary name says which process writes it, so a
+    later run can tell a killed run's leftovers from a live run's files."""
+    return f".{os.path.basename(os.fspath(path))}.{os.getpid()}."
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process, or no permission to ask: assume it lives
+        return True
+    return True
+
+
+_REPORTED: set = set()
+
+
+def _stale_temporaries(path: str, folder: str) -> None:
+    """Remove the temporary files an earlier, killed run left for ``path`` (their process is
+    gone), with a warning naming them; leftovers without a process id (written by an older
+    skyprivacy) are named but kept, as a live run may own them."""
+    base = os.path.basename(path)
+    pattern = re.compile(re.escape(f".{base}.") + r"(?:(\d+)\.)?[^/]*\.(?:tmp|old)$")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    removed, kept = [], []
+    for name in sorted(names):
+        match = pattern.fullmatch(name)
+        if match is None:
+            continue
+        pid = match.group(1)
+        if pid is not None and int(pid) != os.getpid() and not _alive(int(pid)):
+            _remove(os.path.join(folder, name))
+            removed.append(name)
+        elif pid is None and (folder, name) not in _REPORTED:
+            _REPORTED.add((folder, name))  # an output is checked twice: name it once
+            kept.append(name)
+    if removed:
+        warn(f"Removed {len(removed)} temporary file(s) that an interrupted run left for "
+             f"{_name(path)}: {_show(removed)}.", SkyPrivacyWarning)
+    if kept:
+        warn(f"{len(kept)} temporary file(s) for {_name(path)} may be left by an interrupted "
+             f"run: {_show(kept)}; remove them if no other run is writing there.",
+             SkyPrivacyWarning)
+
+
+def _put_without_replacing(temporary: str, path: str) -> None:
+    """Move ``temporary`` onto ``path`` only if nothing is there, atomically: a hard link
+    fails on an existing name (a file), a rename fails onto a non-empty directory."""
+    if os.path.isdir(temporary):
+        if os.path.lexists(path):
+            raise FileExistsError(17, "it appeared while this run was working (pass --force "
+                                      "to replace it)")
+        os.rename(temporary, path)
+        return
+    try:
+        os.link(temporary, path)
+    except FileExistsError:
+        raise FileExistsError(17, "it appeared while this run was working (pass --force to "
+                                  "replace it)") from None
+    except OSError:  # a file system without hard links: the check and the rename, close
+        if os.path.lexists(path):
+            raise FileExistsError(17, "it appeared while this run was working (pass --force "
+                                      "to replace it)") from None
+        os.replace(temporary, path)
+        return
+    _remove(temporary)
 
 
 def _remove(path: str) -> None:

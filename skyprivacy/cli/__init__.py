@@ -10,8 +10,9 @@ staged and put in place only when the whole run succeeded.
 Exit codes: 0 safe / done, 1 unsafe or infeasible (or a certificate that does not verify),
 2 usage error, 3 input error (missing or unreadable file, missing column, missing value,
 malformed policy, hierarchy or certificate, unknown policy value), 4 internal error (a bug:
-please report it with the traceback), 141 when stdout is closed early (``| head``).  The
-reference is ``docs/cli.md``.
+please report it with the traceback), 130 on Ctrl-C, 143 on SIGTERM and 129 on SIGHUP (each
+unwinds the same way: staged outputs removed, no partial file left), 141 when stdout is
+closed early (``| head``).  The reference is ``docs/cli.md``.
 
 The modules: :mod:`.parser` builds the argument parser from the option types of
 :mod:`.argtypes`; :mod:`.context` holds one run (streams, notes, progress, the Dask session,
@@ -24,8 +25,11 @@ into one line and an exit code.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+import threading
 import traceback
 import warnings
 
@@ -62,6 +66,36 @@ _INPUT_ERRORS = (InputError, SchemaError, HierarchyError, InvalidParameterError,
                  UnicodeDecodeError)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP (a scheduler's stop, a closed terminal), raised where the run is so
+    that it unwinds like Ctrl-C: staged outputs removed, nothing half-written left behind."""
+
+    def __init__(self, signum: int):
+        super().__init__(f"terminated by {signal.Signals(signum).name}")
+        self.signum = signum
+
+
+def _terminate(signum, frame):
+    raise Terminated(signum)
+
+
+@contextlib.contextmanager
+def _terminations():
+    """SIGTERM and SIGHUP behave like SIGINT for the length of one command (main thread
+    only: a signal handler cannot be set elsewhere; the previous handlers come back after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    wanted = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+              if s is not None]
+    before = {s: signal.signal(s, _terminate) for s in wanted}
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``skyprivacy`` command line; returns the exit code (see the module docstring).
 
@@ -89,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     ctx = Context(args)
     start = OutputFiles.mark()
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, _terminations(), \
+            OutputFiles.replacing(getattr(args, "force", True)):
         warnings.simplefilter("always", SkyPrivacyWarning)
         warnings.simplefilter("ignore", UnusedPolicyValueWarning)  # an input error here
         try:
@@ -126,13 +161,13 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError as exc:
             print(f"{ctx.name}: error: {one_line(exc)}", file=sys.stderr)
             code = EXIT_INPUT
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             written = OutputFiles.committed_since(start)
-            print(f"{ctx.name}: interrupted; "
+            print(f"{ctx.name}: {exc.args[0] if isinstance(exc, Terminated) else 'interrupted'}; "
                   + (f"these outputs were complete before the interruption and are on disk: "
                      f"{', '.join(written)}" if written else "nothing was written"),
                   file=sys.stderr)
-            code = 130
+            code = 128 + exc.signum if isinstance(exc, Terminated) else 130
         except Exception:  # a bug: keep the traceback, but never exit 1 ("unsafe")
             traceback.print_exc()
             print(f"{ctx.name}: internal error; please report it with the traceback above",
