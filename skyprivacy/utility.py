@@ -1245,14 +1245,15 @@ class UtilityMeasures:
 
 @validate_params({"table": _TABLE, "hierarchies": _HIERARCHIES, "levels": _LEVELS,
                   "suppressed": _SUPPRESSED})
-def utility_measures(release, *, table: pd.DataFrame, qi, hierarchies: Mapping | None = None,
+def utility_measures(released, *, table: pd.DataFrame, qi,
+                     hierarchies: Mapping | None = None,
                      levels: Mapping | None = None,
                      suppressed: int | None = None) -> UtilityMeasures:
     """Every generalization measure of a release against its original table, in one result.
 
     Parameters
     ----------
-    release : AnonymizeResult, AnonymizationResult, KAnonymizationResult or DataFrame
+    released : AnonymizeResult, AnonymizationResult, KAnonymizationResult or DataFrame
         What :func:`skyprivacy.anonymize` (full-domain or Mondrian),
         :func:`skyprivacy.skyline_anonymize` or :func:`skyprivacy.k_anonymize` returned, or
         a released table.  A result's ``levels`` and ``suppressed`` are used unless given.
@@ -1269,7 +1270,7 @@ def utility_measures(release, *, table: pd.DataFrame, qi, hierarchies: Mapping |
     Raises
     ------
     InvalidParameterError
-        If ``release`` is neither a DataFrame nor a result with a ``.table``, and as
+        If ``released`` is neither a DataFrame nor a result with a ``.table``, and as
         :func:`generalization_loss`.
     SchemaError, HierarchyError
         As :func:`generalization_loss`.
@@ -1296,16 +1297,16 @@ def utility_measures(release, *, table: pd.DataFrame, qi, hierarchies: Mapping |
     (Fraction(1, 6), Fraction(3, 4), None, 6, Fraction(4, 3), 2.0)
     """
     owner = "utility_measures"
-    released = release if isinstance(release, pd.DataFrame) else getattr(release, "table", None)
-    if not isinstance(released, pd.DataFrame):
-        raise param_error("release", owner,
+    frame = released if isinstance(released, pd.DataFrame) else getattr(released, "table", None)
+    if not isinstance(frame, pd.DataFrame):
+        raise param_error("released", owner,
                           "be a released DataFrame or an anonymization result with a .table",
-                          type(release).__name__)
+                          type(released).__name__)
     if levels is None:
-        levels = getattr(release, "levels", None)
+        levels = getattr(released, "levels", None)
     if suppressed is None:
-        suppressed = getattr(release, "suppressed", None)
-    measured = _measure(table, released, qi, hierarchies, levels, suppressed, owner)
+        suppressed = getattr(released, "suppressed", None)
+    measured = _measure(table, frame, qi, hierarchies, levels, suppressed, owner)
     loss = _loss(measured)
     found = _levels(measured)
     n_groups = len(measured.sizes)

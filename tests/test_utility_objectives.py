@@ -432,7 +432,7 @@ RELEASED = generalize(TABLE, {"zip": 1, "age": 1, "sex": 0})
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda: utility_measures(42, table=TABLE, qi=QI), InvalidParameterError,
-     r"^The 'release' parameter of utility_measures must be a released DataFrame or an "
+     r"^The 'released' parameter of utility_measures must be a released DataFrame or an "
      r"anonymization result with a .table. Got 'int' instead.$"),
     (lambda: utility_measures(RELEASED, table=[], qi=QI), InvalidParameterError,
      r"^The 'table' parameter of utility_measures must be a pandas DataFrame. "
