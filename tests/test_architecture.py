@@ -97,6 +97,8 @@ AREA_IMPORTS: dict[tuple[str, str], str] = {
                                 "baseline's checker, so both agree on what k-anonymous means",
     ("anonymize", "criteria"): "anonymize() and the full-domain search take combined criteria "
                                "and prune on what each declares monotone",
+    ("anonymize", "utility"): "the full-domain search minimises the utility measures by their "
+                              "formulas, which live in skyprivacy.utility alone",
     ("compare", "anonymize"): "compare_l_diversity anonymizes under the skyline policy it "
                               "sets against (c, l)-diversity (Sect. 8.3)",
     ("compare", "baselines"): "compare_l_diversity builds and checks the recursive (c, l)-"

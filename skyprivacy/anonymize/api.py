@@ -404,8 +404,11 @@ def anonymize(table: pd.DataFrame, *, qi, sensitive, criteria, method: str = "mo
     suppression_limit : float in [0, 1], default 0
         The fraction of rows that may be suppressed.
     suppressed : {'drop', 'mask'}, default 'drop'
-    objective : {'loss', 'height', 'discernibility', 'aecs'}, default 'loss'
-        What full-domain search minimises.
+    objective : {'loss', 'precision', 'height', 'discernibility', 'aecs', 'entropy'}, \
+default 'loss'
+        What full-domain search minimises: the measures of :mod:`skyprivacy.utility`
+        (``'precision'``: 1 - precision); ``skyprivacy.utility.utility_measures(result,
+        table=...)`` reports them all, for Mondrian results too.
     hierarchies : mapping of QI -> Hierarchy, optional
     semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
     missing : {'error', 'as_value'}, default 'error'

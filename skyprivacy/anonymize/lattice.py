@@ -25,12 +25,18 @@ of ARX's Flash (Kohlmayer et al. 2012) in outline, written from their papers:
   suppression, monotone along generalization; a suppressed row costs at least what any
   generalization of it costs), so the search stops as soon as no unexplored node can win.
 
-The objectives (exact: integers and fractions, ties broken by the smaller levels tuple):
+The objectives (exact: integers and fractions, ties broken by the smaller levels tuple), each
+the measure of the same name in :mod:`skyprivacy.utility` on the released table, computed by
+its formulas there (:func:`~skyprivacy.utility.loss_value` and the others):
 
 ``loss``
     Generalization information loss, ARX's Loss / NCP (Iyengar 2002; Xu et al. 2006): per
     QI, the mean over records of (leaves under the released value - 1) / (leaves of the
     domain - 1), averaged over the QIs; a suppressed record costs 1 per QI.
+``precision``
+    1 - Sweeney's precision (Sweeney 2002): the mean over QIs and records of level / height,
+    a suppressed record at the top.  The search minimises this complement; the public
+    measure :func:`~skyprivacy.utility.precision` is the precision itself.
 ``height``
     The sum of the levels (Samarati 2001).
 ``discernibility``
@@ -38,9 +44,14 @@ The objectives (exact: integers and fractions, ties broken by the smaller levels
 ``aecs``
     The average equivalence class size, N / classes, the suppressed rows one class
     (LeFevre, DeWitt and Ramakrishnan 2006).
+``entropy``
+    Non-uniform entropy in bits (Gionis and Tassa 2009; ARX): the sum over records and QIs
+    of -log2 P(original value | released value) in the original table's distribution, a
+    suppressed record's value given the whole domain; summed in fixed point (every log2
+    rounded to a multiple of 2^-32) so that it compares exactly.
 
-The node-level objective functions live here (over a node's class sizes and per-QI level
-tables); :mod:`skyprivacy.utility` keeps the measures of any release against its table.
+Each has an exact lower bound, the objective without suppression, non-decreasing along
+generalization (:meth:`Lattice.lower_bound` says why suppression never goes below it).
 
 References
 ----------
@@ -49,6 +60,9 @@ Kohlmayer, Prasser, Eckert, Kemper and Kuhn (2012), "Flash: efficient, stable an
 k-anonymity", PASSAT.  Iyengar (2002), KDD.  Xu, Wang, Pei, Wang, Shi and Fu (2006),
 "Utility-based anonymization using local recoding", KDD.  Bayardo and Agrawal (2005), ICDE.
 LeFevre, DeWitt and Ramakrishnan (2006), "Mondrian multidimensional k-anonymity", ICDE.
+Sweeney (2002), "Achieving k-anonymity privacy protection using generalization and
+suppression", IJUFKS 10(5).  Gionis and Tassa (2009), "k-Anonymization with minimal loss of
+information", IEEE TKDE 21(2).
 """
 
 from __future__ import annotations
@@ -56,6 +70,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 
 import numpy as np
@@ -68,11 +83,20 @@ from ..criteria import as_criteria
 from ..errors import InfeasibleError, InvalidParameterError, SchemaError, param_error
 from ..hierarchy import Hierarchy
 from ..release import ReleaseCandidate, check_semantics, encode_sensitive
+from ..utility import (
+    aecs_value,
+    discernibility_value,
+    entropy_value,
+    exact_dot,
+    log2_units,
+    loss_value,
+    precision_value,
+)
 
 __all__ = ["OBJECTIVES", "SUPPRESSED", "AnonymizeResult", "full_domain_search",
            "NodeVerdict", "Lattice"]
 
-OBJECTIVES = ("loss", "height", "discernibility", "aecs")
+OBJECTIVES = ("loss", "precision", "height", "discernibility", "aecs", "entropy")
 SUPPRESSED = ("drop", "mask")
 #: The label of every QI of a masked (suppressed) row.
 MASK = "*"
@@ -282,38 +306,89 @@ class Lattice:
         return None
 
     # -- objectives
+    @cached_property
+    def level_precision(self) -> tuple[int, list[list[int]]]:
+        """Per QI and level, level / height over a common denominator (returned first)."""
+        heights = [max(int(h), 1) for h in self.heights.tolist()]
+        common = int(np.lcm.reduce(heights)) if heights else 1
+        return common, [[level * (common // height) for level in range(int(h) + 1)]
+                        for h, height in zip(self.heights.tolist(), heights)]
+
+    @cached_property
+    def entropy_tables(self) -> tuple[list[list[np.ndarray]], list[list[int]], int]:
+        """Per QI and level, L(rows under each label) (L = :func:`~skyprivacy.utility.
+        log2_units`) and the level's entropy units without suppression, sum over the rows of
+        L(rows under the row's label) - L(rows holding the row's value); and L(N)."""
+        units, sums = [], []
+        for j in range(len(self.qi)):
+            per_level, totals = [], []
+            for level, codes in enumerate(self.level_codes[j]):
+                mass = np.bincount(codes[self.base[:, j]], weights=self.base_sizes,
+                                   minlength=len(self.level_labels[j][level])).astype(np.int64)
+                logs = log2_units(np.maximum(mass, 1))
+                per_level.append(logs)
+                totals.append(exact_dot(mass, logs))
+            units.append(per_level)
+            sums.append([total - totals[0] for total in totals])
+        return units, sums, int(log2_units([self.n_rows])[0])
+
     def lower_bound(self, levels: tuple, objective: str, sizes: np.ndarray | None = None):
-        """The objective with nothing suppressed: a lower bound of it under any
-        suppression, monotone along generalization."""
+        """The objective with nothing suppressed: exact, and a lower bound of the objective
+        under any suppression, non-decreasing along generalization.
+
+        A bound because suppression removes whole groups and charges each of their rows at
+        least what any generalization of it costs: 1 per QI in loss and precision (a cell's
+        (leaves - 1) / (D - 1) and level / height are at most 1), -log2(c(v) / N) in entropy
+        (at least -log2(c(v) / c(E)) for the row's extent E), N in discernibility (at least
+        its group's size, n^2 <= n N); in AECS the suppressed groups become one class.
+        Non-decreasing because generalizing merges extents and groups: more leaves, a higher
+        level, c(E) L(c(E)) summed over merged extents, (a + b)^2 >= a^2 + b^2, fewer
+        classes.  Loss, precision and entropy are summed from per-level tables built once."""
         if objective == "loss":  # the per-level sums, exactly
             total = sum(self.level_loss[j][level] for j, level in enumerate(levels))
             return Fraction(total, self.common * self.n_rows * max(len(levels), 1))
+        if objective == "precision":
+            common, table = self.level_precision
+            total = sum(table[j][level] for j, level in enumerate(levels))
+            return Fraction(total, common * max(len(levels), 1))
+        if objective == "entropy":
+            sums = self.entropy_tables[1]
+            return entropy_value(sum(sums[j][level] for j, level in enumerate(levels)))
         return self.objective(levels, objective, sizes, None)
 
     def objective(self, levels: tuple, objective: str, sizes: np.ndarray | None,
                   kept_tuples: np.ndarray | None, n_suppressed: int = 0):
         """The objective of a node (``kept_tuples``: the base tuples released, None for all;
-        ``sizes``: the released class sizes, the suppressed rows not among them)."""
+        ``sizes``: the released class sizes, the suppressed rows not among them), by the
+        formulas of :mod:`skyprivacy.utility`; ``"precision"`` is 1 - Sweeney's precision."""
         n = self.n_rows
         if objective == "height":
             return int(sum(levels))
         if objective == "loss":
             weights = self.base_sizes if kept_tuples is None else \
                 np.where(kept_tuples, self.base_sizes, 0)
-            total = Fraction(0)
-            for j, level in enumerate(levels):
-                if self.domain[j] == 0:
-                    total += n_suppressed
-                    continue
-                cost = self.level_cost[j][level][self.base[:, j]]
-                total += Fraction(int(np.dot(weights, cost)) + n_suppressed * self.domain[j],
-                                  self.domain[j])
-            return total / (n * max(len(levels), 1))
+            costs = [exact_dot(weights, self.level_cost[j][level][self.base[:, j]])
+                     for j, level in enumerate(levels)]
+            return loss_value(costs, [d + 1 for d in self.domain], n, n_suppressed)[1]
+        if objective == "precision":
+            kept = n - n_suppressed
+            level_sums = [Fraction(kept * level, int(height)) if height else Fraction(0)
+                          for level, height in zip(levels, self.heights.tolist())]
+            return 1 - precision_value(level_sums, n, n_suppressed)
+        if objective == "entropy":
+            units, sums, log_n = self.entropy_tables
+            total = sum(sums[j][level] for j, level in enumerate(levels))
+            if kept_tuples is not None:  # a suppressed row costs L(N) instead of L(c(E))
+                gone = ~kept_tuples
+                weights = self.base_sizes[gone]
+                for j, level in enumerate(levels):
+                    under = units[j][level][self.level_codes[j][level][self.base[gone, j]]]
+                    total += exact_dot(weights, log_n - under)
+            return entropy_value(total)
         assert sizes is not None
         if objective == "discernibility":
-            return int(np.dot(sizes, sizes)) + n_suppressed * n
-        # aecs: the suppressed rows count as one class
-        return Fraction(n, len(sizes) + (1 if n_suppressed else 0))
+            return discernibility_value(sizes, n, n_suppressed)
+        return aecs_value(n, len(sizes), n_suppressed)
 
 
 def _distinct_rows(columns: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -574,7 +649,10 @@ def full_domain_search(table: pd.DataFrame, *, qi, sensitive, criteria, hierarch
     criteria : Criterion, Policy or list of them
         The release is safe when every one holds (:mod:`skyprivacy.criteria`).
     hierarchies : mapping of QI -> Hierarchy, optional
-    objective : {'loss', 'height', 'discernibility', 'aecs'}, default 'loss'
+    objective : {'loss', 'precision', 'height', 'discernibility', 'aecs', 'entropy'}, \
+default 'loss'
+        What the search minimises (``'precision'``: 1 - precision), as the module docstring
+        says; :func:`skyprivacy.utility.utility_measures` reports all of them.
     suppression_limit : float in [0, 1], default 0
         The fraction of rows that may be suppressed.
     suppressed : {'drop', 'mask'}, default 'drop'

@@ -5,6 +5,7 @@ suppression budget, an independent re-check of every release, and the errors."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import sys
 from fractions import Fraction
@@ -107,6 +108,11 @@ def failing_rows(frame, qi, criteria) -> np.ndarray:
     return np.array([key in failing for key in row_keys(frame, qi)], dtype=bool)
 
 
+def fixed_log2(count: int) -> int:
+    """log2(count) rounded to a multiple of 2^-32 (the entropy's documented fixed point)."""
+    return round(math.log2(count) * 2 ** 32)
+
+
 def objective_of(name, table, frame, qi, hierarchies, levels, failing) -> object:
     n = len(table)
     suppressed = int(failing.sum())
@@ -123,6 +129,21 @@ def objective_of(name, table, frame, qi, hierarchies, levels, failing) -> object
                     total += Fraction(under - 1, domain)
             total += suppressed
         return total / (n * len(qi))
+    if name == "precision":  # 1 - precision: level / height per kept cell, 1 if suppressed
+        total = Fraction(0)
+        for column, level in zip(qi, levels):
+            height = hierarchies[column].height
+            total += (n - suppressed) * (Fraction(level, height) if height else 0) + suppressed
+        return total / (n * len(qi))
+    if name == "entropy":  # -log2 P(value | released value) per cell, whole domain if suppressed
+        units = 0
+        for column in qi:
+            counts = table[column].value_counts()
+            under = frame[column].value_counts()
+            for row in range(n):
+                mass = n if failing[row] else under[frame[column].iloc[row]]
+                units += fixed_log2(mass) - fixed_log2(counts[table[column].iloc[row]])
+        return Fraction(units, 2 ** 32)
     sizes = pd.Series(row_keys(frame.loc[~failing], qi)).value_counts().to_numpy()
     if name == "discernibility":
         return int((sizes ** 2).sum()) + suppressed * n
@@ -186,7 +207,8 @@ def test_the_pruned_optimum_is_the_best_node_of_the_lattice(kind):
         criteria = random_criteria(rng, kind)
         limit = rng.choice([0, 0, Fraction(1, 5), Fraction(2, 5)])
         suppressed = rng.choice(["drop", "mask"])
-        objective = rng.choice(["loss", "height", "discernibility", "aecs"])
+        objective = rng.choice(["loss", "precision", "height", "discernibility", "aecs",
+                                "entropy"])
         budget = suppression_budget(limit, len(table), "test")
         expected = exhaustive(table, qi, hierarchies, criteria, budget,
                               suppressed == "mask" and budget > 0, objective)
@@ -259,7 +281,7 @@ def test_a_generalization_of_a_safe_node_may_be_unsafe_under_suppression():
                                 "height")[0] for level in range(3)}
     assert safe == {0: True, 1: False, 2: True}
     assert not DistinctLDiversity(2).is_monotone("svpi", suppression=True)
-    for objective in ("height", "loss"):
+    for objective in ("height", "loss", "precision", "entropy"):
         result = full_domain_search(table, qi=["q"], sensitive="s", criteria=criteria,
                                     hierarchies={"q": hierarchy}, suppression_limit=0.5,
                                     suppressed="mask", objective=objective)
@@ -306,8 +328,8 @@ def test_a_categorical_qi_without_a_hierarchy_gets_the_flat_one():
      r"^Column 'age' is numeric and has no hierarchy; full-domain search needs one per QI: "
      r"pass hierarchies=\{'age': skyprivacy.hierarchy.intervals\(values, widths\)\}.$"),
     ({"objective": "ncp"}, InvalidParameterError,
-     r"^The 'objective' parameter of anonymize must be one of \['loss', 'height', "
-     r"'discernibility', 'aecs'\]. Got 'ncp' instead.$"),
+     r"^The 'objective' parameter of anonymize must be one of \['loss', 'precision', "
+     r"'height', 'discernibility', 'aecs', 'entropy'\]. Got 'ncp' instead.$"),
     ({"suppressed": "hide"}, InvalidParameterError,
      r"^The 'suppressed' parameter of anonymize must be one of \['drop', 'mask'\]. "
      r"Got 'hide' instead.$"),
