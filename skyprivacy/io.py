@@ -767,7 +767,50 @@ def table_bytes(table: pd.DataFrame, format: str = "csv") -> bytes:
         buffer = _io.BytesIO()
         table.to_parquet(buffer, index=False)
         return buffer.getvalue()
+    found = formula_cells(table)
+    if found:
+        column, count, example = found[0]
+        others = sum(n for _, n, _ in found[1:])
+        warn(f"{count + others:,} cell(s) of the CSV output start like a spreadsheet formula "
+             f"(first: {example[:40]!r} in column {column!r}"
+             + (f", and {others:,} in {len(found) - 1} other column(s)" if others else "")
+             + "); they are published as they are, and a spreadsheet that opens the file may "
+               "run them: open it as text, or import the columns as text.",
+             SkyPrivacyWarning)
     return canonical_csv(table).encode("utf-8")
+
+
+#: First characters that make a spreadsheet read a cell as a formula (OWASP, "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_cells(table: pd.DataFrame) -> list[tuple]:
+    """``(column, cells, first cell)`` of every column holding text a spreadsheet would run as
+    a formula: a cell starting with ``=``, ``@``, a tab or a carriage return, or with ``+`` or
+    ``-`` when it is not a number (``-2`` and ``+3.5`` are numbers, ``-2+3+cmd|...`` is not;
+    a lone ``-`` is a placeholder).
+
+    Examples
+    --------
+    >>> formula_cells(pd.DataFrame({"a": ["=HYPERLINK(1)", "-2", "x"], "b": [1, 2, 3]}))
+    [('a', 1, '=HYPERLINK(1)')]
+    """
+    out = []
+    for column in table.columns:
+        cells = table[column]
+        if cells.dtype.kind in "iufb":  # numbers are written as numbers
+            continue
+        text = cells[cells.map(lambda v: isinstance(v, str))]
+        if text.empty:
+            continue
+        risky = text.str.startswith(FORMULA_STARTS)
+        signed = risky & text.str.startswith(("+", "-"))
+        risky &= ~(signed & (text.str.len() == 1))  # a lone dash is a placeholder, not code
+        if signed.any():
+            risky &= ~(signed & pd.to_numeric(text.where(signed), errors="coerce").notna())
+        if risky.any():
+            out.append((column, int(risky.sum()), str(text[risky].iloc[0])))
+    return out
 
 
 def json_bytes(data: Mapping) -> bytes:

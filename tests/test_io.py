@@ -518,3 +518,27 @@ def test_the_default_limit_and_a_bad_setting(tmp_path, monkeypatch):
                 f"SKYPRIVACY_MAX_DECOMPRESSED={bad!r} is not a positive size in bytes "
                 f"(such as 4G).")):
             decompression_limit(10)
+
+
+# ------------------------------------------------------------------ formula cells
+@pytest.mark.parametrize("cell,risky", [
+    ("=HYPERLINK(\"http://x\",\"click\")", True), ("+cmd|' /C calc'!A0", True),
+    ("@SUM(1+1)", True), ("-2+3+cmd|' /C calc'!A0", True), ("\tx", True), ("\rx", True),
+    ("-2", False), ("+3.5", False), ("-", False), ("-1e3", False), ("a=b", False), ("", False),
+    ("plain", False)])
+def test_formula_cells(cell, risky):
+    from skyprivacy.io import formula_cells
+    table = pd.DataFrame({"note": ["ok", cell], "n": [1, 2]})
+    assert formula_cells(table) == ([("note", 1, cell)] if risky else [])
+
+
+def test_a_csv_output_with_formula_cells_warns_and_keeps_them():
+    from skyprivacy.errors import SkyPrivacyWarning
+    table = pd.DataFrame({"a": ["=1+1", "@x", "ok"], "b": ["=2", "y", "z"]})
+    with pytest.warns(SkyPrivacyWarning, match=re.escape(
+            "3 cell(s) of the CSV output start like a spreadsheet formula (first: '=1+1' in "
+            "column 'a', and 1 in 1 other column(s)); they are published as they are, and a "
+            "spreadsheet that opens the file may run them: open it as text, or import the "
+            "columns as text.")):
+        data = skyprivacy.io.table_bytes(table)
+    assert data == b"a,b\n=1+1,=2\n@x,y\nok,z\n"  # fidelity: the cells as they are
