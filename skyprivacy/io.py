@@ -50,7 +50,7 @@ from typing import TextIO
 import numpy as np
 import pandas as pd
 
-from ._core.encoding import NA_MARKERS, as_numbers, missing_mask
+from ._core.encoding import NA_MARKERS, as_numbers, did_you_mean, missing_mask
 from ._core.validation import InstanceOf, check, validate_params
 from ._core.text import MAX_NESTING, nesting_depth
 from ._core.warning import warn
@@ -509,7 +509,8 @@ def require_columns(table: pd.DataFrame, columns: Iterable[str]) -> None:
     for column in columns:
         if column not in table.columns:
             raise SchemaError(f"Column {column!r} is not in the table; columns are "
-                              f"{list(map(str, table.columns))}.")
+                              f"{list(map(str, table.columns))}."
+                              f"{did_you_mean(column, table.columns)}")
 
 
 def reject_missing(table: pd.DataFrame, columns: Iterable[str],

@@ -25,6 +25,7 @@ __all__ = [
     "sorted_uniques",
     "factorize",
     "require_columns",
+    "did_you_mean",
     "column_names",
     "as_numbers",
     "NA_MARKERS",
@@ -158,7 +159,28 @@ def require_columns(table: pd.DataFrame, columns: Iterable) -> None:
     for column in columns:
         if column not in table.columns:
             raise SchemaError(f"Column {column!r} is not in the table; "
-                              f"columns are {[native(c) for c in table.columns]}.")
+                              f"columns are {[native(c) for c in table.columns]}."
+                              f"{did_you_mean(column, table.columns)}")
+
+
+def did_you_mean(name: object, choices: Iterable) -> str:
+    """`` Did you mean 'age'?`` when one of ``choices`` is close to ``name`` (same text up to
+    case and surrounding spaces, else a close spelling), else ``''``.
+
+    Examples
+    --------
+    >>> did_you_mean("Age ", ["age", "sex"]), did_you_mean("zip", ["age"])
+    (" Did you mean 'age'?", '')
+    """
+    import difflib
+
+    text = str(name).strip().casefold()
+    names = [native(c) for c in choices]
+    exact = [c for c in names if str(c).strip().casefold() == text]
+    close = exact or [names[[str(c).casefold() for c in names].index(m)] for m in
+                      difflib.get_close_matches(text, [str(c).casefold() for c in names], n=1,
+                                                cutoff=0.75)]
+    return f" Did you mean {close[0]!r}?" if close else ""
 
 
 def column_names(value: Any, *, name: str, owner: str, allow_empty: bool = False,

@@ -1,4 +1,5 @@
 """Missing markers, list-like cells, factorization (skyprivacy/_core/encoding.py)."""
+import re
 import numpy as np
 import pandas as pd
 import pytest
@@ -70,3 +71,22 @@ def test_require_columns_names_what_exists():
     with pytest.raises(SchemaError) as err:
         require_columns(frame, ["age", "zip"])
     assert str(err.value) == "Column 'zip' is not in the table; columns are ['age', 'sex', 3]."
+
+
+@pytest.mark.parametrize("name,choices,suggestion", [
+    ("Age", ["age", "sex"], " Did you mean 'age'?"),  # case
+    (" sex", ["age", "sex"], " Did you mean 'sex'?"),  # surrounding space
+    ("occupaton", ["age", "occupation"], " Did you mean 'occupation'?"),  # a typo
+    ("zip", ["age", "sex"], ""),  # nothing close: no guess
+    (3, [1, 2, 3.5], ""),
+])
+def test_did_you_mean(name, choices, suggestion):
+    from skyprivacy._core.encoding import did_you_mean
+    assert did_you_mean(name, choices) == suggestion
+
+
+def test_a_missing_column_names_the_close_one():
+    from skyprivacy.errors import SchemaError
+    with pytest.raises(SchemaError, match=re.escape(
+            "Column 'Zip' is not in the table; columns are ['zip', 'dx']. Did you mean 'zip'?")):
+        require_columns(pd.DataFrame({"zip": [1], "dx": ["a"]}), ["Zip"])

@@ -82,7 +82,7 @@ def test_load_release_needs_distinct_columns():
 def test_load_release_needs_every_column():
     with pytest.raises(SchemaError, match=exactly(
             "Column 'zip5' is not in the table; columns are ['zip', 'age', 'disease', "
-            "'person'].")):
+            "'person']. Did you mean 'zip'?")):
         load_release(release_args(qi=["zip5"]), RAW)
 
 
