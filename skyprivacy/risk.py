@@ -323,9 +323,25 @@ def _population_sizes(table, population, names: list, owner: str) -> tuple:
         raise param_error("population", owner, "be a pandas DataFrame",
                           type(population).__name__)
     require_columns(population, names)
-    sample = _grouped(table, names).size().rename("f")
-    whole = _grouped(population, names).size().rename("F")
-    joined = sample.to_frame().join(whole, how="left")
+    return matched_population_sizes(_grouped(table, names).size(),
+                                    _grouped(population, names).size())
+
+
+def matched_population_sizes(sample: pd.Series, population: pd.Series) -> tuple:
+    """(f_j, F_j): each sample class's size and the size of the population class with the
+    same QI values, as int64 arrays in the sample's order.
+
+    Both Series are class sizes indexed by the QI values (index names the QI columns).  The
+    one home of the population match that journalist risk, marketer risk and the k-map
+    criterion (:class:`skyprivacy.criteria.KMap`) read.
+
+    Raises
+    ------
+    SchemaError
+        When a sample class is missing from the population or larger than its population
+        class: the population must contain the sample.
+    """
+    joined = sample.rename("f").to_frame().join(population.rename("F"), how="left")
     if joined["F"].isna().any():
         first = joined.index[joined["F"].isna().to_numpy()][0]
         raise SchemaError(f"The sample's class {first!r} is not in the population table: the "
