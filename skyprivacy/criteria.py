@@ -39,6 +39,7 @@ Venkatasubramanian (2007); Cao and Karras (2012), beta-likeness; Brickell and Sh
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -606,8 +607,7 @@ class KMap(Criterion):
     def at_levels(self, levels: Mapping) -> KMap:
         """The same criterion reading each QI's released values at the given hierarchy level
         (full-domain generalization: one level per QI), never guessing it from the labels."""
-        bound = KMap.__new__(KMap)
-        bound.k, bound._counts, bound.hierarchies = self.k, self._counts, self.hierarchies
+        bound = copy.copy(self)
         bound.levels = {name: int(level) for name, level in levels.items()}
         return bound
 
@@ -628,12 +628,13 @@ class KMap(Criterion):
         labels.columns = names
         per_column = [self._read(name, labels[name]) for name in names]
         # groups by the combination of levels their labels are read at (one for full-domain)
-        level_of = pd.DataFrame({name: lv for name, (lv, _) in zip(names, per_column)})
-        read = pd.DataFrame({name: lab for name, (_, lab) in zip(names, per_column)})
+        by_levels: dict = {}
+        for g, combo in enumerate(zip(*(levels for levels, _ in per_column))):
+            by_levels.setdefault(combo, []).append(g)
+        read = pd.DataFrame({name: nodes for name, (_, nodes) in zip(names, per_column)})
         sizes = pd.Series(release.sizes_array, name="f")
         F = np.zeros(release.n_groups, dtype=np.int64)
-        for combo, rows in level_of.groupby(names, sort=False, dropna=False).groups.items():
-            combo = combo if isinstance(combo, tuple) else (combo,)
+        for combo, rows in by_levels.items():
             people = pd.DataFrame({name: self._generalized(name, keys[name], level)
                                    for name, level in zip(names, combo)})
             population = people.assign(_w=weights).groupby(
