@@ -17,16 +17,18 @@ Each criterion says
   for (merging two groups that satisfy it gives a group that satisfies it, or the release
   measure only falls), without suppression;
 * ``monotone_with_suppression``: the same when the failing rows are suppressed.  Only
-  k-anonymity (and the prosecutor-risk bound it is) keeps it: the other criteria can fail
-  after a generalization because the rows suppressed before no longer are (ARX's rule).
+  k-anonymity (and the prosecutor-risk bound it is) and k-map keep it: the other criteria can
+  fail after a generalization because the rows suppressed before no longer are (ARX's rule).
 
 Proofs of monotonicity without suppression: k-anonymity, prosecutor and average risk (a
 merged group is larger; classes / records falls); distinct, entropy and recursive (c, l)-
 diversity (Machanavajjhala et al. 2007, Sect. 4-5: each is preserved by a union of
 groups); t-closeness with the EMD (Li, Li and Venkatasubramanian 2007, Sect. 4: the merged
-distribution's distance is at most the larger of the two); beta-likeness and delta-disclosure
+distribution's distance is at most the larger of the two, for the equal, ordered and
+hierarchical ground distances alike); beta-likeness and delta-disclosure
 (the merged frequency of a value is a weighted mean of the two, so it lies between them, and
-both criteria bound each frequency from one or two sides); the skyline in svpi (Chen,
+both criteria bound each frequency from one or two sides); k-map against a population table
+(the people a coarser label matches include those of the labels it replaces); the skyline in svpi (Chen,
 LeFevre and Ramakrishnan 2009, corollary of Theorem 3), not in mvpi.  Population uniqueness
 is a model estimate and is not declared monotone.
 
