@@ -42,6 +42,9 @@ def test_counts_by_hand_at_the_leaves_and_generalized():
     # 30-34 & F: 31F, 33F, 33F = 3; 35-39 & *: 36 x3 = 3; 40-44 & *: 42F = 1
     assert criterion.population_sizes(release(generalized)) == (3, 3, 1)
     assert criterion.evaluate(release(generalized)).group_safe == (True, True, False)
+    # rows masked with '*' in every QI (the hierarchies' roots) match the whole population
+    masked = pd.concat([generalized, pd.DataFrame({"age": ["*"], "sex": ["*"]})])
+    assert criterion.population_sizes(release(masked)) == (10, 3, 3, 1)
     # class sizes in place of the table: the same counts
     sizes = POPULATION.groupby(["age", "sex"]).size()
     by_sizes = KMap(2, population=sizes, hierarchies={"age": AGE, "sex": SEX})
