@@ -28,9 +28,9 @@ distribution's distance is at most the larger of the two, for the equal, ordered
 hierarchical ground distances alike); beta-likeness and delta-disclosure
 (the merged frequency of a value is a weighted mean of the two, so it lies between them, and
 both criteria bound each frequency from one or two sides); k-map against a population table
-(the people a coarser label matches include those of the labels it replaces); the skyline in svpi (Chen,
-LeFevre and Ramakrishnan 2009, corollary of Theorem 3), not in mvpi.  Population uniqueness
-is a model estimate and is not declared monotone.
+(the people a coarser label matches include those of the labels it replaces); the skyline in
+svpi (Chen, LeFevre and Ramakrishnan 2009, corollary of Theorem 3), not in mvpi.  Population
+uniqueness is a model estimate and is not declared monotone.
 
 References
 ----------
@@ -313,6 +313,12 @@ class TCloseness(Criterion):
         return t_closeness(release, t=self.t, ordered=ordered).distances
 
     def group_safe(self, release):
+        if self.distance == "hierarchical":  # cost / denominator <= t, in integers
+            _check_release(release, "TCloseness")
+            assert self.hierarchy is not None
+            cost, denominator = hierarchical_costs(release, self.hierarchy)
+            return np.asarray(cost * self.t.denominator <= denominator * self.t.numerator,
+                              dtype=bool)
         return np.array([d <= self.t for d in self.distances(release)], dtype=bool)
 
 
@@ -336,15 +342,28 @@ def _node_codes(hierarchy: Hierarchy, values: Sequence) -> list:
 
 def hierarchical_distances(release: ReleaseCandidate, hierarchy: Hierarchy) -> list:
     """The hierarchical EMD of every group from the release, exactly (see
-    :class:`TCloseness`, Notes).
+    :class:`TCloseness`, Notes)."""
+    cost, denominator = hierarchical_costs(release, hierarchy)
+    return [Fraction(int(c), int(d)) for c, d in zip(cost, denominator)]
+
+
+def hierarchical_costs(release: ReleaseCandidate, hierarchy: Hierarchy) -> tuple:
+    """Per group, the hierarchical EMD as an integer ratio (cost, denominator).
 
     With N individuals, group size n and value totals T, the integer extras
-    d_v = c_v N - n T_v are summed up the tree level by level; the group's distance is
-    sum over levels l of l * sum_(N at l) min(pos(N), neg(N)) / (H n N)."""
+    d_v = c_v N - n T_v are summed up the tree level by level; the cost is
+    sum over levels l of l * sum_(N at l) min(pos(N), neg(N)), the denominator H n N."""
     height = hierarchy.height
-    if height == 0:
-        return [Fraction(0)] * release.n_groups
+    n_groups = release.n_groups
+    sizes = release.sizes_array
+    n_all = int(sizes.sum())
     values = list(release.values)
+    # |extras| <= n N and a level's costs sum below V N^2: int64 while H V N^2 fits
+    dtype = np.int64 if (height + 1) * max(len(values), 1) * n_all * n_all < 2 ** 62 \
+        else object
+    denominator = max(height, 1) * sizes.astype(dtype) * n_all
+    if height == 0:
+        return np.zeros(n_groups, dtype=dtype), denominator
     codes = _node_codes(hierarchy, values)
     parents = []  # per level l < H: the parent code of every node of level l
     for level in range(height):
@@ -352,35 +371,27 @@ def hierarchical_distances(release: ReleaseCandidate, hierarchy: Hierarchy) -> l
         parent[codes[level]] = codes[level + 1]
         parents.append(parent)
     indptr, value, count = release.csr
-    sizes = release.sizes_array
-    totals = release.value_totals
-    n_all = int(sizes.sum())
-    # |extras| <= n N and a level's costs sum below V N^2: int64 while H V N^2 fits
-    dtype = np.int64 if height * max(len(values), 1) * n_all * n_all < 2 ** 62 else object
-    n_groups, width = release.n_groups, len(values)
+    totals = release.value_totals.astype(dtype)
+    width = len(values)
     step = max(1, (1 << 22) // max(width, 1))  # groups per chunk: dense extras stay small
-    out: list = []
+    cost = np.zeros(n_groups, dtype=dtype)
     for lo in range(0, n_groups, step):
         hi = min(n_groups, lo + step)
-        n = sizes[lo:hi].astype(dtype)
-        extra = -np.outer(n, totals.astype(dtype))
+        extra = -np.outer(sizes[lo:hi].astype(dtype), totals)
         start, stop = int(indptr[lo]), int(indptr[hi])
         rows = np.repeat(np.arange(hi - lo), np.diff(indptr[lo:hi + 1]))
         extra[rows, value[start:stop]] += count[start:stop].astype(dtype) * n_all
         node = np.zeros((hi - lo, int(codes[0].max()) + 1), dtype=dtype)
         np.add.at(node.T, codes[0], extra.T)  # values sharing a leaf add up
-        cost = np.zeros(hi - lo, dtype=dtype)
         for level in range(height):
             width_up = int(parents[level].max()) + 1
             pos = np.zeros((hi - lo, width_up), dtype=dtype)
             neg = np.zeros((hi - lo, width_up), dtype=dtype)
             np.add.at(pos.T, parents[level], np.maximum(node, 0).T)
             np.add.at(neg.T, parents[level], np.maximum(-node, 0).T)
-            cost = cost + (level + 1) * np.minimum(pos, neg).sum(axis=1)
+            cost[lo:hi] += (level + 1) * np.minimum(pos, neg).sum(axis=1)
             node = pos - neg
-        out.extend(Fraction(int(c), height * int(size) * n_all)
-                   for c, size in zip(cost, sizes[lo:hi]))
-    return out
+    return cost, denominator
 
 
 def _frequencies(release: ReleaseCandidate) -> tuple:
