@@ -17,18 +17,20 @@ Each criterion says
   for (merging two groups that satisfy it gives a group that satisfies it, or the release
   measure only falls), without suppression;
 * ``monotone_with_suppression``: the same when the failing rows are suppressed.  Only
-  k-anonymity (and the prosecutor-risk bound it is) keeps it: the other criteria can fail
-  after a generalization because the rows suppressed before no longer are (ARX's rule).
+  k-anonymity (and the prosecutor-risk bound it is) and k-map keep it: the other criteria can
+  fail after a generalization because the rows suppressed before no longer are (ARX's rule).
 
 Proofs of monotonicity without suppression: k-anonymity, prosecutor and average risk (a
 merged group is larger; classes / records falls); distinct, entropy and recursive (c, l)-
 diversity (Machanavajjhala et al. 2007, Sect. 4-5: each is preserved by a union of
 groups); t-closeness with the EMD (Li, Li and Venkatasubramanian 2007, Sect. 4: the merged
-distribution's distance is at most the larger of the two); beta-likeness and delta-disclosure
+distribution's distance is at most the larger of the two, for the equal, ordered and
+hierarchical ground distances alike); beta-likeness and delta-disclosure
 (the merged frequency of a value is a weighted mean of the two, so it lies between them, and
-both criteria bound each frequency from one or two sides); the skyline in svpi (Chen,
-LeFevre and Ramakrishnan 2009, corollary of Theorem 3), not in mvpi.  Population uniqueness
-is a model estimate and is not declared monotone.
+both criteria bound each frequency from one or two sides); k-map against a population table
+(the people a coarser label matches include those of the labels it replaces); the skyline in
+svpi (Chen, LeFevre and Ramakrishnan 2009, corollary of Theorem 3), not in mvpi.  Population
+uniqueness is a model estimate and is not declared monotone.
 
 References
 ----------
@@ -39,15 +41,16 @@ Venkatasubramanian (2007); Cao and Karras (2012), beta-likeness; Brickell and Sh
 
 from __future__ import annotations
 
+import copy
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
-from ._core.exact import decimal_fraction, is_real, native_number
+from ._core.exact import decimal_fraction, is_real, native, native_number
 from .baselines import (
     distinct_l_diversity,
     entropy_l_diversity,
@@ -56,10 +59,11 @@ from .baselines import (
     t_closeness,
 )
 from .check import skyline_check
-from .errors import InvalidParameterError, param_error
+from .errors import InvalidParameterError, SchemaError, param_error
+from .hierarchy import Hierarchy
 from .knowledge import Policy
 from .release import ReleaseCandidate
-from .risk import ClassSizes, population_uniques_from_sizes
+from .risk import ClassSizes, matched_population_sizes, population_uniques_from_sizes
 
 __all__ = [
     "Criterion",
@@ -75,6 +79,7 @@ __all__ = [
     "ProsecutorRisk",
     "AverageRisk",
     "PopulationUniqueness",
+    "KMap",
     "as_criterion",
     "as_criteria",
     "evaluate",
@@ -229,13 +234,54 @@ class TCloseness(Criterion):
     """Every group's sensitive distribution is within Earth mover's distance ``t`` of the whole
     release's (Li, Li and Venkatasubramanian 2007).
 
-    ``distance="equal"`` (every two values at distance 1) or ``"ordered"`` (the values in
-    ``order``, or sorted when no order is given, at distance |i - j| / (V - 1)).
+    Parameters
+    ----------
+    t : number in [0, 1]
+    distance : {'equal', 'ordered', 'hierarchical'}, default 'equal'
+        The ground distance between two sensitive values: ``'equal'``, every two values at
+        distance 1; ``'ordered'``, the values in ``order`` (sorted when no order is given) at
+        distance |i - j| / (V - 1); ``'hierarchical'``, the level of their lowest common
+        ancestor in ``hierarchy`` divided by its height H (Sect. 4.2 of the paper).
+    order : sequence, optional
+        With ``distance='ordered'`` only.
+    hierarchy : Hierarchy
+        With ``distance='hierarchical'`` only (and required by it): a generalization
+        hierarchy of the sensitive attribute whose leaves cover every sensitive value.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a bad ``t`` or ``distance``, an ``order`` or ``hierarchy`` given with another
+        distance, no hierarchy with ``distance='hierarchical'``, or (when a release is
+        checked) a sensitive value that no leaf of the hierarchy covers.
+
+    Notes
+    -----
+    The hierarchical distance (Li, Li and Venkatasubramanian 2007, Sect. 4.2): with
+    extra(v) = p_v - q_v at a leaf and extra(N) the sum of its children's extras at an inner
+    node N, pos_extra(N) and neg_extra(N) the sums of the children's positive extras and of
+    the absolute values of their negative ones, the EMD is
+    sum_N height(N) / H * min(pos_extra(N), neg_extra(N)): the mass that must cross N costs
+    its height.  Levels here are of equal depth, so height(N) is the level of N.  All three
+    distances are computed exactly (:class:`fractions.Fraction`).
+
+    Monotone without suppression for every ground distance: the EMD is convex in the group's
+    distribution (a flow for the union is the weighted sum of the two groups' flows), so a
+    merged group is never farther than the farther of the two.
+
+    Examples
+    --------
+    >>> from skyprivacy.hierarchy import Hierarchy
+    >>> h = Hierarchy([["flu", "lung", "*"], ["cold", "lung", "*"], ["ulcer", "gut", "*"]])
+    >>> release = ReleaseCandidate.from_groups([(2, ["flu", "cold"]), (2, ["ulcer", "ulcer"])])
+    >>> TCloseness(0.5, distance="hierarchical", hierarchy=h).distances(release)
+    (Fraction(1, 2), Fraction(1, 2))
     """
 
-    DISTANCES = ("equal", "ordered")
+    DISTANCES = ("equal", "ordered", "hierarchical")
 
-    def __init__(self, t, *, distance: str = "equal", order: Sequence | None = None):
+    def __init__(self, t, *, distance: str = "equal", order: Sequence | None = None,
+                 hierarchy: Hierarchy | None = None):
         self.t = _fraction(t, "t", "TCloseness", 0, 1)
         if distance not in self.DISTANCES:
             raise param_error("distance", "TCloseness", f"be one of {list(self.DISTANCES)}",
@@ -243,16 +289,109 @@ class TCloseness(Criterion):
         if order is not None and distance != "ordered":
             raise InvalidParameterError("TCloseness takes an 'order' only with "
                                         "distance='ordered'.")
+        if hierarchy is not None and distance != "hierarchical":
+            raise InvalidParameterError("TCloseness takes a 'hierarchy' only with "
+                                        "distance='hierarchical'.")
+        if distance == "hierarchical" and not isinstance(hierarchy, Hierarchy):
+            raise param_error("hierarchy", "TCloseness", "be a Hierarchy of the sensitive "
+                              "attribute with distance='hierarchical'",
+                              type(hierarchy).__name__)
         self.distance = distance
         self.order = None if order is None else list(order)
+        self.hierarchy = hierarchy
 
     def __repr__(self) -> str:
         return f"TCloseness(t={native_number(self.t)}, distance={self.distance!r})"
 
-    def group_safe(self, release):
+    def distances(self, release: ReleaseCandidate) -> tuple:
+        """The exact EMD of every group's sensitive distribution from the release's."""
+        _check_release(release, "TCloseness")
+        if self.distance == "hierarchical":
+            assert self.hierarchy is not None
+            return tuple(hierarchical_distances(release, self.hierarchy))
         ordered = None if self.distance == "equal" else (self.order or True)
-        result = t_closeness(release, t=self.t, ordered=ordered)
-        return np.asarray(result.group_safe, dtype=bool)
+        return t_closeness(release, t=self.t, ordered=ordered).distances
+
+    def group_safe(self, release):
+        if self.distance == "hierarchical":  # cost / denominator <= t, in integers
+            _check_release(release, "TCloseness")
+            assert self.hierarchy is not None
+            cost, denominator = hierarchical_costs(release, self.hierarchy)
+            return np.asarray(cost * self.t.denominator <= denominator * self.t.numerator,
+                              dtype=bool)
+        return np.array([d <= self.t for d in self.distances(release)], dtype=bool)
+
+
+def _node_codes(hierarchy: Hierarchy, values: Sequence) -> list:
+    """Per level 0..H, the code of each release value's ancestor at that level (codes number
+    the nodes over the release's values only)."""
+    uncovered = hierarchy.uncovered(list(values))
+    if uncovered:
+        leaves = list(hierarchy.leaves[:5])
+        raise InvalidParameterError(
+            f"The hierarchy of TCloseness must cover every sensitive value of the release. "
+            f"Got a hierarchy without {list(uncovered)!r} instead (its leaves include "
+            f"{leaves!r}).")
+    codes = []
+    for level in range(hierarchy.height + 1):
+        labels = np.empty(len(values), dtype=object)
+        labels[:] = hierarchy.generalize(list(values), level)
+        codes.append(pd.factorize(labels)[0].astype(np.int64))
+    return codes
+
+
+def hierarchical_distances(release: ReleaseCandidate, hierarchy: Hierarchy) -> list:
+    """The hierarchical EMD of every group from the release, exactly (see
+    :class:`TCloseness`, Notes)."""
+    cost, denominator = hierarchical_costs(release, hierarchy)
+    return [Fraction(int(c), int(d)) for c, d in zip(cost, denominator)]
+
+
+def hierarchical_costs(release: ReleaseCandidate, hierarchy: Hierarchy) -> tuple:
+    """Per group, the hierarchical EMD as an integer ratio (cost, denominator).
+
+    With N individuals, group size n and value totals T, the integer extras
+    d_v = c_v N - n T_v are summed up the tree level by level; the cost is
+    sum over levels l of l * sum_(N at l) min(pos(N), neg(N)), the denominator H n N."""
+    height = hierarchy.height
+    n_groups = release.n_groups
+    sizes = release.sizes_array
+    n_all = int(sizes.sum())
+    values = list(release.values)
+    # |extras| <= n N and a level's costs sum below V N^2: int64 while H V N^2 fits
+    dtype = np.int64 if (height + 1) * max(len(values), 1) * n_all * n_all < 2 ** 62 \
+        else object
+    denominator = max(height, 1) * sizes.astype(dtype) * n_all
+    if height == 0:
+        return np.zeros(n_groups, dtype=dtype), denominator
+    codes = _node_codes(hierarchy, values)
+    parents = []  # per level l < H: the parent code of every node of level l
+    for level in range(height):
+        parent = np.zeros(int(codes[level].max()) + 1, dtype=np.int64)
+        parent[codes[level]] = codes[level + 1]
+        parents.append(parent)
+    indptr, value, count = release.csr
+    totals = release.value_totals.astype(dtype)
+    width = len(values)
+    step = max(1, (1 << 22) // max(width, 1))  # groups per chunk: dense extras stay small
+    cost = np.zeros(n_groups, dtype=dtype)
+    for lo in range(0, n_groups, step):
+        hi = min(n_groups, lo + step)
+        extra = -np.outer(sizes[lo:hi].astype(dtype), totals)
+        start, stop = int(indptr[lo]), int(indptr[hi])
+        rows = np.repeat(np.arange(hi - lo), np.diff(indptr[lo:hi + 1]))
+        extra[rows, value[start:stop]] += count[start:stop].astype(dtype) * n_all
+        node = np.zeros((hi - lo, int(codes[0].max()) + 1), dtype=dtype)
+        np.add.at(node.T, codes[0], extra.T)  # values sharing a leaf add up
+        for level in range(height):
+            width_up = int(parents[level].max()) + 1
+            pos = np.zeros((hi - lo, width_up), dtype=dtype)
+            neg = np.zeros((hi - lo, width_up), dtype=dtype)
+            np.add.at(pos.T, parents[level], np.maximum(node, 0).T)
+            np.add.at(neg.T, parents[level], np.maximum(-node, 0).T)
+            cost[lo:hi] += (level + 1) * np.minimum(pos, neg).sum(axis=1)
+            node = pos - neg
+    return cost, denominator
 
 
 def _frequencies(release: ReleaseCandidate) -> tuple:
@@ -403,6 +542,191 @@ class PopulationUniqueness(Criterion):
         estimate = population_uniques_from_sizes(ClassSizes(tuple(sizes), tuple(counts)),
                                                  self.population_size, self.model)
         return CriterionResult(repr(self), estimate.share <= float(self.u), None)
+
+
+class KMap(Criterion):
+    """k-map against a population table: every released class matches at least ``k`` people
+    of the population on its released (generalized) QI values (Sweeney 2002; El Emam and
+    Dankar 2008, the journalist scenario).
+
+    Parameters
+    ----------
+    k : int
+        At least 1.
+    population : pandas.DataFrame or pandas.Series
+        The population the release was drawn from: a table of one row per person with (at
+        least) the QI columns, or its class sizes, a Series of positive integer counts indexed
+        by the QI values (index names the QI columns, as ``population.groupby(qi).size()``).
+        Read, never modified.
+    hierarchies : mapping of QI column to Hierarchy, optional
+        How the release generalized each QI: the population's values of that column are
+        generalized the same way before they are matched.  A released value is read as the
+        node of that label (a leaf for an ungeneralized value); a label found on several
+        levels is read at the lowest one, which matches the fewest people (the cautious
+        reading).  A QI without a hierarchy is matched exactly: give the population in the
+        release's own coding for it.
+
+    Notes
+    -----
+    A class of the release with n records whose label matches F people of the population
+    passes iff F >= k, i.e. its journalist risk 1 / F is at most 1 / k
+    (:func:`skyprivacy.risk.journalist_risk`; the population counts come from the same
+    match, :func:`skyprivacy.risk.matched_population_sizes`, which raises when a class has
+    more records than people in the population).
+
+    Supported: releases whose groups are labelled by their QI values
+    (``ReleaseCandidate.from_table(table, sensitive=..., qi=...)``), each value a node of
+    its column's hierarchy or, without one, a value of the population.  Refused with an
+    error: a release whose groups are numbered rather than labelled (a bucketized release,
+    or the unlabelled candidates a search builds), a value no hierarchy node or population
+    value matches, a population missing a QI column.
+
+    Monotone, with and without suppression: generalizing a release merges classes and
+    coarsens their labels, and the people matching a label are a subset of those matching
+    its ancestor, so F only grows and a class that passes keeps passing (the rows that fail
+    only shrink, as for k-anonymity).
+
+    Examples
+    --------
+    >>> population = pd.DataFrame({"zip": ["1", "1", "1", "2", "2", "3"]})
+    >>> table = pd.DataFrame({"zip": ["1", "2"], "dx": ["a", "b"]})
+    >>> release = ReleaseCandidate.from_table(table, sensitive="dx", qi=["zip"])
+    >>> KMap(2, population=population).population_sizes(release)
+    (3, 2)
+    >>> KMap(3, population=population).evaluate(release).group_safe
+    (True, False)
+    """
+
+    monotone_with_suppression = True
+
+    def __init__(self, k: int, *, population, hierarchies=None):
+        self.k = _integer(k, "k", "KMap", 1)
+        self._counts = _population_counts(population)
+        if hierarchies is None:
+            hierarchies = {}
+        if not isinstance(hierarchies, Mapping):
+            raise param_error("hierarchies", "KMap", "map QI columns to Hierarchy objects",
+                              type(hierarchies).__name__)
+        bad = [h for h in hierarchies.values() if not isinstance(h, Hierarchy)]
+        if bad:
+            raise param_error("hierarchies", "KMap", "map QI columns to Hierarchy objects",
+                              type(bad[0]).__name__)
+        self.hierarchies = dict(hierarchies)
+        self.levels: dict | None = None
+
+    def __repr__(self) -> str:
+        return f"KMap(k={self.k}, population={int(self._counts[1].sum())} people)"
+
+    def at_levels(self, levels: Mapping) -> KMap:
+        """The same criterion reading each QI's released values at the given hierarchy level
+        (full-domain generalization: one level per QI), never guessing it from the labels."""
+        bound = copy.copy(self)
+        bound.levels = {name: int(level) for name, level in levels.items()}
+        return bound
+
+    def population_sizes(self, release: ReleaseCandidate) -> tuple:
+        """The number of people of the population each group's label matches."""
+        _check_release(release, "KMap")
+        names = _qi_names(release)
+        unknown = [name for name in self.hierarchies if name not in names]
+        if unknown:
+            raise param_error("hierarchies", "KMap", f"name QI columns of the release "
+                              f"({names})", unknown[0])
+        keys, weights = self._counts
+        missing = [name for name in names if name not in keys.columns]
+        if missing:
+            raise SchemaError(f"Column {missing[0]!r} is not in the population; its columns "
+                              f"are {list(keys.columns)}.")
+        labels = release.group_labels.to_frame(index=False)
+        labels.columns = names
+        per_column = [self._read(name, labels[name]) for name in names]
+        # groups by the combination of levels their labels are read at (one for full-domain)
+        by_levels: dict = {}
+        for g, combo in enumerate(zip(*(levels for levels, _ in per_column))):
+            by_levels.setdefault(combo, []).append(g)
+        read = pd.DataFrame({name: nodes for name, (_, nodes) in zip(names, per_column)})
+        sizes = pd.Series(release.sizes_array, name="f")
+        F = np.zeros(release.n_groups, dtype=np.int64)
+        for combo, rows in by_levels.items():
+            people = pd.DataFrame({name: self._generalized(name, keys[name], level)
+                                   for name, level in zip(names, combo)})
+            population = people.assign(_w=weights).groupby(
+                names, sort=False, dropna=False)["_w"].sum()
+            sample = sizes.iloc[rows]
+            sample.index = pd.MultiIndex.from_frame(read.iloc[rows]) if len(names) > 1 \
+                else pd.Index(read[names[0]].iloc[rows], name=names[0])
+            _, matched = matched_population_sizes(sample, population)
+            F[np.asarray(rows)] = matched
+        return tuple(int(x) for x in F)
+
+    def _read(self, name, labels: pd.Series) -> tuple:
+        """(level, node label) of every released value of column ``name``; level -1 when the
+        column has no hierarchy (the value is matched as it is)."""
+        hierarchy = self.hierarchies.get(name)
+        if hierarchy is None:
+            return [-1] * len(labels), list(labels)
+        if self.levels is not None and name in self.levels:
+            level = self.levels[name]
+            return [level] * len(labels), list(labels) if level else \
+                list(hierarchy.generalize(list(labels), 0))
+        on_level = [set(hierarchy.labels_at(level)) for level in range(hierarchy.height + 1)]
+        levels, nodes = [], []
+        for label in labels:
+            if label in hierarchy:  # a leaf (39 finds the leaf '39')
+                levels.append(0)
+                nodes.append(hierarchy.generalize(label, 0))
+                continue
+            found = [lv for lv in range(1, hierarchy.height + 1) if label in on_level[lv]]
+            if not found:
+                raise InvalidParameterError(
+                    f"KMap cannot match the released value {label!r} of column {name!r} to a "
+                    f"node of its hierarchy; release the hierarchy's labels, or give the "
+                    f"population in the release's coding without a hierarchy.")
+            levels.append(found[0])
+            nodes.append(label)
+        return levels, nodes
+
+    def _generalized(self, name, values: pd.Series, level: int) -> list:
+        if level < 0:
+            return list(values)
+        return list(self.hierarchies[name].generalize(list(values), level))
+
+    def group_safe(self, release):
+        return np.asarray(self.population_sizes(release), dtype=np.int64) >= self.k
+
+
+def _qi_names(release: ReleaseCandidate) -> list:
+    labels = release.group_labels
+    names = list(labels.names)
+    if isinstance(labels, pd.RangeIndex) or any(name is None for name in names) \
+            or names == ["group"]:
+        raise InvalidParameterError(
+            f"KMap needs a release whose groups are labelled by their QI values "
+            f"(ReleaseCandidate.from_table(table, sensitive=..., qi=...)). Got groups "
+            f"labelled {names!r} instead.")
+    return names
+
+
+def _population_counts(population) -> tuple:
+    """(distinct QI tuples as a frame, how many people hold each) of a population table or
+    of its class sizes."""
+    if isinstance(population, pd.DataFrame):
+        if len(population) == 0:
+            raise SchemaError("The population table is empty: k-map needs the population.")
+        return population.reset_index(drop=True), np.ones(len(population), dtype=np.int64)
+    if isinstance(population, pd.Series):
+        names = list(population.index.names)
+        if len(population) == 0 or any(name is None for name in names):
+            raise param_error("population", "KMap", "be class sizes indexed by the QI values "
+                              "(index names the QI columns)", f"a Series indexed by {names}")
+        counts = pd.to_numeric(population, errors="coerce")
+        bad = counts.isna() | (counts != counts.round()) | (counts < 1)
+        if bad.any():
+            raise param_error("population", "KMap", "be class sizes: positive integer counts",
+                              native(population[bad.to_numpy()].iloc[0]))
+        return population.index.to_frame(index=False), counts.to_numpy(dtype=np.int64)
+    raise param_error("population", "KMap", "be a pandas DataFrame or Series of class sizes",
+                      type(population).__name__)
 
 
 def as_criterion(item: object) -> Criterion:

@@ -54,7 +54,9 @@ import pandas as pd
 
 from ._core.encoding import column_names, require_columns
 from ._core.engines import dispatchable
-from ._core.exact import decimal_fraction, fraction_text, is_real, native
+from ._core.exact import decimal_fraction, fraction_text, native
+from ._core.validation import (Boolean, InstanceOf, Interval, Nullable, Options, check,
+                               validate_params)
 from .errors import EstimatorError, InvalidParameterError, SchemaError, param_error
 
 __all__ = [
@@ -81,6 +83,16 @@ POPULATION_MODELS = ("pitman", "zayatz", "snb", "dankar")
 MISSING_OPTIONS = ("error", "as_value")
 #: Dankar et al.'s threshold on the sampling fraction: Pitman at or below, Zayatz/SNB above.
 DANKAR_FRACTION = Fraction(1, 10)
+
+# The declared constraints of the options every risk function shares (the Dask engine's
+# functions check the same ones through :func:`check_options`).
+MISSING = Options(*MISSING_OPTIONS)
+THRESHOLD = Nullable(Interval("real", 0, 1, text="be a number in [0, 1]"))
+TOP = Interval("integer", 0)
+MODEL = Options(*POPULATION_MODELS)
+#: Positive here; at least the number of records is checked in the body (it needs the table).
+POPULATION_SIZE = Interval("integer", 1)
+POPULATION = Nullable(InstanceOf(pd.DataFrame, name="a pandas DataFrame"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -133,8 +145,7 @@ def _check_table(table, qi, owner: str, missing: str = "error") -> list:
     if len(set(names)) != len(names):
         raise param_error("qi", owner, "name each column once", qi)
     require_columns(table, names)
-    if missing not in MISSING_OPTIONS:
-        raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
+    check(missing, MISSING, name="missing", owner=owner)
     if len(table) == 0:
         raise SchemaError("The table is empty: risk needs at least one record.")
     if missing == "error":
@@ -161,6 +172,7 @@ def _histogram(sizes: np.ndarray) -> ClassSizes:
     return ClassSizes(tuple(int(s) for s in distinct), tuple(int(c) for c in counts))
 
 
+@validate_params({"missing": MISSING})
 @dispatchable
 def class_sizes(table: pd.DataFrame, *, qi, missing: str = "error") -> ClassSizes:
     """The histogram of equivalence-class sizes of ``table`` over ``qi``.
@@ -181,11 +193,9 @@ def check_options(owner: str, *, threshold=None, top: int = 10, model: str = "da
                   missing: str = "error") -> Fraction | None:
     """Validate the options every engine's risk functions share; return the threshold as an
     exact fraction (None when none was given)."""
-    if missing not in MISSING_OPTIONS:
-        raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
-    _check_top(top, owner)
-    if model not in POPULATION_MODELS:
-        raise param_error("model", owner, f"be one of {list(POPULATION_MODELS)}", model)
+    check(missing, MISSING, name="missing", owner=owner)
+    check(top, TOP, name="top", owner=owner)
+    check(model, MODEL, name="model", owner=owner)
     return None if threshold is None else _threshold(threshold, owner)
 
 
@@ -194,14 +204,8 @@ def check_population_size(value, n: int, owner: str) -> int:
     return _population_size(value, n, owner)
 
 
-def _check_top(top, owner: str) -> None:
-    if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 0:
-        raise param_error("top", owner, "be a non-negative integer", top)
-
-
 def _threshold(value, owner: str) -> Fraction:
-    if not is_real(value) or not 0 <= decimal_fraction(value) <= 1:
-        raise param_error("threshold", owner, "be a number in [0, 1]", value)
+    check(value, THRESHOLD, name="threshold", owner=owner)
     return decimal_fraction(value)
 
 
@@ -251,6 +255,7 @@ class ProsecutorRisk:
         return pd.DataFrame([self.to_dict()])
 
 
+@validate_params({"threshold": THRESHOLD, "top": TOP, "missing": MISSING})
 @dispatchable
 def prosecutor_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
                     missing: str = "error") -> ProsecutorRisk:
@@ -288,7 +293,7 @@ def prosecutor_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
     owner = "prosecutor_risk"
     names = _check_table(table, qi, owner, missing)
     limit = None if threshold is None else _threshold(threshold, owner)
-    _check_top(top, owner)
+    check(top, TOP, name="top", owner=owner)
     return _prosecutor(_grouped(table, names).size(), limit, top)
 
 
@@ -323,9 +328,25 @@ def _population_sizes(table, population, names: list, owner: str) -> tuple:
         raise param_error("population", owner, "be a pandas DataFrame",
                           type(population).__name__)
     require_columns(population, names)
-    sample = _grouped(table, names).size().rename("f")
-    whole = _grouped(population, names).size().rename("F")
-    joined = sample.to_frame().join(whole, how="left")
+    return matched_population_sizes(_grouped(table, names).size(),
+                                    _grouped(population, names).size())
+
+
+def matched_population_sizes(sample: pd.Series, population: pd.Series) -> tuple:
+    """(f_j, F_j): each sample class's size and the size of the population class with the
+    same QI values, as int64 arrays in the sample's order.
+
+    Both Series are class sizes indexed by the QI values (index names the QI columns).  The
+    one home of the population match that journalist risk, marketer risk and the k-map
+    criterion (:class:`skyprivacy.criteria.KMap`) read.
+
+    Raises
+    ------
+    SchemaError
+        When a sample class is missing from the population or larger than its population
+        class: the population must contain the sample.
+    """
+    joined = sample.rename("f").to_frame().join(population.rename("F"), how="left")
     if joined["F"].isna().any():
         first = joined.index[joined["F"].isna().to_numpy()][0]
         raise SchemaError(f"The sample's class {first!r} is not in the population table: the "
@@ -383,6 +404,8 @@ class JournalistRisk:
         return pd.DataFrame([self.to_dict()])
 
 
+@validate_params({"population": POPULATION, "population_size": Nullable(POPULATION_SIZE),
+                  "missing": MISSING})
 def journalist_risk(table: pd.DataFrame, *, qi, population: pd.DataFrame | None = None,
                     population_size: int | None = None,
                     missing: str = "error") -> JournalistRisk:
@@ -429,6 +452,7 @@ def journalist_from_sizes(hist: ClassSizes, population_size: int) -> JournalistR
                           max(1, math.floor(smallest * N / n)), True)
 
 
+@validate_params({"population": POPULATION, "missing": MISSING})
 @dispatchable
 def marketer_risk(table: pd.DataFrame, *, qi, population: pd.DataFrame | None = None,
                   missing: str = "error") -> Fraction:
@@ -453,6 +477,7 @@ def marketer_risk(table: pd.DataFrame, *, qi, population: pd.DataFrame | None = 
     return _mean_ratio(f, F, int(f.sum()))
 
 
+@validate_params({"missing": MISSING})
 @dispatchable
 def sample_uniqueness(table: pd.DataFrame, *, qi, missing: str = "error") -> Fraction:
     """The share of records unique in the table on ``qi`` (classes of one record / records).
@@ -746,6 +771,7 @@ def population_uniques_from_sizes(hist: ClassSizes, population_size: int,
                                 sampling_fraction=fraction, estimates=estimates)
 
 
+@validate_params({"population_size": POPULATION_SIZE, "model": MODEL, "missing": MISSING})
 @dispatchable
 def population_uniqueness(table: pd.DataFrame, *, qi, population_size: int,
                           model: str = "dankar",
@@ -792,8 +818,7 @@ def population_uniqueness(table: pd.DataFrame, *, qi, population_size: int,
     """
     owner = "population_uniqueness"
     names = _check_table(table, qi, owner, missing)
-    if model not in POPULATION_MODELS:
-        raise param_error("model", owner, f"be one of {list(POPULATION_MODELS)}", model)
+    check(model, MODEL, name="model", owner=owner)
     hist = _histogram(_sizes(table, names))
     N = _population_size(population_size, hist.n_records, owner)
     return population_uniques_from_sizes(hist, N, model)
@@ -804,6 +829,7 @@ def population_uniqueness(table: pd.DataFrame, *, qi, population_size: int,
 # --------------------------------------------------------------------------------------------
 
 
+@validate_params({"weights": InstanceOf(str, name="a column name"), "missing": MISSING})
 def individual_risk(table: pd.DataFrame, *, qi, weights: str,
                     missing: str = "error") -> pd.Series:
     """Per-record re-identification risk of a weighted sample (Benedetti and Franconi 1998).
@@ -880,6 +906,8 @@ class AttributeRisk:
         return self.table.copy()
 
 
+@validate_params({"max_size": Nullable(Interval("integer", 1)),
+                  "max_subsets": Interval("integer", 1), "missing": MISSING})
 def attribute_risk(table: pd.DataFrame, *, qi, max_size: int | None = None,
                    max_subsets: int = 1024, missing: str = "error") -> AttributeRisk:
     """Distinction and separation (Motwani and Xu 2007) of every subset of ``qi`` with at most
@@ -896,8 +924,6 @@ def attribute_risk(table: pd.DataFrame, *, qi, max_size: int | None = None,
     names = _check_table(table, qi, owner, missing)
     q = len(names)
     size = q if max_size is None else max_size
-    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not 1 <= size:
-        raise param_error("max_size", owner, "be a positive integer", max_size)
     size = min(int(size), q)
     total = sum(math.comb(q, s) for s in range(1, size + 1))
     if total > max_subsets:
@@ -996,6 +1022,7 @@ class IdentityRisk:
             out["journalist"] = self.journalist.to_dict()
         return out
 
+    @validate_params({"highest": Boolean()}, owner="IdentityRisk.to_json")
     def to_json(self, *, highest: bool = True) -> dict:
         """Every figure JSON-ready: each exact quantity as ``'p/q'`` text (``*_exact``) beside
         its float, the assumptions stated, and (``highest``) the highest-risk classes."""
@@ -1047,6 +1074,9 @@ class IdentityRisk:
         return pd.DataFrame(rows, columns=["measure", "value"])
 
 
+@validate_params({"threshold": THRESHOLD, "top": TOP,
+                  "population_size": Nullable(POPULATION_SIZE), "model": MODEL,
+                  "missing": MISSING})
 @dispatchable
 def identity_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
                   population_size: int | None = None, model: str = "dankar",
@@ -1067,9 +1097,8 @@ def identity_risk(table: pd.DataFrame, *, qi, threshold=None, top: int = 10,
     owner = "identity_risk"
     names = _check_table(table, qi, owner, missing)
     limit = None if threshold is None else _threshold(threshold, owner)
-    _check_top(top, owner)
-    if model not in POPULATION_MODELS:
-        raise param_error("model", owner, f"be one of {list(POPULATION_MODELS)}", model)
+    check(top, TOP, name="top", owner=owner)
+    check(model, MODEL, name="model", owner=owner)
     sizes_series = _grouped(table, names).size()
     sizes = sizes_series.to_numpy(dtype=np.int64)
     order = np.argsort(sizes, kind="stable")[: int(top)]

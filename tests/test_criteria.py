@@ -148,8 +148,9 @@ def test_a_policy_is_a_criterion_as_it_is():
                             "Got 0 instead."),
     (lambda: TCloseness(2), "The 't' parameter of TCloseness must be a number in [0, 1]. "
                             "Got 2 instead."),
-    (lambda: TCloseness(0.1, distance="emd"), "The 'distance' parameter of TCloseness must be "
-                                              "one of ['equal', 'ordered']. Got 'emd' instead."),
+    (lambda: TCloseness(0.1, distance="emd"),
+     "The 'distance' parameter of TCloseness must be one of ['equal', 'ordered', "
+     "'hierarchical']. Got 'emd' instead."),
     (lambda: BetaLikeness(0), "The 'beta' parameter of BetaLikeness must be a number in "
                               "(0, inf). Got 0 instead."),
     (lambda: DeltaDisclosure("x"), "The 'delta' parameter of DeltaDisclosure must be a number "

@@ -73,6 +73,9 @@ def random_criteria(rng: random.Random, kind: str) -> list:
         "recursive": lambda: RecursiveCLDiversity(2, 2),
         "t": lambda: TCloseness(rng.choice([Fraction(1, 3), Fraction(1, 2)])),
         "t-ordered": lambda: TCloseness(Fraction(1, 2), distance="ordered"),
+        "t-hier": lambda: TCloseness(rng.choice([Fraction(1, 3), Fraction(1, 2)]),
+                                     distance="hierarchical",
+                                     hierarchy=random_hierarchy(rng, list("abc"), "s")),
         "beta": lambda: BetaLikeness(rng.choice([1, 2])),
         "delta": lambda: DeltaDisclosure(rng.choice([1, 2])),
         "prosecutor": lambda: ProsecutorRisk(Fraction(1, 2)),
@@ -193,7 +196,7 @@ def recheck(released: pd.DataFrame, qi, criteria) -> None:
         assert criterion.evaluate(release).safe, criterion
 
 
-KINDS = ["k", "distinct", "entropy", "recursive", "t", "t-ordered", "beta", "delta",
+KINDS = ["k", "distinct", "entropy", "recursive", "t", "t-ordered", "t-hier", "beta", "delta",
          "prosecutor", "average", "combined", "combined"]
 
 
