@@ -77,8 +77,8 @@ from ..hierarchy import Hierarchy
 from ..release import ReleaseCandidate, check_semantics, encode_sensitive
 
 __all__ = ["OBJECTIVES", "SUPPRESSED", "AnonymizeResult", "full_domain_search",
-           "NodeVerdict", "Lattice", "SearchPlan", "Optimum", "plan_search", "search_optimum",
-           "release_rows", "result_of"]
+           "NodeVerdict", "Lattice", "SearchPlan", "Optimum", "Recoding", "checked_columns",
+           "plan_search", "search_optimum", "release_rows", "result_of"]
 
 OBJECTIVES = ("loss", "height", "discernibility", "aecs")
 SUPPRESSED = ("drop", "mask")
@@ -810,17 +810,24 @@ class SearchPlan:
     n_rows: int
 
 
-def plan_search(table: pd.DataFrame, weights, *, qi, sensitive, criteria, hierarchies,
-                objective, suppression_limit, suppressed, semantics,
-                missing, owner: str = "anonymize") -> SearchPlan:
-    """Check the options of :func:`full_domain_search` against a table whose rows stand for
-    ``weights`` records each (None: one each; the Dask engine passes its histogram)."""
+def checked_columns(table, qi, sensitive, owner: str) -> list:
+    """The QI list, after checking that it and the sensitive column are columns of the table
+    (pandas or dask) and that the sensitive column is not a QI."""
     qi = [qi] if isinstance(qi, str) else list(qi)
     if not qi:
         raise param_error("qi", owner, "name at least one column", qi)
     require_columns(table, [*qi, sensitive])
     if sensitive in qi:
         raise param_error("sensitive", owner, "not be a QI", sensitive)
+    return qi
+
+
+def plan_search(table: pd.DataFrame, weights, *, qi, sensitive, criteria, hierarchies,
+                objective, suppression_limit, suppressed, semantics,
+                missing, owner: str = "anonymize") -> SearchPlan:
+    """Check the options of :func:`full_domain_search` against a table whose rows stand for
+    ``weights`` records each (None: one each; the Dask engine passes its histogram)."""
+    qi = checked_columns(table, qi, sensitive, owner)
     n_rows = len(table) if weights is None else int(np.sum(weights))
     if n_rows == 0:
         raise SchemaError("The table is empty: there is nothing to anonymize.")
@@ -845,15 +852,38 @@ def plan_search(table: pd.DataFrame, weights, *, qi, sensitive, criteria, hierar
 
 
 @dataclass(frozen=True)
+class Recoding:
+    """How the rows of the table are released at the optimum: small, per distinct value, so
+    that it travels to the workers of a partitioned table."""
+
+    qi: tuple
+    uniques: tuple  # per QI, the distinct raw values (the lattice's code order)
+    labels: tuple  # per QI, the released label of every distinct raw value
+    class_key: tuple  # per QI, the node-level code of every distinct raw value
+    failing: np.ndarray | None  # node-level codes of the suppressed classes (None: none)
+    mask: bool
+
+    def codes(self, frame: pd.DataFrame) -> list:
+        """Per QI, the position of every row's raw value among the distinct values."""
+        out = []
+        for name, uniques in zip(self.qi, self.uniques):
+            found = pd.Index(uniques, dtype=object).get_indexer(frame[name].astype(object))
+            if len(found) and found.min() < 0:
+                unseen = frame[name].iloc[int(np.argmin(found))]
+                raise SchemaError(f"Column {name!r} holds {unseen!r}, a value the scan of the "
+                                  f"table did not see; was the table changed during the run?")
+            out.append(found)
+        return out
+
+
+@dataclass(frozen=True)
 class Optimum:
-    """The optimal node of a search: what releasing it takes, and the search's figures."""
+    """The optimal node of a search, how to release it, and the search's figures."""
 
     lattice: Lattice
     levels: tuple
     verdict: NodeVerdict
-    labels: list  # per QI, the released label of every distinct raw value (code order)
-    failing: np.ndarray | None  # per class of the node, suppressed or not (None: none)
-    class_key: list  # per QI, the node-level code of every distinct raw value
+    recoding: Recoding
     nodes_checked: int
     frontier: tuple | None
 
@@ -876,37 +906,37 @@ def search_optimum(table: pd.DataFrame, weights, plan: SearchPlan, *, frontier: 
                               f"at most {plan.budget} suppressed rows (suppression_limit="
                               f"{plan.limit!r}); raise the limit or add levels.")
     _, levels, verdict = best
-    labels = [lattice.level_labels[j][level][lattice.level_codes[j][level]]
-              for j, level in enumerate(levels)]
-    class_key = [lattice.level_codes[j][level] for j, level in enumerate(levels)]
-    failing = checker.failing(levels) if verdict.suppressed else None
+    class_key = tuple(lattice.level_codes[j][level] for j, level in enumerate(levels))
     failing_keys = None
-    if failing is not None:
+    if verdict.suppressed:
         state = checker.states.get(levels)
-        reps = state.rep[failing]
+        reps = state.rep[checker.failing(levels)]
         failing_keys = np.stack([class_key[j][lattice.base[reps, j]]
                                  for j in range(len(levels))], axis=1)
-    return Optimum(lattice, levels, verdict, labels, failing_keys, class_key,
-                   checker.checked,
+    recoding = Recoding(
+        tuple(plan.qi), tuple(lattice.uniques),
+        tuple(lattice.level_labels[j][level][lattice.level_codes[j][level]]
+              for j, level in enumerate(levels)), class_key, failing_keys, mask)
+    return Optimum(lattice, levels, verdict, recoding, checker.checked,
                    None if found is None else tuple(dict(zip(plan.qi, f)) for f in found))
 
 
-def release_rows(frame: pd.DataFrame, codes: list, optimum: Optimum, plan: SearchPlan
-                 ) -> pd.DataFrame:
+def release_rows(frame: pd.DataFrame, codes: list, recoding: Recoding) -> pd.DataFrame:
     """``frame`` generalized to the optimum, its suppressed rows dropped or masked.
 
     ``codes``: per QI, the position of every row's raw value among the lattice's distinct
     values.  The same for a whole table and for each partition of one."""
     released = frame.copy()
-    for j, name in enumerate(plan.qi):
-        released[name] = pd.Series(optimum.labels[j][codes[j]], index=frame.index,
+    qi = list(recoding.qi)
+    for j, name in enumerate(qi):
+        released[name] = pd.Series(recoding.labels[j][codes[j]], index=frame.index,
                                    dtype=object)
-    if optimum.failing is None:
+    if recoding.failing is None:
         return released
-    row_failing = _rows_in(np.stack([optimum.class_key[j][codes[j]]
-                                     for j in range(len(plan.qi))], axis=1), optimum.failing)
-    if plan.suppressed == "mask":
-        released.loc[row_failing, plan.qi] = MASK
+    row_failing = _rows_in(np.stack([recoding.class_key[j][codes[j]] for j in range(len(qi))],
+                                    axis=1).reshape(len(frame), len(qi)), recoding.failing)
+    if recoding.mask:
+        released.loc[row_failing, qi] = MASK
         return released
     return released.loc[~row_failing]
 
@@ -998,7 +1028,7 @@ def full_domain_search(table: pd.DataFrame, *, qi, sensitive, criteria, hierarch
     optimum = search_optimum(table, None, plan, frontier=frontier, exhaustive=exhaustive)
     lattice = optimum.lattice
     released = release_rows(table, [lattice.base[lattice.row_tuple, j]
-                                    for j in range(len(plan.qi))], optimum, plan)
+                                    for j in range(len(plan.qi))], optimum.recoding)
     candidate = ReleaseCandidate.from_table(released, sensitive=sensitive, qi=plan.qi,
                                             semantics=plan.semantics, missing=missing)
     return result_of(released, candidate, optimum, plan)
