@@ -62,7 +62,7 @@ import numpy as np
 import pandas as pd
 from sortedcontainers import SortedList
 
-from .._core.encoding import factorize, require_columns
+from .._core.encoding import factorize, is_missing, require_columns
 from .._core.engines import dispatchable
 from .._core.exact import decimal_fraction, is_real
 from ..criteria import AverageRisk, KAnonymity, ProsecutorRisk, as_criteria
@@ -158,9 +158,11 @@ class Lattice:
     """
 
     def __init__(self, table: pd.DataFrame, qi: list, sensitive, hierarchies: Mapping,
-                 semantics: str, missing: str, weights: np.ndarray | None = None):
+                 semantics: str, missing: str, weights: np.ndarray | None = None,
+                 coded: list | None = None):
         # ``weights``: rows stand for this many records each (the Dask engine's histogram of
-        # distinct rows); None, one record a row
+        # distinct rows); None, one record a row.  ``coded``: per QI, the (codes, uniques) of
+        # its column by _core.encoding.factorize, when the caller has them already
         self.qi = list(qi)
         self.hierarchies = [hierarchies[name] for name in self.qi]
         self.heights = np.array([h.height for h in self.hierarchies], dtype=np.int64)
@@ -171,8 +173,8 @@ class Lattice:
         self.level_labels: list[list[np.ndarray]] = []  # per QI, per level: code -> label
         self.level_cost: list[list[np.ndarray]] = []  # per QI, per level: base code -> leaves-1
         self.domain: list[int] = []  # per QI, leaves of the domain - 1
-        for name, hierarchy in zip(self.qi, self.hierarchies):
-            codes, uniques = factorize(table[name])
+        for j, (name, hierarchy) in enumerate(zip(self.qi, self.hierarchies)):
+            codes, uniques = factorize(table[name]) if coded is None else coded[j]
             columns.append(codes)
             self.uniques.append(uniques)
             # each distinct value's leaf (the lookup rule of Hierarchy.generalize), then every
@@ -201,7 +203,7 @@ class Lattice:
         self.values = values
         self.semantics = semantics
         pair = row_tuple[elem_row].astype(np.int64) * max(len(values), 1) + elem_val
-        pairs, inverse = np.unique(pair, return_inverse=True)
+        inverse, pairs = pd.factorize(pair, sort=True)
         self.pair_tuple, self.pair_value = np.divmod(pairs, max(len(values), 1))
         self.pair_count = _counts(inverse.reshape(-1), None if weights is None
                                   else np.asarray(weights)[elem_row], len(pairs))
@@ -261,7 +263,7 @@ def _distinct_rows(columns: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
         key = np.zeros(n_rows, dtype=np.int64)
         for codes, width in zip(columns, widths):
             key = key * width + codes
-        uniq, row_tuple = np.unique(key, return_inverse=True)
+        row_tuple, uniq = pd.factorize(key, sort=True)  # hashing, then sorting the distinct
         base = np.empty((len(uniq), len(columns)), dtype=np.int64)
         rest = uniq
         for j in range(len(columns) - 1, -1, -1):
@@ -465,6 +467,10 @@ class _States:
 
 
 # ----------------------------------------------------------------------------- checking
+#: Why a node is unsafe when its failing groups hold more rows than the budget.
+_OVER_BUDGET = ("suppression budget",)
+
+
 @dataclass
 class _Checker:
     lattice: Lattice
@@ -493,7 +499,7 @@ class _Checker:
             failing |= ~np.asarray(criterion.group_safe(release), dtype=bool)
         n_suppressed = int(sizes[failing].sum())
         if n_suppressed > self.budget:
-            return NodeVerdict(levels, False, n_suppressed, None, ("suppression budget",))
+            return NodeVerdict(levels, False, n_suppressed, None, _OVER_BUDGET)
         released = self._release(state, ~failing) if n_suppressed else release
         if released is None:
             return NodeVerdict(levels, False, n_suppressed, None, ("nothing released",))
@@ -691,12 +697,16 @@ def _bound_order(checker: _Checker, nodes: _Nodes):
     return np.asarray([i for _, _, i in order], dtype=np.int64), bounds.__getitem__
 
 
-def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: bool):
+def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: bool,
+            prune_budget: bool = False):
     """Best-first over the lattice by (lower bound, levels); returns (best verdict, frontier).
 
     A node whose bound is not below the best found cannot win (the objective is at least
     its bound), so the search stops there; an untagged node is classified first by
-    :func:`_classify` when pruning is allowed."""
+    :func:`_classify` when pruning is allowed.  When only ``prune_budget`` is (the per-group
+    criteria are monotone in the setting, another criterion is not), a node that would
+    suppress more rows than the budget allows tags its specializations unsafe: they
+    suppress at least those rows."""
     lat = checker.lattice
     nodes = _Nodes(lat.heights)
     order, bound_of = _bound_order(checker, nodes)
@@ -713,8 +723,9 @@ def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: boo
     best: tuple | None = None  # (value, levels, verdict)
     no_suppression = checker.budget == 0
     tag = nodes.tag
+    prune_budget = prune_budget and not prune and not exhaustive
     for i in order.tolist():
-        if prune and tag[i] < 0:  # tagged unsafe: neither a candidate nor a reason to stop
+        if (prune or prune_budget) and tag[i] < 0:  # tagged unsafe: not a candidate
             continue
         levels = tuple(int(x) for x in nodes.levels[i])
         bound = bound_of(i)
@@ -733,6 +744,8 @@ def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: boo
                 verdict = check(levels)
         else:
             verdict = checker.check(levels)
+            if prune_budget and verdict.failing == _OVER_BUDGET:
+                nodes.mark(levels, False)
         if verdict.safe:
             key = (verdict.objective, levels)
             if best is None or key < best[:2]:
@@ -756,7 +769,10 @@ def _frontier(nodes: _Nodes, check) -> tuple:
 
 
 # ----------------------------------------------------------------------------- the API
-def _checked_hierarchies(table: pd.DataFrame, qi: list, hierarchies, owner: str) -> dict:
+def _checked_hierarchies(table: pd.DataFrame, qi: list, hierarchies, owner: str,
+                         distinct: list) -> dict:
+    """A hierarchy per QI (``distinct``: per QI, its distinct values), each checked to cover
+    its column."""
     given = dict(hierarchies or {})
     for name in given:
         if name not in qi:
@@ -771,14 +787,14 @@ def _checked_hierarchies(table: pd.DataFrame, qi: list, hierarchies, owner: str)
                     f"Column {name!r} is numeric and has no hierarchy; full-domain search "
                     f"needs one per QI: pass hierarchies={{{name!r}: "
                     f"skyprivacy.hierarchy.intervals(values, widths)}}.")
-            distinct = pd.unique(column.dropna())
-            hierarchy = Hierarchy([[value, MASK] for value in distinct], name=name)
+            values = [value for value in distinct[qi.index(name)] if not is_missing(value)]
+            hierarchy = Hierarchy([[value, MASK] for value in values], name=name)
         elif not isinstance(hierarchy, Hierarchy):
             raise param_error("hierarchies", owner, "map QI columns to Hierarchy objects",
                               type(hierarchy).__name__)
         else:
             try:  # the distinct values first: the column only to word the error
-                hierarchy.validate(pd.unique(table[name]))
+                hierarchy.validate(pd.Series(distinct[qi.index(name)], dtype=object))
             except HierarchyError:
                 hierarchy.validate(table[name])
         out[name] = hierarchy
@@ -808,6 +824,7 @@ class SearchPlan:
     limit: object
     hierarchies: dict
     n_rows: int
+    coded: list = field(default_factory=list, repr=False, compare=False)  # (codes, uniques)
 
 
 def checked_columns(table, qi, sensitive, owner: str) -> list:
@@ -831,12 +848,14 @@ def plan_search(table: pd.DataFrame, weights, *, qi, sensitive, criteria, hierar
     n_rows = len(table) if weights is None else int(np.sum(weights))
     if n_rows == 0:
         raise SchemaError("The table is empty: there is nothing to anonymize.")
+    coded = [factorize(table[name]) for name in qi]  # read once, for the lattice too
     if missing == "error":
-        for name in qi:
-            absent = table[name].isna().to_numpy()
-            n_missing = int(absent.sum() if weights is None
-                            else np.asarray(weights)[absent].sum())
-            if n_missing:
+        for name, (codes, uniques) in zip(qi, coded):
+            absent = [i for i, value in enumerate(uniques) if is_missing(value)]
+            if absent:
+                rows = np.isin(codes, absent)
+                n_missing = int(rows.sum() if weights is None
+                                else np.asarray(weights)[rows].sum())
                 raise SchemaError(f"Column {name!r} has {n_missing} missing values; pass "
                                   f"missing='as_value' to treat them as a category.")
     criteria = as_criteria(criteria)
@@ -848,7 +867,8 @@ def plan_search(table: pd.DataFrame, weights, *, qi, sensitive, criteria, hierar
     budget = suppression_budget(suppression_limit, n_rows, owner)
     return SearchPlan(qi, sensitive, criteria, objective, suppressed, semantics, missing,
                       budget, suppression_limit,
-                      _checked_hierarchies(table, qi, hierarchies, owner), n_rows)
+                      _checked_hierarchies(table, qi, hierarchies, owner,
+                                           [uniques for _, uniques in coded]), n_rows, coded)
 
 
 @dataclass(frozen=True)
@@ -892,7 +912,7 @@ def search_optimum(table: pd.DataFrame, weights, plan: SearchPlan, *, frontier: 
                    exhaustive: bool) -> Optimum:
     """Build the lattice of ``table`` (rows weighted by ``weights``) and find its optimum."""
     lattice = Lattice(table, plan.qi, plan.sensitive, plan.hierarchies, plan.semantics,
-                      plan.missing, weights)
+                      plan.missing, weights, plan.coded or None)
     mask = plan.suppressed == "mask"
     checker = _Checker(lattice, plan.criteria, plan.budget, mask and plan.budget > 0,
                        plan.objective)
@@ -900,7 +920,10 @@ def search_optimum(table: pd.DataFrame, weights, plan: SearchPlan, *, frontier: 
     prune = (not exhaustive and not (mask and with_suppression)
              and all(c.is_monotone(plan.semantics, suppression=with_suppression)
                      for c in plan.criteria))
-    best, found = _search(checker, prune, exhaustive, frontier)
+    prune_budget = (not (mask and with_suppression)
+                    and all(c.is_monotone(plan.semantics, suppression=with_suppression)
+                            for c in plan.criteria if c.per_group))
+    best, found = _search(checker, prune, exhaustive, frontier, prune_budget)
     if best is None:
         raise InfeasibleError(f"No generalization of {plan.qi} satisfies {plan.criteria} with "
                               f"at most {plan.budget} suppressed rows (suppression_limit="
