@@ -14,10 +14,11 @@ a. UCI Adult (45,222 rows), 8 QIs with the bundled ARX hierarchies, k = 5, objec
 b. A synthetic table of 1,200,000 rows x 9 QIs: Adult's rows drawn with replacement (seed 0),
    age moved by -3..+3 years and a ninth QI, ``hours-per-week``, moved by -2..+2 hours (so
    that rows are not copies of Adult's), with a three-level hierarchy written here (5-hour
-   bands, 20-hour bands, '*'); the 8 ARX hierarchies for the others.  k = 5, Loss, 1% suppression.  Targets: 5 s or less; peak memory during the search
-   at most twice the input frame, where the peak is tracemalloc's (every Python and numpy
-   allocation made during the call, measured in a separate run since tracing slows it) and the
-   frame's size is ``DataFrame.memory_usage(deep=True)``.
+   bands, 20-hour bands, '*'); the 8 ARX hierarchies for the others.  k = 5, Loss, 1%
+   suppression.  Targets: 5 s or less; peak memory during the search at most twice the input
+   frame, where the peak is tracemalloc's (every Python and numpy allocation made during the
+   call, measured in a separate run since tracing slows it) and the frame's size is
+   ``DataFrame.memory_usage(deep=True)``.
 c. The searches of a and b with the criteria skyline policy (1, 5, 1, 0.9) AND k = 5 (the
    sensitive attribute ``relationship``, as in a and b): target within 3x of a's and b's
    time.  The skyline is monotone without suppression only, so at 1% the search cannot tag
