@@ -508,9 +508,10 @@ class _Checker:
                             else c.evaluate(released).safe))
         if bad:
             return NodeVerdict(levels, False, n_suppressed, None, bad)
-        kept_tuples = None
-        if n_suppressed:
-            kept_tuples = (~failing)[self.states.tuples(state)]
+        if not n_suppressed:  # the objective with nothing suppressed is the lower bound
+            return NodeVerdict(levels, True, 0, self.lattice.lower_bound(
+                levels, self.objective, sizes))
+        kept_tuples = (~failing)[self.states.tuples(state)]
         value = self.lattice.objective(levels, self.objective, sizes[~failing], kept_tuples,
                                        n_suppressed)
         return NodeVerdict(levels, True, n_suppressed, value)
@@ -607,37 +608,41 @@ class _Nodes:
         radices = [h + 1 for h in self.heights]
         self.strides = [int(np.prod(radices[j + 1:])) for j in range(len(radices))]
         self.tag = np.zeros(len(self.levels), dtype=np.int8)
+        # per QI and level, the nodes at or above it and at or below it (for the tagging)
+        self.at_least = [[self.levels[:, j] >= level for level in range(h + 1)]
+                         for j, h in enumerate(self.heights)]
+        self.at_most = [[self.levels[:, j] <= level for level in range(h + 1)]
+                        for j, h in enumerate(self.heights)]
 
     def index(self, levels) -> int:
         return sum(int(a) * s for a, s in zip(levels, self.strides))
 
     def mark(self, levels: tuple, safe: bool) -> None:
-        node = np.asarray(levels, dtype=np.int64)
-        if safe:
-            self.tag[(self.levels >= node).all(axis=1)] = 1
-        else:
-            self.tag[(self.levels <= node).all(axis=1)] = -1
+        columns = self.at_least if safe else self.at_most
+        where = columns[0][levels[0]].copy()
+        for j in range(1, len(levels)):
+            where &= columns[j][levels[j]]
+        self.tag[where] = 1 if safe else -1
 
     def chain(self, levels: tuple) -> list:
         """A chain of the lattice from the bottom to the top through ``levels``: down by
-        lowering the relatively highest level, up by raising the relatively lowest."""
-        heights = self.heights
-        relative = [max(h, 1) for h in heights]
-        down, current = [], list(levels)
-        while any(current):
-            j = -max((c / r, -j) for j, (c, r) in enumerate(zip(current, relative))
-                     if c > 0)[1]
-            current = current.copy()
+        lowering the relatively highest level, up by raising the relatively lowest (ties to
+        the first QI); the steps of each QI in the order of their relative levels."""
+        relative = [max(h, 1) for h in self.heights]
+        down = sorted(((-c / r, j) for j, r in enumerate(relative)
+                       for c in range(levels[j], 0, -1)))
+        up = sorted(((c / r, j) for j, (r, h) in enumerate(zip(relative, self.heights))
+                     for c in range(levels[j], h)))
+        chain, current = [tuple(levels)], list(levels)
+        for _, j in down:
             current[j] -= 1
-            down.append(tuple(current))
-        up, current = [], list(levels)
-        while any(c < h for c, h in zip(current, heights)):
-            j = min((c / r, j) for j, (c, r, h) in enumerate(zip(current, relative, heights))
-                    if c < h)[1]
-            current = current.copy()
+            chain.append(tuple(current))
+        chain.reverse()
+        current = list(levels)
+        for _, j in up:
             current[j] += 1
-            up.append(tuple(current))
-        return [*reversed(down), tuple(levels), *up]
+            chain.append(tuple(current))
+        return chain
 
 
 def _classify(nodes: _Nodes, levels: tuple, check) -> None:
