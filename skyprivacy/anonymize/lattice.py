@@ -702,16 +702,12 @@ def _bound_order(checker: _Checker, nodes: _Nodes):
     return np.asarray([i for _, _, i in order], dtype=np.int64), bounds.__getitem__
 
 
-def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: bool,
-            prune_budget: bool = False):
+def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: bool):
     """Best-first over the lattice by (lower bound, levels); returns (best verdict, frontier).
 
     A node whose bound is not below the best found cannot win (the objective is at least
     its bound), so the search stops there; an untagged node is classified first by
-    :func:`_classify` when pruning is allowed.  When only ``prune_budget`` is (the per-group
-    criteria are monotone in the setting, another criterion is not), a node that would
-    suppress more rows than the budget allows tags its specializations unsafe: they
-    suppress at least those rows."""
+    :func:`_classify` when pruning is allowed."""
     lat = checker.lattice
     nodes = _Nodes(lat.heights)
     order, bound_of = _bound_order(checker, nodes)
@@ -728,9 +724,8 @@ def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: boo
     best: tuple | None = None  # (value, levels, verdict)
     no_suppression = checker.budget == 0
     tag = nodes.tag
-    prune_budget = prune_budget and not prune and not exhaustive
     for i in order.tolist():
-        if (prune or prune_budget) and tag[i] < 0:  # tagged unsafe: not a candidate
+        if prune and tag[i] < 0:  # tagged unsafe: neither a candidate nor a reason to stop
             continue
         levels = tuple(int(x) for x in nodes.levels[i])
         bound = bound_of(i)
@@ -749,8 +744,6 @@ def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: boo
                 verdict = check(levels)
         else:
             verdict = checker.check(levels)
-            if prune_budget and verdict.failing == _OVER_BUDGET:
-                nodes.mark(levels, False)
         if verdict.safe:
             key = (verdict.objective, levels)
             if best is None or key < best[:2]:
@@ -925,10 +918,7 @@ def search_optimum(table: pd.DataFrame, weights, plan: SearchPlan, *, frontier: 
     prune = (not exhaustive and not (mask and with_suppression)
              and all(c.is_monotone(plan.semantics, suppression=with_suppression)
                      for c in plan.criteria))
-    prune_budget = (not (mask and with_suppression)
-                    and all(c.is_monotone(plan.semantics, suppression=with_suppression)
-                            for c in plan.criteria if c.per_group))
-    best, found = _search(checker, prune, exhaustive, frontier, prune_budget)
+    best, found = _search(checker, prune, exhaustive, frontier)
     if best is None:
         raise InfeasibleError(f"No generalization of {plan.qi} satisfies {plan.criteria} with "
                               f"at most {plan.budget} suppressed rows (suppression_limit="
