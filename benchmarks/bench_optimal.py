@@ -268,14 +268,18 @@ def targets(results: dict) -> dict:
     b = results.get("b", {}).get("run")
     c = results.get("c")
     found: dict = {}
+    # wall clocks decide; the CPU clocks beside them say what a quiet machine could show
     if a:
         found["a_optimum_le_100ms"] = all(r["search_seconds"] <= 0.1 for r in a)
+        found["a_optimum_cpu_le_100ms"] = all(r["search_cpu_seconds"] <= 0.1 for r in a)
         found["a_release_le_100ms"] = all(r["seconds"] <= 0.1 for r in a)
         found["a_checked_le_10pct"] = all(r["share_checked"] <= 0.1 for r in a)
         found["a_same_optimum_as_exhaustive"] = all(r["same_optimum_as_exhaustive"]
                                                     for r in a)
     if b:
-        found["b_le_5s"] = b["seconds"] <= 5
+        found["b_optimum_le_5s"] = b["search_seconds"] <= 5
+        found["b_optimum_cpu_le_5s"] = b["search_cpu_seconds"] <= 5
+        found["b_release_le_5s"] = b["seconds"] <= 5
         found["b_peak_memory_le_2x_frame"] = b["peak_over_frame"] <= 2
     if c and a:  # a search stopped by the time limit misses the target
         found["c_a_within_3x"] = all("seconds" in rc and rc["seconds"] <= 3 * ra["seconds"]
