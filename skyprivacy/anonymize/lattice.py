@@ -77,10 +77,17 @@ import numpy as np
 import pandas as pd
 from sortedcontainers import SortedList
 
-from .._core.encoding import factorize, require_columns
+from .._core.encoding import factorize, is_missing, require_columns
+from .._core.engines import dispatchable
 from .._core.exact import decimal_fraction, is_real
-from ..criteria import as_criteria
-from ..errors import InfeasibleError, InvalidParameterError, SchemaError, param_error
+from ..criteria import AverageRisk, KAnonymity, ProsecutorRisk, as_criteria
+from ..errors import (
+    HierarchyError,
+    InfeasibleError,
+    InvalidParameterError,
+    SchemaError,
+    param_error,
+)
 from ..hierarchy import Hierarchy
 from ..release import ReleaseCandidate, check_semantics, encode_sensitive
 from ..utility import (
@@ -94,7 +101,8 @@ from ..utility import (
 )
 
 __all__ = ["OBJECTIVES", "SUPPRESSED", "AnonymizeResult", "full_domain_search",
-           "NodeVerdict", "Lattice"]
+           "NodeVerdict", "Lattice", "SearchPlan", "Optimum", "Recoding", "checked_columns",
+           "plan_search", "search_optimum", "release_rows", "result_of"]
 
 OBJECTIVES = ("loss", "precision", "height", "discernibility", "aecs", "entropy")
 SUPPRESSED = ("drop", "mask")
@@ -174,48 +182,56 @@ class Lattice:
     """
 
     def __init__(self, table: pd.DataFrame, qi: list, sensitive, hierarchies: Mapping,
-                 semantics: str, missing: str):
+                 semantics: str, missing: str, weights: np.ndarray | None = None,
+                 coded: list | None = None):
+        # ``weights``: rows stand for this many records each (the Dask engine's histogram of
+        # distinct rows); None, one record a row.  ``coded``: per QI, the (codes, uniques) of
+        # its column by _core.encoding.factorize, when the caller has them already
         self.qi = list(qi)
         self.hierarchies = [hierarchies[name] for name in self.qi]
         self.heights = np.array([h.height for h in self.hierarchies], dtype=np.int64)
-        self.n_rows = len(table)
+        self.n_rows = len(table) if weights is None else int(np.sum(weights))
         columns = []
+        self.uniques: list[list] = []  # per QI, the distinct raw values (code order)
         self.level_codes: list[list[np.ndarray]] = []  # per QI, per level: base code -> code
         self.level_labels: list[list[np.ndarray]] = []  # per QI, per level: code -> label
         self.level_cost: list[list[np.ndarray]] = []  # per QI, per level: base code -> leaves-1
         self.domain: list[int] = []  # per QI, leaves of the domain - 1
-        for name, hierarchy in zip(self.qi, self.hierarchies):
-            codes, uniques = factorize(table[name])
+        for j, (name, hierarchy) in enumerate(zip(self.qi, self.hierarchies)):
+            codes, uniques = factorize(table[name]) if coded is None else coded[j]
             columns.append(codes)
-            distinct = pd.Series(uniques, dtype=object)
-            leaves = pd.Series(list(hierarchy.leaves), dtype=object)
+            self.uniques.append(uniques)
+            # each distinct value's leaf (the lookup rule of Hierarchy.generalize), then every
+            # level from the hierarchy's rows: one lookup per column, not one per level
+            leaf = pd.Index(list(hierarchy.leaves)).get_indexer(pd.Index(
+                hierarchy.generalize(np.asarray(uniques, dtype=object), 0), dtype=object))
             per_level, labels_of, costs = [], [], []
             for level in range(hierarchy.height + 1):
-                labels = np.asarray(hierarchy.generalize(distinct, level), dtype=object)
-                mapped, label_uniques = pd.factorize(labels)
-                per_level.append(mapped.astype(np.int64))
+                leaf_codes, label_uniques = pd.factorize(
+                    np.array([row[level] for row in hierarchy.rows], dtype=object))
+                under = np.bincount(leaf_codes)  # leaves under each label of the level
+                per_level.append(leaf_codes[leaf].astype(np.int64))
                 labels_of.append(np.asarray(label_uniques, dtype=object))
-                leaf_labels = pd.Series(hierarchy.generalize(leaves, level), dtype=object)
-                under = leaf_labels.value_counts()
-                costs.append(under.reindex(labels).to_numpy(dtype=np.int64) - 1)
+                costs.append(under[leaf_codes[leaf]].astype(np.int64) - 1)
             self.level_codes.append(per_level)
             self.level_labels.append(labels_of)
             self.level_cost.append(costs)
             self.domain.append(len(hierarchy.leaves) - 1)
-        base, row_tuple = _distinct_rows(columns, self.n_rows)
+        base, row_tuple = _distinct_rows(columns, len(table))
+        del columns
         self.base = base.astype(np.int64)  # distinct QI code tuples
-        self.base_sizes = np.bincount(row_tuple, minlength=len(base)).astype(np.int64)
+        self.base_sizes = _counts(row_tuple, weights, len(base))
         self.row_tuple = row_tuple
         elem_row, elem_val, values = encode_sensitive(table[sensitive], semantics=semantics,
                                                       missing=missing)
         self.values = values
         self.semantics = semantics
         pair = row_tuple[elem_row].astype(np.int64) * max(len(values), 1) + elem_val
-        pairs, pair_counts = np.unique(pair, return_counts=True)
+        inverse, pairs = pd.factorize(pair, sort=True)
         self.pair_tuple, self.pair_value = np.divmod(pairs, max(len(values), 1))
-        self.pair_count = pair_counts.astype(np.int64)
+        self.pair_count = _counts(inverse.reshape(-1), None if weights is None
+                                  else np.asarray(weights)[elem_row], len(pairs))
         self.size = int(np.prod(self.heights + 1))
-        self.current: tuple = ()  # the node of the last groups() call
         # per QI and level, the records' summed cost (leaves under the value - 1): the loss
         # of a node without suppression is a sum of these, over a common denominator
         self.common = int(np.lcm.reduce([max(d, 1) for d in self.domain])) if self.domain \
@@ -227,83 +243,6 @@ class Lattice:
     # -- nodes
     def nodes(self) -> list[tuple]:
         return list(itertools.product(*(range(h + 1) for h in self.heights.tolist())))
-
-    def groups(self, levels: tuple) -> tuple[np.ndarray, int]:
-        """The group of every base tuple at a node, and the number of groups."""
-        key = np.zeros(len(self.base), dtype=np.int64)
-        radix = 1
-        for j, level in enumerate(levels):
-            codes = self.level_codes[j][level][self.base[:, j]]
-            width = len(self.level_labels[j][level])
-            if radix * width >= 2 ** 62:  # recompress before the key overflows
-                _, key = np.unique(key, return_inverse=True)
-                key = key.reshape(-1).astype(np.int64)
-                radix = int(key.max()) + 1 if len(key) else 1
-            key = key * width + codes
-            radix *= width
-        self.current = tuple(levels)
-        if radix <= 4 * len(key) + 1024:  # a presence table beats sorting
-            present = np.zeros(radix, dtype=bool)
-            present[key] = True
-            rank = np.cumsum(present) - 1
-            return rank[key], int(rank[-1]) + 1 if radix else 0
-        uniq, group = np.unique(key, return_inverse=True)
-        return group.reshape(-1), len(uniq)
-
-    def release(self, group: np.ndarray, n_groups: int, keep: np.ndarray | None = None,
-                mask: bool = False) -> ReleaseCandidate | None:
-        """The ReleaseCandidate of the groups (those with ``keep`` True; the others in one
-        masked group at the end when ``mask``), or None when nothing is released."""
-        sizes = np.bincount(group, weights=self.base_sizes, minlength=n_groups).astype(np.int64)
-        pg = group[self.pair_tuple]
-        value, count = self.pair_value, self.pair_count
-        if keep is None:
-            return self._candidate(sizes, pg, value, count, self.values)
-        new = np.cumsum(keep) - 1
-        n_kept = int(keep.sum())
-        masked = int(sizes[~keep].sum())
-        if mask and masked:
-            # a kept group already labelled '*' everywhere is the masked group itself
-            target = self.masked_group(group, n_groups, keep)
-            new = np.where(keep, new, n_kept if target is None else new[target])
-            sizes = sizes[keep]
-            if target is None:
-                sizes = np.append(sizes, masked)
-            else:
-                sizes[new[target]] += masked
-            return self._candidate(sizes, new[pg], value, count, self.values)
-        if n_kept == 0:
-            return None
-        on = keep[pg]
-        # only the values still released: a criterion over the release's values (the
-        # ordered distance of t-closeness) reads the same release as the released table's
-        present, value = np.unique(value[on], return_inverse=True)
-        return self._candidate(sizes[keep], new[pg[on]], value.reshape(-1), count[on],
-                               [self.values[v] for v in present])
-
-    def _candidate(self, sizes, group, value, count, values) -> ReleaseCandidate:
-        """The candidate of (group, value, count) entries, repeated pairs summed: through a
-        dense count matrix when it is small (a bincount, no sort), else the nonzeros."""
-        cells = len(sizes) * len(values)
-        if cells <= 4 * len(group) + 4096:
-            counts = np.bincount(group * len(values) + value, weights=count, minlength=cells)
-            return ReleaseCandidate.from_counts(
-                sizes, counts.astype(np.int64).reshape(len(sizes), len(values)), values,
-                semantics=self.semantics)
-        return ReleaseCandidate.from_nonzeros(sizes, group, value, count, values,
-                                              semantics=self.semantics)
-
-    def masked_group(self, group: np.ndarray, n_groups: int, keep: np.ndarray) -> int | None:
-        """The kept group whose every QI label is ``'*'`` (the masked rows join it), or None."""
-        first = np.full(n_groups, -1, dtype=np.int64)
-        first[group[::-1]] = np.arange(len(group))[::-1]
-        levels = self.current
-        for g in np.flatnonzero(keep):
-            labels = [self.level_labels[j][level][self.level_codes[j][level][self.base[
-                first[g], j]]] for j, level in enumerate(levels)]
-            if all(label == MASK for label in labels):
-                return int(g)
-        return None
 
     # -- objectives
     @cached_property
@@ -399,7 +338,7 @@ def _distinct_rows(columns: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
         key = np.zeros(n_rows, dtype=np.int64)
         for codes, width in zip(columns, widths):
             key = key * width + codes
-        uniq, row_tuple = np.unique(key, return_inverse=True)
+        row_tuple, uniq = pd.factorize(key, sort=True)  # hashing, then sorting the distinct
         base = np.empty((len(uniq), len(columns)), dtype=np.int64)
         rest = uniq
         for j in range(len(columns) - 1, -1, -1):
@@ -409,7 +348,204 @@ def _distinct_rows(columns: list, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     return base, row_tuple.reshape(-1)
 
 
+def _counts(index: np.ndarray, weights, n: int) -> np.ndarray:
+    """How many records fall on each of ``n`` positions (``weights`` per entry, or 1)."""
+    if weights is None:
+        return np.bincount(index, minlength=n).astype(np.int64)
+    return np.bincount(index, weights=np.asarray(weights, dtype=np.float64),
+                       minlength=n).round().astype(np.int64)
+
+
+def _dense_ranks(key: np.ndarray, radix: int) -> tuple[np.ndarray, int]:
+    """Dense ranks of non-negative keys below ``radix`` (equal keys, equal ranks; ranks in
+    key order) and their number: a presence table when the radix is small, else a sort."""
+    if radix <= 4 * len(key) + 1024:
+        present = np.zeros(radix, dtype=bool)
+        present[key] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return rank[key], int(rank[-1]) + 1 if radix else 0
+    rank, uniq = pd.factorize(key, sort=True)  # hashing, then sorting the distinct keys
+    return rank.astype(np.int64, copy=False), len(uniq)
+
+
+# ----------------------------------------------------------------------------- node states
+#: Criteria that read nothing but the class sizes (exact types: a subclass may read more).
+_SIZE_ONLY = (KAnonymity, ProsecutorRisk, AverageRisk)
+#: Of those, the per-group ones, whose ``group_safe`` reads ``sizes_array`` alone.
+_GROUP_SIZE_ONLY = (KAnonymity, ProsecutorRisk)
+
+
+class _ClassSizes:
+    """The class sizes of a node, as the per-group size criteria read them."""
+
+    __slots__ = ("sizes_array",)
+
+    def __init__(self, sizes: np.ndarray):
+        self.sizes_array = sizes
+
+
+@dataclass
+class _State:
+    """The classes of one node: a base tuple standing for each (``rep``), their sizes, the
+    (class, value, count) nonzeros when the criteria read values (``pairs``) and the class of
+    every base tuple when the objective needs it (``tuples``)."""
+
+    levels: tuple
+    rep: np.ndarray
+    sizes: np.ndarray
+    pairs: tuple | None = None
+    tuples: np.ndarray | None = None
+
+
+class _States:
+    """Class counts rolled up, never from the rows: a node's classes come from the cached
+    node below it with the fewest classes (the base histogram at worst), whose classes each
+    fall whole into one class of the node (a hierarchy maps a value's generalization at a
+    lower level to one value at every higher level)."""
+
+    def __init__(self, lattice: Lattice, pairs: bool):
+        self.lattice = lattice
+        self.want_pairs = pairs
+        n_base = len(lattice.base)
+        self.base = _State((0,) * len(lattice.qi), np.arange(n_base, dtype=np.int64),
+                           lattice.base_sizes,
+                           (lattice.pair_tuple, lattice.pair_value, lattice.pair_count)
+                           if pairs else None,
+                           np.arange(n_base, dtype=np.int64))
+        self.cache: dict = {}  # levels -> _State, least recently used first
+        self.base_codes: dict = {}  # (QI, level) -> the base tuples' codes at the level
+        self.held = 0  # array entries held by the cache
+        # the cache holds a few times the base histogram: enough for the nodes a chain of
+        # checks visits, little beside the table
+        self.capacity = 4 * n_base + 65536
+        self.n_values = max(len(lattice.values), 1)
+        # the cached states' levels and class counts, one slot each, for a vectorized choice
+        # of the source of a roll-up
+        self.slot_of: dict = {}
+        self.free: list = []
+        self.slot_levels = np.zeros((0, len(lattice.qi)), dtype=np.int64)
+        self.slot_classes = np.zeros(0, dtype=np.int64)
+
+    def get(self, levels: tuple) -> _State:
+        state = self.cache.pop(levels, None)
+        if state is None:
+            state = self._roll_up(levels, self._source(levels))
+            self.held += self._entries(state)
+            while self.cache and self.held > self.capacity:
+                oldest = next(iter(self.cache))
+                self.held -= self._entries(self.cache.pop(oldest))
+                slot = self.slot_of.pop(oldest)
+                self.slot_classes[slot] = -1
+                self.free.append(slot)
+            self._occupy(state)
+        self.cache[levels] = state
+        return state
+
+    def _occupy(self, state: _State) -> None:
+        if not self.free:
+            grown = max(16, 2 * len(self.slot_classes))
+            self.free = list(range(grown - 1, len(self.slot_classes) - 1, -1))
+            self.slot_levels = np.resize(self.slot_levels, (grown, self.slot_levels.shape[1]))
+            self.slot_classes = np.concatenate(
+                [self.slot_classes, np.full(grown - len(self.slot_classes), -1)])
+        slot = self.free.pop()
+        self.slot_of[state.levels] = slot
+        self.slot_levels[slot] = state.levels
+        self.slot_classes[slot] = len(state.sizes)
+
+    def _entries(self, state: _State) -> int:
+        return 2 * len(state.sizes) + (len(state.pairs[0]) * 3 if state.pairs else 0) \
+            + (len(state.tuples) if state.tuples is not None else 0)
+
+    def _source(self, levels: tuple) -> _State:
+        """The cached state below ``levels`` with the fewest classes (or the base)."""
+        below = (self.slot_classes >= 0) & (self.slot_levels <= np.asarray(levels)).all(axis=1)
+        if not below.any():
+            return self.base
+        slots = np.flatnonzero(below)
+        slot = int(slots[np.argmin(self.slot_classes[slots])])
+        found = self.cache.get(tuple(int(x) for x in self.slot_levels[slot]))
+        return self.base if found is None or len(found.sizes) >= len(self.base.sizes) \
+            else found
+
+    def _classes(self, levels: tuple, rep: np.ndarray) -> tuple[np.ndarray, int]:
+        """The class at ``levels`` of each base tuple in ``rep``, and the number of classes.
+
+        Classes are numbered in the lexicographic order of their codes at ``levels``, so a
+        node's numbering is the same whichever node its classes were rolled up from."""
+        lat = self.lattice
+        key = np.zeros(len(rep), dtype=np.int64)
+        radix = 1
+        for j, level in enumerate(levels):
+            width = len(lat.level_labels[j][level])
+            if width == 1:
+                continue
+            if radix * width >= 2 ** 62:  # recompress (order-preserving) before overflow
+                key, radix = _dense_ranks(key, radix)
+            if rep is self.base.rep:  # every base tuple: its codes at the level, kept
+                codes = self.base_codes.get((j, level))
+                if codes is None:
+                    codes = self.base_codes[j, level] = lat.level_codes[j][level][
+                        lat.base[:, j]].astype(np.int32)
+            else:
+                codes = lat.level_codes[j][level][lat.base[rep, j]]
+            key *= width
+            key += codes
+            radix *= width
+        return _dense_ranks(key, radix)
+
+    def _roll_up(self, levels: tuple, source: _State) -> _State:
+        if source.levels == levels:
+            return source
+        up, n = self._classes(levels, source.rep)
+        sizes = np.bincount(up, weights=source.sizes, minlength=n).round().astype(np.int64)
+        rep = np.empty(n, dtype=np.int64)
+        rep[up] = source.rep
+        pairs = None
+        if self.want_pairs:
+            assert source.pairs is not None
+            group, value, count = source.pairs
+            pair_key = up[group] * self.n_values + value
+            if n * self.n_values <= 4 * len(pair_key) + 4096:
+                dense = np.bincount(pair_key, weights=count, minlength=n * self.n_values)
+                where = np.flatnonzero(dense)
+                pairs = (where // self.n_values, where % self.n_values,
+                         dense[where].round().astype(np.int64))
+            else:
+                uniq, inverse = np.unique(pair_key, return_inverse=True)
+                merged = np.bincount(inverse.reshape(-1), weights=count, minlength=len(uniq))
+                pairs = (uniq // self.n_values, uniq % self.n_values,
+                         merged.round().astype(np.int64))
+        return _State(levels, rep, sizes, pairs)
+
+    def tuples(self, state: _State) -> np.ndarray:
+        """The class of every base tuple at the node (rolled up, on demand, from the cached
+        state below it with the fewest classes that has them)."""
+        if state.tuples is None:
+            source = self.base
+            for other in self.cache.values():
+                if other.tuples is not None and len(other.sizes) < len(source.sizes) \
+                        and all(a <= b for a, b in zip(other.levels, state.levels)):
+                    source = other
+            assert source.tuples is not None
+            up, _ = self._classes(state.levels, source.rep)
+            state.tuples = up[source.tuples]
+            if state.levels in self.cache:
+                self.held += len(state.tuples)
+        return state.tuples
+
+    def labels(self, state: _State, j: int) -> np.ndarray:
+        """The label of QI ``j`` of every class of the node."""
+        lat = self.lattice
+        level = state.levels[j]
+        return lat.level_labels[j][level][lat.level_codes[j][level][lat.base[state.rep, j]]]
+
+
 # ----------------------------------------------------------------------------- checking
+#: Why a node is unsafe when its failing groups hold more rows than the budget.
+_OVER_BUDGET = ("suppression budget",)
+
+
 @dataclass
 class _Checker:
     lattice: Lattice
@@ -419,25 +555,27 @@ class _Checker:
     objective: str
     checked: int = 0
 
+    def __post_init__(self):
+        self.sizes_only = all(type(c) in _SIZE_ONLY for c in self.criteria)
+        # k-anonymity and the prosecutor bound read a group's size alone, through group_safe:
+        # a view of the sizes serves them without building a validated model per node
+        self.views = all(type(c) in _GROUP_SIZE_ONLY for c in self.criteria)
+        self.per_group = [c for c in self.criteria if c.per_group]
+        self.states = _States(self.lattice, pairs=not self.sizes_only)
+
     def check(self, levels: tuple) -> NodeVerdict:
         """Evaluate the criteria at a node, suppressing within the budget."""
         self.checked += 1
-        lat = self.lattice
-        group, n_groups = lat.groups(levels)
-        release = lat.release(group, n_groups)
-        assert release is not None
-        sizes = release.sizes_array
-        per_group = [c for c in self.criteria if c.per_group]
-        failing = np.zeros(n_groups, dtype=bool)
-        for criterion in per_group:
+        state = self.states.get(levels)
+        sizes = state.sizes
+        release = self._release(state, None)
+        failing = np.zeros(len(sizes), dtype=bool)
+        for criterion in self.per_group:
             failing |= ~np.asarray(criterion.group_safe(release), dtype=bool)
         n_suppressed = int(sizes[failing].sum())
         if n_suppressed > self.budget:
-            return NodeVerdict(levels, False, n_suppressed, None, ("suppression budget",))
-        if n_suppressed:
-            released = lat.release(group, n_groups, ~failing, self.mask)
-        else:
-            released = release
+            return NodeVerdict(levels, False, n_suppressed, None, _OVER_BUDGET)
+        released = self._release(state, ~failing) if n_suppressed else release
         if released is None:
             return NodeVerdict(levels, False, n_suppressed, None, ("nothing released",))
         bad = tuple(repr(c) for c in self.criteria
@@ -445,91 +583,198 @@ class _Checker:
                             else c.evaluate(released).safe))
         if bad:
             return NodeVerdict(levels, False, n_suppressed, None, bad)
-        kept_sizes = sizes[~failing]
-        value = lat.objective(levels, self.objective, kept_sizes,
-                              (~failing)[group] if n_suppressed else None, n_suppressed)
+        if not n_suppressed:  # the objective with nothing suppressed is the lower bound
+            return NodeVerdict(levels, True, 0, self.lattice.lower_bound(
+                levels, self.objective, sizes))
+        kept_tuples = (~failing)[self.states.tuples(state)]
+        value = self.lattice.objective(levels, self.objective, sizes[~failing], kept_tuples,
+                                       n_suppressed)
         return NodeVerdict(levels, True, n_suppressed, value)
 
+    def failing(self, levels: tuple) -> np.ndarray:
+        """Per class of the node, whether a per-group criterion fails it (its rows are the
+        suppressed ones)."""
+        state = self.states.get(levels)
+        release = self._release(state, None)
+        failing = np.zeros(len(state.sizes), dtype=bool)
+        for criterion in self.per_group:
+            failing |= ~np.asarray(criterion.group_safe(release), dtype=bool)
+        return failing
 
-def _dominated(node: np.ndarray, others: list, below: bool) -> bool:
-    """Whether some node in ``others`` is <= ``node`` (``below``) or >= it, level by level."""
-    if not others:
-        return False
-    stack = np.asarray(others)
-    return bool((stack <= node).all(axis=1).any() if below else
-                (stack >= node).all(axis=1).any())
-
-
-class _Tags:
-    """Predictive tagging: the minimal safe and maximal unsafe nodes checked so far, which
-    tag every generalization safe and every specialization unsafe (monotone criteria)."""
-
-    def __init__(self, checker: _Checker):
-        self.checker = checker
-        self.safe_min: list = []
-        self.unsafe_max: list = []
-        self.verdicts: dict = {}  # every node checked, by levels
-
-    def status(self, node: np.ndarray) -> bool | None:
-        if _dominated(node, self.unsafe_max, below=False):
-            return False
-        if _dominated(node, self.safe_min, below=True):
-            return True
-        return None
-
-    def check(self, levels: tuple) -> NodeVerdict:
-        verdict = self.verdicts.get(levels)
-        if verdict is None:
-            verdict = self.verdicts[levels] = self.checker.check(levels)
-        node = np.asarray(levels)
-        if verdict.safe and not _dominated(node, self.safe_min, below=True):
-            self.safe_min[:] = [s for s in self.safe_min if not (node <= s).all()]
-            self.safe_min.append(node)
-        elif not verdict.safe and not _dominated(node, self.unsafe_max, below=False):
-            self.unsafe_max[:] = [u for u in self.unsafe_max if not (node >= u).all()]
-            self.unsafe_max.append(node)
-        return verdict
-
-    def classify(self, levels: tuple, heights: np.ndarray) -> None:
-        """Tag ``levels`` by a binary search for the lowest safe node on a chain from the
-        bottom to the top of the lattice through it (Flash's paths, in outline)."""
-        chain = _chain(np.asarray(levels), heights)
-        lo, hi = 0, len(chain)  # the lowest safe position lies in [lo, hi]
-        while lo < hi:
-            known = [self.status(node) for node in chain[lo:hi]]
-            base = lo
-            unsafe = [i for i, k in enumerate(known) if k is False]
-            safe = [i for i, k in enumerate(known) if k is True]
-            if unsafe:
-                lo = base + unsafe[-1] + 1
-            if safe:
-                hi = min(hi, base + safe[0])
-            if lo >= hi:
-                break
-            mid = (lo + hi) // 2
-            if self.check(tuple(int(x) for x in chain[mid])).safe:
-                hi = mid
+    def _release(self, state: _State, keep: np.ndarray | None) -> ReleaseCandidate | None:
+        """The ReleaseCandidate of the node's classes (those with ``keep`` True; the others
+        in one masked class when masking), or None when nothing is released."""
+        sizes = state.sizes
+        target = None
+        if keep is not None:
+            masked = int(sizes[~keep].sum())
+            if not self.mask and not keep.any():
+                return None
+            if self.mask and masked:
+                star = np.ones(len(sizes), dtype=bool)
+                for j in range(len(state.levels)):
+                    star &= self.states.labels(state, j) == MASK
+                hits = np.flatnonzero(star & keep)
+                # a kept class labelled '*' everywhere is the masked class itself
+                target = int(hits[0]) if len(hits) else None
+        if self.sizes_only:
+            if keep is not None:
+                kept = sizes[keep]
+                if self.mask and int(sizes[~keep].sum()):
+                    if target is None:
+                        kept = np.append(kept, int(sizes[~keep].sum()))
+                    else:
+                        kept[int(np.cumsum(keep)[target]) - 1] += int(sizes[~keep].sum())
+                sizes = kept
+            if self.views:
+                return _ClassSizes(sizes)  # type: ignore[return-value]
+            return ReleaseCandidate.from_csr(sizes, np.arange(len(sizes) + 1), np.zeros(
+                len(sizes), dtype=np.int64), sizes, ("individuals",),
+                semantics=self.lattice.semantics)
+        assert state.pairs is not None
+        group, value, count = state.pairs
+        values = self.lattice.values
+        if keep is None:
+            return _candidate(sizes, group, value, count, values, self.lattice.semantics)
+        new = np.cumsum(keep) - 1
+        n_kept = int(keep.sum())
+        masked = int(sizes[~keep].sum())
+        if self.mask and masked:
+            new = np.where(keep, new, n_kept if target is None else new[target])
+            sizes = sizes[keep]
+            if target is None:
+                sizes = np.append(sizes, masked)
             else:
-                lo = mid + 1
+                sizes[new[target]] += masked
+            return _candidate(sizes, new[group], value, count, values,
+                              self.lattice.semantics)
+        on = keep[group]
+        # only the values still released: a criterion over the release's values (the
+        # ordered distance of t-closeness) reads the same release as the released table's
+        present, value = np.unique(value[on], return_inverse=True)
+        return _candidate(sizes[keep], new[group[on]], value.reshape(-1), count[on],
+                          [values[v] for v in present], self.lattice.semantics)
 
 
-def _chain(node: np.ndarray, heights: np.ndarray) -> list:
-    """A chain of the lattice from the bottom to the top through ``node``: down by lowering
-    the relatively highest level, up by raising the relatively lowest."""
-    relative = np.maximum(heights, 1)
-    down, current = [], node.copy()
-    while current.any():
-        j = int(np.argmax(np.where(current > 0, current / relative, -1)))
-        current = current.copy()
-        current[j] -= 1
-        down.append(current)
-    up, current = [], node.copy()
-    while (current < heights).any():
-        j = int(np.argmin(np.where(current < heights, current / relative, np.inf)))
-        current = current.copy()
-        current[j] += 1
-        up.append(current)
-    return [*reversed(down), node, *up]
+def _candidate(sizes, group, value, count, values, semantics) -> ReleaseCandidate:
+    """The candidate of (group, value, count) entries, repeated pairs summed: through a
+    dense count matrix when it is small (a bincount, no sort), else the nonzeros."""
+    cells = len(sizes) * len(values)
+    if cells <= 4 * len(group) + 4096:
+        counts = np.bincount(group * len(values) + value, weights=count, minlength=cells)
+        return ReleaseCandidate.from_counts(
+            sizes, counts.round().astype(np.int64).reshape(len(sizes), len(values)), values,
+            semantics=semantics)
+    return ReleaseCandidate.from_nonzeros(sizes, group, value, count, values,
+                                          semantics=semantics)
+
+
+# ----------------------------------------------------------------------------- the search
+class _Nodes:
+    """Every node of the lattice as a row of levels (the first QI slowest), with the tag of
+    each: 1 safe, -1 unsafe, 0 not known (predictive tagging over a flat array: a check
+    tags every generalization of a safe node and every specialization of an unsafe one)."""
+
+    def __init__(self, heights: np.ndarray):
+        self.heights = [int(h) for h in heights]
+        grids = np.meshgrid(*(np.arange(h + 1) for h in self.heights), indexing="ij")
+        self.levels = np.stack([g.reshape(-1) for g in grids], axis=1).astype(np.int64) \
+            if self.heights else np.zeros((1, 0), dtype=np.int64)
+        radices = [h + 1 for h in self.heights]
+        self.strides = [int(np.prod(radices[j + 1:])) for j in range(len(radices))]
+        self.tag = np.zeros(len(self.levels), dtype=np.int8)
+        # per QI and level, the nodes at or above it and at or below it (for the tagging)
+        self.at_least = [[self.levels[:, j] >= level for level in range(h + 1)]
+                         for j, h in enumerate(self.heights)]
+        self.at_most = [[self.levels[:, j] <= level for level in range(h + 1)]
+                        for j, h in enumerate(self.heights)]
+
+    def index(self, levels) -> int:
+        return sum(int(a) * s for a, s in zip(levels, self.strides))
+
+    def mark(self, levels: tuple, safe: bool) -> None:
+        columns = self.at_least if safe else self.at_most
+        where = columns[0][levels[0]].copy()
+        for j in range(1, len(levels)):
+            where &= columns[j][levels[j]]
+        self.tag[where] = 1 if safe else -1
+
+    def chain(self, levels: tuple) -> list:
+        """A chain of the lattice from the bottom to the top through ``levels``: down by
+        lowering the relatively highest level, up by raising the relatively lowest (ties to
+        the first QI); the steps of each QI in the order of their relative levels."""
+        relative = [max(h, 1) for h in self.heights]
+        down = sorted(((-c / r, j) for j, r in enumerate(relative)
+                       for c in range(levels[j], 0, -1)))
+        up = sorted(((c / r, j) for j, (r, h) in enumerate(zip(relative, self.heights))
+                     for c in range(levels[j], h)))
+        chain, current = [tuple(levels)], list(levels)
+        for _, j in down:
+            current[j] -= 1
+            chain.append(tuple(current))
+        chain.reverse()
+        current = list(levels)
+        for _, j in up:
+            current[j] += 1
+            chain.append(tuple(current))
+        return chain
+
+
+def _classify(nodes: _Nodes, levels: tuple, check) -> None:
+    """Tag ``levels`` by a binary search for the lowest safe node on a chain from the bottom
+    to the top of the lattice through it (Flash's paths, in outline)."""
+    chain = nodes.chain(levels)
+    where = np.asarray(chain, dtype=np.int64) @ np.asarray(nodes.strides, dtype=np.int64)
+    lo, hi = 0, len(chain)  # the lowest safe position lies in [lo, hi]
+    while lo < hi:
+        tags = nodes.tag[where[lo:hi]]
+        unsafe = np.flatnonzero(tags < 0)
+        safe = np.flatnonzero(tags > 0)
+        base = lo
+        if len(unsafe):
+            lo = base + int(unsafe[-1]) + 1
+        if len(safe):
+            hi = min(hi, base + int(safe[0]))
+        if lo >= hi:
+            break
+        check(chain[(lo + hi) // 2])
+
+
+def _additive_bound(lat: Lattice, objective: str) -> list | None:
+    """Per QI and level, integers whose sum over a node's levels orders the nodes as
+    :meth:`Lattice.lower_bound` does (that bound is the sum over a common denominator), or
+    None when the bound is not such a sum."""
+    if objective == "loss":
+        return lat.level_loss
+    if objective == "height":
+        return [list(range(int(h) + 1)) for h in lat.heights]
+    return None
+
+
+def _bound_order(checker: _Checker, nodes: _Nodes):
+    """The node indices in (lower bound, levels) order, and the bound of a node by index (the
+    exact value of :meth:`Lattice.lower_bound`)."""
+    lat, objective = checker.lattice, checker.objective
+    additive = _additive_bound(lat, objective)
+    if additive is not None and sum(max(t) for t in additive) < 2 ** 62:
+        total = np.zeros(len(nodes.levels), dtype=np.int64)
+        for j, table in enumerate(additive):
+            total += np.asarray(table, dtype=np.int64)[nodes.levels[:, j]]
+        order = np.lexsort([*(nodes.levels[:, j] for j in
+                              reversed(range(nodes.levels.shape[1]))), total])
+
+        def bound(i: int):
+            return lat.lower_bound(tuple(int(x) for x in nodes.levels[i]), objective)
+        return order, bound
+    bounds = []
+    for row in nodes.levels:
+        levels = tuple(int(x) for x in row)
+        sizes = checker.states.get(levels).sizes if objective in ("discernibility", "aecs") \
+            else None
+        bounds.append(lat.lower_bound(levels, objective, sizes))
+    order = SortedList((bound, tuple(int(x) for x in nodes.levels[i]), i)
+                       for i, bound in enumerate(bounds))
+    return np.asarray([i for _, _, i in order], dtype=np.int64), bounds.__getitem__
 
 
 def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: bool):
@@ -537,67 +782,70 @@ def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: boo
 
     A node whose bound is not below the best found cannot win (the objective is at least
     its bound), so the search stops there; an untagged node is classified first by
-    :meth:`_Tags.classify` when pruning is allowed."""
+    :func:`_classify` when pruning is allowed."""
     lat = checker.lattice
-    objective = checker.objective
-    need_sizes = objective in ("discernibility", "aecs")
-    keys = []
-    for levels in lat.nodes():
-        sizes = None
-        if need_sizes:
-            group, n_groups = lat.groups(levels)
-            sizes = np.bincount(group, weights=lat.base_sizes, minlength=n_groups)
-        keys.append((lat.lower_bound(levels, objective, sizes), levels))
-    order = SortedList(keys)
-    tags = _Tags(checker)
+    nodes = _Nodes(lat.heights)
+    order, bound_of = _bound_order(checker, nodes)
+    verdicts: dict = {}
+
+    def check(levels: tuple) -> NodeVerdict:
+        verdict = verdicts.get(levels)
+        if verdict is None:
+            verdict = verdicts[levels] = checker.check(levels)
+            if prune:
+                nodes.mark(levels, verdict.safe)
+        return verdict
+
     best: tuple | None = None  # (value, levels, verdict)
     no_suppression = checker.budget == 0
-    for bound, levels in order:
+    tag = nodes.tag
+    for i in order.tolist():
+        if prune and tag[i] < 0:  # tagged unsafe: neither a candidate nor a reason to stop
+            continue
+        levels = tuple(int(x) for x in nodes.levels[i])
+        bound = bound_of(i)
         if not exhaustive and best is not None and (bound, levels) >= best[:2]:
             break
-        node = np.asarray(levels)
         if prune:
-            status = tags.status(node)
-            if status is None:
-                tags.classify(levels, lat.heights)
-                status = tags.status(node)
-            if status is False:
+            if nodes.tag[i] == 0:
+                _classify(nodes, levels, check)
+            if nodes.tag[i] < 0:
                 continue
-            if levels in tags.verdicts:
-                verdict = tags.verdicts[levels]
+            if levels in verdicts:
+                verdict = verdicts[levels]
             elif no_suppression:  # tagged safe, nothing suppressed: the objective is the bound
                 verdict = NodeVerdict(levels, True, 0, bound)
             else:
-                verdict = tags.check(levels)
+                verdict = check(levels)
         else:
             verdict = checker.check(levels)
         if verdict.safe:
             key = (verdict.objective, levels)
             if best is None or key < best[:2]:
                 best = (verdict.objective, levels, verdict)
-    frontier = None
-    if want_frontier and prune:
-        frontier = _frontier(checker, tags.safe_min, tags.unsafe_max)
+    frontier = _frontier(nodes, check) if want_frontier and prune else None
     return best, frontier
 
 
-def _frontier(checker: _Checker, safe_min: list, unsafe_max: list) -> tuple:
-    """Every minimal safe node: the untagged nodes are checked, lowest first."""
-    lat = checker.lattice
-    for levels in sorted(lat.nodes(), key=lambda n: (sum(n), n)):
-        node = np.asarray(levels)
-        if _dominated(node, unsafe_max, below=False) or _dominated(node, safe_min, below=True):
-            continue
-        if checker.check(levels).safe:
-            safe_min.append(node)
-        else:
-            unsafe_max[:] = [u for u in unsafe_max if not (node >= u).all()]
-            unsafe_max.append(node)
-    return tuple(sorted(tuple(int(x) for x in s) for s in safe_min))
+def _frontier(nodes: _Nodes, check) -> tuple:
+    """Every minimal safe node: the untagged nodes are checked, lowest first; a safe node
+    is minimal when no node one level below it is safe."""
+    for i in np.lexsort([*(nodes.levels[:, j] for j in reversed(range(nodes.levels.shape[1]))),
+                         nodes.levels.sum(axis=1)]).tolist():
+        if nodes.tag[i] == 0:
+            check(tuple(int(x) for x in nodes.levels[i]))
+    minimal = nodes.tag > 0
+    for j, stride in enumerate(nodes.strides):
+        above = np.flatnonzero(nodes.levels[:, j] > 0)
+        minimal[above[nodes.tag[above - stride] > 0]] = False
+    return tuple(tuple(int(x) for x in nodes.levels[i]) for i in np.flatnonzero(minimal))
 
 
 # ----------------------------------------------------------------------------- the API
-def _checked_hierarchies(table: pd.DataFrame, qi: list, hierarchies, owner: str) -> dict:
+def _checked_hierarchies(table: pd.DataFrame, qi: list, hierarchies, owner: str,
+                         distinct: list) -> dict:
+    """A hierarchy per QI (``distinct``: per QI, its distinct values), each checked to cover
+    its column."""
     given = dict(hierarchies or {})
     for name in given:
         if name not in qi:
@@ -612,13 +860,16 @@ def _checked_hierarchies(table: pd.DataFrame, qi: list, hierarchies, owner: str)
                     f"Column {name!r} is numeric and has no hierarchy; full-domain search "
                     f"needs one per QI: pass hierarchies={{{name!r}: "
                     f"skyprivacy.hierarchy.intervals(values, widths)}}.")
-            distinct = pd.unique(column.dropna())
-            hierarchy = Hierarchy([[value, MASK] for value in distinct], name=name)
+            values = [value for value in distinct[qi.index(name)] if not is_missing(value)]
+            hierarchy = Hierarchy([[value, MASK] for value in values], name=name)
         elif not isinstance(hierarchy, Hierarchy):
             raise param_error("hierarchies", owner, "map QI columns to Hierarchy objects",
                               type(hierarchy).__name__)
         else:
-            hierarchy.validate(table[name])
+            try:  # the distinct values first: the column only to word the error
+                hierarchy.validate(pd.Series(distinct[qi.index(name)], dtype=object))
+            except HierarchyError:
+                hierarchy.validate(table[name])
         out[name] = hierarchy
     return out
 
@@ -631,6 +882,175 @@ def suppression_budget(limit, n_rows: int, owner: str) -> int:
     return int(exact * n_rows)
 
 
+@dataclass(frozen=True)
+class SearchPlan:
+    """The checked options of one full-domain search (shared by the engines)."""
+
+    qi: list
+    sensitive: object
+    criteria: list
+    objective: str
+    suppressed: str
+    semantics: str
+    missing: str
+    budget: int
+    limit: object
+    hierarchies: dict
+    n_rows: int
+    coded: list = field(default_factory=list, repr=False, compare=False)  # (codes, uniques)
+
+
+def checked_columns(table, qi, sensitive, owner: str) -> list:
+    """The QI list, after checking that it and the sensitive column are columns of the table
+    (pandas or dask) and that the sensitive column is not a QI."""
+    qi = [qi] if isinstance(qi, str) else list(qi)
+    if not qi:
+        raise param_error("qi", owner, "name at least one column", qi)
+    require_columns(table, [*qi, sensitive])
+    if sensitive in qi:
+        raise param_error("sensitive", owner, "not be a QI", sensitive)
+    return qi
+
+
+def plan_search(table: pd.DataFrame, weights, *, qi, sensitive, criteria, hierarchies,
+                objective, suppression_limit, suppressed, semantics,
+                missing, owner: str = "anonymize") -> SearchPlan:
+    """Check the options of :func:`full_domain_search` against a table whose rows stand for
+    ``weights`` records each (None: one each; the Dask engine passes its histogram)."""
+    qi = checked_columns(table, qi, sensitive, owner)
+    n_rows = len(table) if weights is None else int(np.sum(weights))
+    if n_rows == 0:
+        raise SchemaError("The table is empty: there is nothing to anonymize.")
+    coded = [factorize(table[name]) for name in qi]  # read once, for the lattice too
+    if missing == "error":
+        for name, (codes, uniques) in zip(qi, coded):
+            absent = [i for i, value in enumerate(uniques) if is_missing(value)]
+            if absent:
+                rows = np.isin(codes, absent)
+                n_missing = int(rows.sum() if weights is None
+                                else np.asarray(weights)[rows].sum())
+                raise SchemaError(f"Column {name!r} has {n_missing} missing values; pass "
+                                  f"missing='as_value' to treat them as a category.")
+    criteria = as_criteria(criteria)
+    if objective not in OBJECTIVES:
+        raise param_error("objective", owner, f"be one of {list(OBJECTIVES)}", objective)
+    if suppressed not in SUPPRESSED:
+        raise param_error("suppressed", owner, f"be one of {list(SUPPRESSED)}", suppressed)
+    semantics = check_semantics(semantics, owner)
+    budget = suppression_budget(suppression_limit, n_rows, owner)
+    return SearchPlan(qi, sensitive, criteria, objective, suppressed, semantics, missing,
+                      budget, suppression_limit,
+                      _checked_hierarchies(table, qi, hierarchies, owner,
+                                           [uniques for _, uniques in coded]), n_rows, coded)
+
+
+@dataclass(frozen=True)
+class Recoding:
+    """How the rows of the table are released at the optimum: small, per distinct value, so
+    that it travels to the workers of a partitioned table."""
+
+    qi: tuple
+    uniques: tuple  # per QI, the distinct raw values (the lattice's code order)
+    labels: tuple  # per QI, the released label of every distinct raw value
+    class_key: tuple  # per QI, the node-level code of every distinct raw value
+    failing: np.ndarray | None  # node-level codes of the suppressed classes (None: none)
+    mask: bool
+
+    def codes(self, frame: pd.DataFrame) -> list:
+        """Per QI, the position of every row's raw value among the distinct values."""
+        out = []
+        for name, uniques in zip(self.qi, self.uniques):
+            found = pd.Index(uniques, dtype=object).get_indexer(frame[name].astype(object))
+            if len(found) and found.min() < 0:
+                unseen = frame[name].iloc[int(np.argmin(found))]
+                raise SchemaError(f"Column {name!r} holds {unseen!r}, a value the scan of the "
+                                  f"table did not see; was the table changed during the run?")
+            out.append(found)
+        return out
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """The optimal node of a search, how to release it, and the search's figures."""
+
+    lattice: Lattice
+    levels: tuple
+    verdict: NodeVerdict
+    recoding: Recoding
+    nodes_checked: int
+    frontier: tuple | None
+
+
+def search_optimum(table: pd.DataFrame, weights, plan: SearchPlan, *, frontier: bool,
+                   exhaustive: bool) -> Optimum:
+    """Build the lattice of ``table`` (rows weighted by ``weights``) and find its optimum."""
+    lattice = Lattice(table, plan.qi, plan.sensitive, plan.hierarchies, plan.semantics,
+                      plan.missing, weights, plan.coded or None)
+    mask = plan.suppressed == "mask"
+    checker = _Checker(lattice, plan.criteria, plan.budget, mask and plan.budget > 0,
+                       plan.objective)
+    with_suppression = plan.budget > 0
+    prune = (not exhaustive and not (mask and with_suppression)
+             and all(c.is_monotone(plan.semantics, suppression=with_suppression)
+                     for c in plan.criteria))
+    best, found = _search(checker, prune, exhaustive, frontier)
+    if best is None:
+        raise InfeasibleError(f"No generalization of {plan.qi} satisfies {plan.criteria} with "
+                              f"at most {plan.budget} suppressed rows (suppression_limit="
+                              f"{plan.limit!r}); raise the limit or add levels.")
+    _, levels, verdict = best
+    class_key = tuple(lattice.level_codes[j][level] for j, level in enumerate(levels))
+    failing_keys = None
+    if verdict.suppressed:
+        state = checker.states.get(levels)
+        reps = state.rep[checker.failing(levels)]
+        failing_keys = np.stack([class_key[j][lattice.base[reps, j]]
+                                 for j in range(len(levels))], axis=1)
+    recoding = Recoding(
+        tuple(plan.qi), tuple(lattice.uniques),
+        tuple(lattice.level_labels[j][level][lattice.level_codes[j][level]]
+              for j, level in enumerate(levels)), class_key, failing_keys, mask)
+    return Optimum(lattice, levels, verdict, recoding, checker.checked,
+                   None if found is None else tuple(dict(zip(plan.qi, f)) for f in found))
+
+
+def release_rows(frame: pd.DataFrame, codes: list, recoding: Recoding) -> pd.DataFrame:
+    """``frame`` generalized to the optimum, its suppressed rows dropped or masked.
+
+    ``codes``: per QI, the position of every row's raw value among the lattice's distinct
+    values.  The same for a whole table and for each partition of one."""
+    released = frame.copy()
+    qi = list(recoding.qi)
+    for j, name in enumerate(qi):
+        released[name] = pd.Series(recoding.labels[j][codes[j]], index=frame.index,
+                                   dtype=object)
+    if recoding.failing is None:
+        return released
+    row_failing = _rows_in(np.stack([recoding.class_key[j][codes[j]] for j in range(len(qi))],
+                                    axis=1).reshape(len(frame), len(qi)), recoding.failing)
+    if recoding.mask:
+        released.loc[row_failing, qi] = MASK
+        return released
+    return released.loc[~row_failing]
+
+
+def _rows_in(rows: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Whether each row of ``rows`` (integer tuples) is one of ``wanted``'s rows."""
+    widths = [int(max(rows[:, j].max(initial=0), wanted[:, j].max(initial=0))) + 1
+              for j in range(rows.shape[1])]
+    if float(np.prod([float(w) for w in widths])) < 2.0 ** 62:
+        def key(array):
+            out = np.zeros(len(array), dtype=np.int64)
+            for j, width in enumerate(widths):
+                out = out * width + array[:, j]
+            return out
+        return np.isin(key(rows), key(wanted))
+    index = pd.MultiIndex.from_arrays([wanted[:, j] for j in range(wanted.shape[1])])
+    return index.get_indexer(pd.MultiIndex.from_arrays(
+        [rows[:, j] for j in range(rows.shape[1])])) >= 0
+
+
+@dispatchable  # a dask frame: the histogram from one scan, the same search (docs/dask.md)
 def full_domain_search(table: pd.DataFrame, *, qi, sensitive, criteria, hierarchies=None,
                        objective: str = "loss", suppression_limit=0.0,
                        suppressed: str = "drop", semantics: str = "svpi",
@@ -697,70 +1117,25 @@ default 'loss'
     owner = "anonymize"
     if not isinstance(table, pd.DataFrame):
         raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
-    qi = [qi] if isinstance(qi, str) else list(qi)
-    if not qi:
-        raise param_error("qi", owner, "name at least one column", qi)
-    require_columns(table, [*qi, sensitive])
-    if sensitive in qi:
-        raise param_error("sensitive", owner, "not be a QI", sensitive)
-    if len(table) == 0:
-        raise SchemaError("The table is empty: there is nothing to anonymize.")
-    if missing == "error":
-        for name in qi:
-            n_missing = int(table[name].isna().sum())
-            if n_missing:
-                raise SchemaError(f"Column {name!r} has {n_missing} missing values; pass "
-                                  f"missing='as_value' to treat them as a category.")
-    criteria = as_criteria(criteria)
-    if objective not in OBJECTIVES:
-        raise param_error("objective", owner, f"be one of {list(OBJECTIVES)}", objective)
-    if suppressed not in SUPPRESSED:
-        raise param_error("suppressed", owner, f"be one of {list(SUPPRESSED)}", suppressed)
-    semantics = check_semantics(semantics, owner)
-    budget = suppression_budget(suppression_limit, len(table), owner)
-    hierarchies = _checked_hierarchies(table, qi, hierarchies, owner)
-    lattice = Lattice(table, qi, sensitive, hierarchies, semantics, missing)
-    mask = suppressed == "mask"
-    checker = _Checker(lattice, criteria, budget, mask and budget > 0, objective)
-    with_suppression = budget > 0
-    prune = (not exhaustive and not (mask and with_suppression)
-             and all(c.is_monotone(semantics, suppression=with_suppression) for c in criteria))
-    best, found = _search(checker, prune, exhaustive, frontier)
-    if best is None:
-        raise InfeasibleError(f"No generalization of {qi} satisfies {criteria} with at most "
-                              f"{budget} suppressed rows (suppression_limit="
-                              f"{suppression_limit!r}); raise the limit or add levels.")
-    value, levels, verdict = best
-    released = _released_table(table, lattice, levels, checker, verdict)
-    candidate = ReleaseCandidate.from_table(released, sensitive=sensitive, qi=qi,
-                                            semantics=semantics, missing=missing)
+    plan = plan_search(table, None, qi=qi, sensitive=sensitive, criteria=criteria,
+                       hierarchies=hierarchies, objective=objective,
+                       suppression_limit=suppression_limit, suppressed=suppressed,
+                       semantics=semantics, missing=missing, owner=owner)
+    optimum = search_optimum(table, None, plan, frontier=frontier, exhaustive=exhaustive)
+    lattice = optimum.lattice
+    released = release_rows(table, [lattice.base[lattice.row_tuple, j]
+                                    for j in range(len(plan.qi))], optimum.recoding)
+    candidate = ReleaseCandidate.from_table(released, sensitive=sensitive, qi=plan.qi,
+                                            semantics=plan.semantics, missing=missing)
+    return result_of(released, candidate, optimum, plan)
+
+
+def result_of(released, candidate: ReleaseCandidate, optimum: Optimum,
+              plan: SearchPlan) -> AnonymizeResult:
+    """The :class:`AnonymizeResult` of a released table and its optimum."""
     return AnonymizeResult(
-        table=released, levels=dict(zip(qi, (int(x) for x in levels))), objective=objective,
-        value=value, suppressed=verdict.suppressed, candidate=candidate,
-        nodes_checked=checker.checked, lattice_size=lattice.size,
-        frontier=None if found is None else tuple(dict(zip(qi, f)) for f in found),
-        criteria=tuple(repr(c) for c in criteria))
-
-
-def _released_table(table: pd.DataFrame, lattice: Lattice, levels: tuple, checker: _Checker,
-                    verdict: NodeVerdict) -> pd.DataFrame:
-    """The table generalized to the node, its suppressed rows dropped or masked."""
-    released = table.copy()
-    for j, (name, level) in enumerate(zip(lattice.qi, levels)):
-        base_codes = lattice.base[lattice.row_tuple, j]
-        labels = lattice.level_labels[j][level][lattice.level_codes[j][level][base_codes]]
-        released[name] = pd.Series(labels, index=table.index, dtype=object)
-    if verdict.suppressed:
-        group, n_groups = lattice.groups(levels)
-        release = lattice.release(group, n_groups)
-        assert release is not None
-        failing = np.zeros(n_groups, dtype=bool)
-        for criterion in checker.criteria:
-            if criterion.per_group:
-                failing |= ~np.asarray(criterion.evaluate(release).group_safe, dtype=bool)
-        row_failing = failing[group[lattice.row_tuple]]
-        if checker.mask:
-            released.loc[row_failing, lattice.qi] = MASK
-        else:
-            released = released.loc[~row_failing]
-    return released
+        table=released, levels=dict(zip(plan.qi, (int(x) for x in optimum.levels))),
+        objective=plan.objective, value=optimum.verdict.objective,
+        suppressed=optimum.verdict.suppressed, candidate=candidate,
+        nodes_checked=optimum.nodes_checked, lattice_size=optimum.lattice.size,
+        frontier=optimum.frontier, criteria=tuple(repr(c) for c in plan.criteria))
