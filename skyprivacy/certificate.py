@@ -742,6 +742,7 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
             and risk["population_size"] < entry["n_rows"]:
         raise malformed(f"'risk.assumptions.population_size' ({risk['population_size']}) is "
                         f"smaller than the table's {entry['n_rows']} rows")
+    n_rows = int(entry["n_rows"])
     criteria = _parse_criteria(certificate)
     anonymization = _parse_anonymization(certificate, parameters)
     release = None
@@ -800,7 +801,7 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
     if anonymization is not None:
         assert release is not None and criteria is not None
         differences += _anonymization_differences(anonymization, release, criteria,
-                                                  int(entry["n_rows"]), original)
+                                                  n_rows, original)
     if risk is not None:
         differences += _risk_differences(certificate["risk"]["figures"],
                                          recomputed["risk"]["figures"], "")
