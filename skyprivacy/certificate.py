@@ -1121,8 +1121,8 @@ def _release_figures(release: ReleaseCandidate, criteria: list, suppressed: str,
     sizes = release.sizes_array
     charged = discernibility(release)
     masked = None
-    if suppressed == "mask" and n_suppressed:
-        index = _masked_index(release)
+    index = _masked_index(release) if suppressed == "mask" else None
+    if index is not None or (suppressed == "mask" and n_suppressed):
         size = 0 if index is None else int(sizes[index])
         verdicts = []
         if index is not None:
