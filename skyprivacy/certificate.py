@@ -969,7 +969,10 @@ def parse_criterion(key: str, value: object) -> Criterion:
         parts = rest.split(",")
         if len(parts) != (2 if kind == "recursive" else 1):
             raise bad
-        numbers = [_spec_number(part, key) for part in parts]
+        try:
+            numbers = [_spec_number(part, key) for part in parts]
+        except InvalidParameterError:
+            raise bad from None  # named whole: 'distinct:x', not 'x'
     else:
         numbers = [_spec_number(value, key, whole=key == "k")]
         kind = ""

@@ -101,7 +101,7 @@ def hierarchy_spec(text: str) -> tuple[str, str]:
     if not sep or not column.strip() or not source.strip():
         raise argparse.ArgumentTypeError(
             f"expected COLUMN=SOURCE (e.g. age=age.csv, age=bundled:adult:age, zip=mask:2 or "
-            f"age=intervals:10) or bundled:adult for every column, got {text!r}")
+            f"age=intervals:10), got {text!r}")
     column, source = column.strip(), source.strip()
     kind, _, argument = source.partition(":")
     if kind == "mask":
