@@ -5,6 +5,7 @@ Adult, full-domain with a 1% suppression limit, criteria from a policy file's [c
 section, the certificate verified, the report rendered in headless Chromium."""
 import json
 import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -93,6 +94,14 @@ def test_the_page_holds_the_section_and_no_empty_skyline_parts():
     assert page.index("Anonymization") < page.index("QI-group sizes")
 
 
+def _documented_output() -> list:
+    """The output docs/cli.md shows for the full-domain run on Adult."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
+    section = page[page.index("### Combined criteria, full-domain search and suppression"):]
+    block = section[section.index("```text\n") + len("```text\n"):]
+    return block[:block.index("```")].splitlines()
+
+
 CRITERIA = """\
 # the publisher's rule: k = 5 AND 2 distinct occupations in every group
 [criteria]
@@ -129,6 +138,9 @@ def test_adult_full_domain_with_suppression_end_to_end_in_chromium(tmp_path, mon
     assert len(released) == 45_222 - supp["n_suppressed"]
     assert out.splitlines()[0] == ("SAFE: all 2 criteria hold (KAnonymity(k=5), "
                                    "DistinctLDiversity(l=2)).")
+    # docs/cli.md shows this run's output: every line of it is this output's
+    shown = _documented_output()
+    assert shown and shown == out.splitlines()[:len(shown)]
     assert main(["verify", "released.csv", "--certificate", "released.cert.json",
                  "--original", "adult.csv"]) == 0
     assert capsys.readouterr().out.startswith("VERIFIED: released.csv matches ")
