@@ -52,7 +52,13 @@ from fractions import Fraction
 
 import pandas as pd
 
-from ._core.exact import decimal_fraction, fraction_text, is_real, parse_fraction, readable_fraction
+from ._core.exact import (
+    decimal_fraction,
+    fraction_text,
+    is_real,
+    parse_fraction,
+    readable_fraction,
+)
 from ._core.version import __version__
 from ._core.engines import partitioned_engine
 from .check import SkylineCheckResult, skyline_check
@@ -1205,7 +1211,8 @@ def anonymization_certificate(result, *, qi, sensitive: str, criteria,
     ...                    hierarchies={"zip": tree})
     >>> cert = anonymization_certificate(result, qi="zip", sensitive="dx",
     ...                                  criteria=[KAnonymity(2)], suppression_limit=0.2)
-    >>> cert["verdict"], cert["anonymization"]["levels"], cert["anonymization"]["suppression"]["n_suppressed"]
+    >>> made = cert["anonymization"]
+    >>> cert["verdict"], made["levels"], made["suppression"]["n_suppressed"]
     ('safe', {'zip': 1}, 1)
     >>> verify_certificate(result.table, cert).ok
     True
@@ -1265,7 +1272,7 @@ def _parse_criteria(certificate: Mapping) -> list | None:
         raise malformed("'criteria' must be an object with 'spec' and a list of 'results' "
                         "(each with 'criterion' and 'safe')")
     try:
-        criteria = criteria_from_spec(section.get("spec"))
+        criteria = criteria_from_spec(section.get("spec"))  # type: ignore[arg-type]
     except InvalidParameterError as exc:
         raise malformed(f"its criteria are invalid ({str(exc).rstrip('.')})") from None
     if not criteria:

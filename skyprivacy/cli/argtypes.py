@@ -91,7 +91,7 @@ def int_at_least(minimum: int):
     return parse
 
 
-def hierarchy_spec(text: str) -> tuple[str, str]:
+def hierarchy_spec(text: str) -> tuple[str | None, str]:
     """``COL=SOURCE`` of ``--hierarchy``: (column, source), the shortcuts'
     arguments checked here; ``bundled:DATASET`` alone is (None, source): every QI's bundled
     hierarchy of its own name."""

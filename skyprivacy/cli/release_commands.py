@@ -253,12 +253,12 @@ def _skyline_alone(args, criteria: list) -> bool:
 
 
 #: Options of SkylineAnonymize alone, with their defaults: (flag, attribute, default).
-_SKYLINE_ONLY = (("--bucketized", "bucketized", False), ("--group-column", "group_column",
-                                                          "group"),
-                 ("--random-state", "random_state", None), ("--split", "split", None),
-                 ("--order", "order", []), ("--numeric", "numeric", []),
-                 ("--categorical", "categorical", []), ("--labels", "labels", None),
-                 ("--engine dask", "engine", "pandas"))
+_SKYLINE_ONLY: tuple[tuple[str, str, object], ...] = (
+    ("--bucketized", "bucketized", False), ("--group-column", "group_column", "group"),
+    ("--random-state", "random_state", None), ("--split", "split", None),
+    ("--order", "order", []), ("--numeric", "numeric", []),
+    ("--categorical", "categorical", []), ("--labels", "labels", None),
+    ("--engine dask", "engine", "pandas"))
 
 
 def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: str,

@@ -243,7 +243,7 @@ def suppression_reasons(table: pd.DataFrame, result, criteria: list, hierarchies
     per_group = [c for c in criteria if c.per_group]
     verdicts = [np.asarray(c.evaluate(release).group_safe, dtype=bool) for c in per_group]
     sizes = release.sizes_array
-    reasons = []
+    reasons: list[dict] = []
     for g, label in enumerate(release.group_labels):
         fails = [repr(c) for c, ok in zip(per_group, verdicts) if not ok[g]]
         if fails:

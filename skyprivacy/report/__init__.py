@@ -26,4 +26,5 @@ from .skyline import group_size_svg, render_report, report_skylines, skyline_svg
 from .transparency import render_rule_report, tradeoff_svg
 
 __all__ = ["render_report", "report_skylines", "skyline_svg", "group_size_svg",
-           "render_rule_report", "tradeoff_svg", "risk_section", "record_risk_svg", "anonymization_section"]
+           "render_rule_report", "tradeoff_svg", "risk_section", "record_risk_svg",
+           "anonymization_section"]

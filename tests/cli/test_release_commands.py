@@ -614,7 +614,7 @@ def test_verify_catches_a_suppressed_count_against_the_original(work, capsys):
     code, out, err = run(capsys, "verify", "fd.csv", "--certificate", "forged.json",
                          "--original", "adult.csv")
     assert code == 1
-    assert f"- The original table has 2,000 rows; the certificate records 1,999." in out
+    assert "- The original table has 2,000 rows; the certificate records 1,999." in out
     assert err.startswith("skyprivacy verify: FAILED: ")
     code, out, err = run(capsys, "verify", "released.csv", "--certificate",
                          "released.cert.json", "--original", "adult.csv")
