@@ -88,7 +88,9 @@ def test_the_page_holds_the_section_and_no_empty_skyline_parts():
     result, cert = _certificate("drop")
     page = render_report(cert, result.candidate)
     assert anonymization_section(cert) in page
-    assert "Verdict: SAFE &mdash; 2 of 2 criteria hold" in page
+    assert ("Verdict: SAFE &mdash; 2 of 2 criteria hold</div>\n<p>The release is safe when "
+            "every criterion of the Anonymization section holds on the table as published."
+            "</p>") in page
     assert "<h2>Per-value checks</h2>" not in page and "Closest calls" not in page
     assert "<h3>Policy (l, k, m, c)</h3>" not in page
     assert page.index("Anonymization") < page.index("QI-group sizes")
