@@ -52,15 +52,36 @@ from fractions import Fraction
 
 import pandas as pd
 
-from ._core.exact import fraction_text, parse_fraction, readable_fraction
+from ._core.exact import (
+    decimal_fraction,
+    fraction_text,
+    is_real,
+    parse_fraction,
+    readable_fraction,
+)
 from ._core.version import __version__
 from ._core.engines import partitioned_engine
 from .check import SkylineCheckResult, skyline_check
+from .criteria import (
+    AverageRisk,
+    BetaLikeness,
+    Criterion,
+    DeltaDisclosure,
+    DistinctLDiversity,
+    EntropyLDiversity,
+    KAnonymity,
+    ProsecutorRisk,
+    RecursiveCLDiversity,
+    SkylinePolicy,
+    TCloseness,
+    as_criteria,
+)
 from .errors import InvalidParameterError, SchemaError, UnusedPolicyValueWarning, param_error
 from .knowledge import Policy
 from .labels import label_differences, parse_labels
 from .release import ReleaseCandidate, check_semantics
 from .risk import POPULATION_MODELS, identity_risk
+from .utility import discernibility
 
 __all__ = [
     "CERTIFICATE_SCHEMA_VERSION",
@@ -71,7 +92,13 @@ __all__ = [
     "partitioned_sha256",
     "text_table",
     "build_certificate",
+    "anonymization_certificate",
     "verify_certificate",
+    "CRITERIA_KEYS",
+    "parse_criterion",
+    "criteria_from_spec",
+    "criteria_to_spec",
+    "criterion_spec",
     "policy_to_json",
     "policy_from_json",
     "Verification",
@@ -438,36 +465,49 @@ def _risk_section(text: pd.DataFrame, assumptions: Mapping) -> dict:
 
 def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, result,
                  created, entry: dict | None = None, labels: Mapping | None = None,
-                 risk: Mapping | None = None) -> dict:
-    """:func:`build_certificate`, with the ``table`` entry given when already computed."""
+                 risk: Mapping | None = None, criteria: list | None = None,
+                 release: ReleaseCandidate | None = None) -> dict:
+    """:func:`build_certificate`, with the ``table`` entry (and the release of its text)
+    given when already computed; ``policy`` None only beside ``criteria``, which add the
+    ``criteria`` section."""
     owner = "build_certificate"
-    if not isinstance(policy, Policy):
+    if not isinstance(policy, Policy) and not (policy is None and criteria):
         raise param_error("policy", owner, "be a Policy", type(policy).__name__)
     semantics = check_semantics(semantics, owner)
-    policy = _text_policy(policy)
+    policy = None if policy is None else _text_policy(policy)
     parameters = {"qi": _columns(qi, owner), "group": group, "sensitive": sensitive,
                   "individual": individual, "semantics": semantics}
     labels = _labels_record(labels, owner)
-    text = _text_of(table)
-    release = _release_of(text, parameters)
-    if result is None:
+    text = _text_of(table) if release is None or risk is not None else None
+    if release is None:
+        release = _release_of(text, parameters)
+    if policy is None:
+        result = None
+    elif result is None:
         result = _check_quietly(release, policy)
     elif not isinstance(result, SkylineCheckResult):
         raise param_error("result", owner, "be a SkylineCheckResult", type(result).__name__)
     sizes = release.sizes_array
+    safe = result is None or bool(result.safe)
     certificate = {
         **certificate_header(CERTIFICATE_SCHEMA_VERSION, _KIND, created),
         "table": entry if entry is not None else _table_entry(table),
         "parameters": parameters,
-        "policy": policy_to_json(policy),
+        "policy": None if policy is None else policy_to_json(policy),
         "release": {"n_groups": release.n_groups, "n_individuals": release.n_individuals,
                     "min_group_size": int(sizes.min()), "max_group_size": int(sizes.max())},
-        "safe": bool(result.safe),
-        "verdict": "safe" if result.safe else "unsafe",
-        "checks": _check_rows(result),
-        "unused_policy_values": [str(v) for v in result.unused_policy_values],
+        "safe": safe,
+        "verdict": "safe" if safe else "unsafe",
+        "checks": [] if result is None else _check_rows(result),
+        "unused_policy_values": [] if result is None else [str(v) for v in
+                                                           result.unused_policy_values],
         "labels": labels,
     }
+    if criteria:  # only with criteria: a skyline certificate is unchanged
+        results = _criteria_results(release, criteria)
+        certificate["criteria"] = {"spec": criteria_to_spec(criteria), "results": results}
+        certificate["safe"] = safe = safe and all(r["safe"] for r in results)
+        certificate["verdict"] = "safe" if safe else "unsafe"
     if risk is not None:  # only when asked: a certificate without it is unchanged
         certificate["risk"] = _risk_section(text, risk)
     return certificate
@@ -584,7 +624,7 @@ def hash_difference(what: str, frame: pd.DataFrame, recorded: str) -> str | None
             f"certificate records {recorded}.")
 
 
-def _parse(certificate: Mapping) -> tuple[dict, Policy]:
+def _parse(certificate: Mapping) -> tuple[dict, Policy | None]:
     """Validate the layout; return the parameters and the policy."""
     parse_header(certificate, _KIND, CERTIFICATE_SCHEMA_VERSION, _REQUIRED, ("table",),
                  (CANONICAL_FORM, PARTITIONED_FORM))
@@ -604,7 +644,8 @@ def _parse(certificate: Mapping) -> tuple[dict, Policy]:
     if (qi is None) == (group is None):
         raise malformed("exactly one of 'parameters.qi' and 'parameters.group' must be set")
     try:
-        policy = policy_from_json(certificate["policy"])
+        policy = (None if certificate["policy"] is None and "criteria" in certificate
+                  else policy_from_json(certificate["policy"]))
     except (InvalidParameterError, TypeError) as exc:
         raise malformed(f"its policy is invalid ({str(exc).rstrip('.')})") from None
     checks = certificate["checks"]
@@ -633,13 +674,18 @@ def _key(entry: Mapping) -> tuple:
 
 
 def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
-                       labels: bytes | str | None = None) -> Verification:
+                       labels: bytes | str | None = None,
+                       original: pd.DataFrame | None = None) -> Verification:
     """Recompute a certificate from a released table and list every difference.
 
     The table is hashed as in :func:`build_certificate`; then the release is rebuilt with the
     certificate's own columns and semantics, checked against the certificate's policy, and
     every (value, point) breach probability (exact fraction, and the float given next to it)
-    and the verdict are compared.
+    and the verdict are compared.  A certificate with criteria (:func:`anonymization_certificate`)
+    also has every criterion's verdict recomputed on the released table, the masked group's
+    included, and its record of the anonymization checked: the partition and utility
+    figures of the released groups, the suppressed rows against the table (the rows dropped,
+    or the masked group) and the budget.
 
     Parameters
     ----------
@@ -652,6 +698,11 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
         records one: its SHA-256 must be the recorded one, every digest must be the SHA-256
         of its members, and every digest label of the table's QI columns must be listed with
         its number of members (:mod:`skyprivacy.labels`).
+    original : pandas.DataFrame, optional
+        The original table of an anonymization certificate
+        (:func:`anonymization_certificate`): its number of rows must be the one recorded, so
+        the suppressed rows are counted against it.  Without it, the recorded count is
+        checked against the released table alone (the dropped rows and the masked group).
 
     Returns
     -------
@@ -697,12 +748,18 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
             and risk["population_size"] < entry["n_rows"]:
         raise malformed(f"'risk.assumptions.population_size' ({risk['population_size']}) is "
                         f"smaller than the table's {entry['n_rows']} rows")
+    n_rows = int(entry["n_rows"])
+    criteria = _parse_criteria(certificate)
+    anonymization = _parse_anonymization(certificate, parameters)
+    release = None
+    if anonymization is not None:
+        release = _release_of(_text_of(table), parameters)
     recomputed = _certificate(table, policy, sensitive=parameters["sensitive"],
                               qi=parameters["qi"], group=parameters["group"],
                               individual=parameters["individual"],
                               semantics=parameters["semantics"], result=None,
                               created=certificate.get("created"), entry=entry,
-                              labels=record, risk=risk)
+                              labels=record, risk=risk, criteria=criteria, release=release)
     claimed = {}
     for entry in certificate["checks"]:
         try:
@@ -744,6 +801,13 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
                            f"{certificate['verdict']!r}, the table gives "
                            f"{recomputed['verdict']!r}.")
     differences += _label_file_differences(table, record, parameters["qi"], labels)
+    if criteria:
+        differences += _criteria_differences(certificate["criteria"]["results"],
+                                             recomputed["criteria"]["results"])
+    if anonymization is not None:
+        assert release is not None and criteria is not None
+        differences += _anonymization_differences(anonymization, release, criteria,
+                                                  n_rows, original)
     if risk is not None:
         differences += _risk_differences(certificate["risk"]["figures"],
                                          recomputed["risk"]["figures"], "")
@@ -802,3 +866,538 @@ def _risk_differences(claimed, actual, path: str) -> list[str]:
         return []
     return [f"The risk figure {path!r} differs: the certificate records {claimed!r}, the "
             f"table gives {actual!r}."]
+
+
+# ----------------------------------------------------------------------------- criteria spec
+#: The keys of a policy file's ``[criteria]`` section, which a certificate's ``criteria.spec``
+#: repeats: each names one criterion of :mod:`skyprivacy.criteria` and its parameters.
+CRITERIA_KEYS = ("k", "l-diversity", "t-closeness", "beta-likeness", "delta-disclosure",
+                 "prosecutor-risk", "average-risk")
+_FORMS = {
+    "k": "a whole number >= 1",
+    "l-diversity": "distinct:L, entropy:L or recursive:C,L (e.g. 'distinct:3')",
+    "t-closeness": "equal:T or ordered:T with T in [0, 1] (e.g. 'equal:0.2')",
+    "beta-likeness": "basic:B or enhanced:B with B > 0 (e.g. 'basic:1.5')",
+    "delta-disclosure": "a number > 0",
+    "prosecutor-risk": "a number in (0, 1]",
+    "average-risk": "a number in (0, 1]",
+}
+#: Longest number text a criterion reads: a longer one is refused before it is converted.
+_NUMBER_DIGITS = 40
+
+
+def _spec_number(text: object, key: str, *, whole: bool = False) -> Fraction:
+    """An exact number of a criterion's spec: an int, or a decimal or 'p/q' text (a TOML
+    float is read as the decimal it prints as); refuses booleans, infinities and texts too
+    long to be a threshold and exponents (``1e999999999`` would allocate a billion digits:
+    nothing is allocated in proportion to a number)."""
+    bad = InvalidParameterError(f"'{key}' must be {_FORMS[key]}; got {text!r}.")
+    if isinstance(text, bool):
+        raise bad
+    if isinstance(text, int):
+        value = Fraction(text)
+    elif isinstance(text, float):
+        if not math.isfinite(text):
+            raise bad
+        value = Fraction(repr(text))
+    elif isinstance(text, str) and 0 < len(text.strip()) <= _NUMBER_DIGITS \
+            and re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)(/\d+)?", text.strip()):
+        try:
+            value = parse_fraction(text)
+        except (ValueError, ZeroDivisionError):
+            raise bad from None
+    else:
+        raise bad
+    if whole and value.denominator != 1:
+        raise bad
+    return value
+
+
+def _number_spec(value: Fraction) -> str:
+    """A threshold as the spec writes it: a decimal when it has one ('0.2'), else 'p/q'."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    rest = value.denominator
+    for prime in (2, 5):
+        while rest % prime == 0:
+            rest //= prime
+    if rest != 1:
+        return fraction_text(value)
+    digits = 0
+    while (value * 10 ** digits).denominator != 1:
+        digits += 1
+    scaled = abs(value.numerator * 10 ** digits // value.denominator)
+    text = str(scaled).rjust(digits + 1, "0")
+    return ("-" if value < 0 else "") + text[:-digits] + "." + text[-digits:]
+
+
+def parse_criterion(key: str, value: object) -> Criterion:
+    """One criterion from its ``[criteria]`` key and value (also a command-line flag's text).
+
+    Parameters
+    ----------
+    key : str
+        One of :data:`CRITERIA_KEYS`.
+    value : int, float or str
+        ``k = 5``, ``l-diversity = "distinct:3"`` (``entropy:L``, ``recursive:C,L``),
+        ``t-closeness = "equal:0.2"`` (``ordered:T``), ``beta-likeness = "basic:1.5"``
+        (``enhanced:B``), ``delta-disclosure = 1.2``, ``prosecutor-risk = 0.2``,
+        ``average-risk = 0.05``. Numbers are exact: ``0.2`` is 1/5, ``"2/3"`` is 2/3.
+
+    Returns
+    -------
+    Criterion
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown key or a value out of its form or range; the message names both.
+
+    Examples
+    --------
+    >>> parse_criterion("l-diversity", "recursive:3,2")
+    RecursiveCLDiversity(diversity_c=3, l=2)
+    >>> parse_criterion("t-closeness", "equal:0.2")
+    TCloseness(t=1/5, distance='equal')
+    """
+    if key not in _FORMS:
+        raise InvalidParameterError(f"Unknown criterion {key!r}; the criteria are "
+                                    f"{list(CRITERIA_KEYS)}.")
+    bad = InvalidParameterError(f"'{key}' must be {_FORMS[key]}; got {value!r}.")
+    if key in ("l-diversity", "t-closeness", "beta-likeness"):
+        kind, colon, rest = value.partition(":") if isinstance(value, str) else ("", "", "")
+        kind = kind.strip()
+        kinds = {"l-diversity": ("distinct", "entropy", "recursive"),
+                 "t-closeness": ("equal", "ordered"),
+                 "beta-likeness": ("basic", "enhanced")}[key]
+        if not colon or kind not in kinds:
+            raise bad
+        parts = rest.split(",")
+        if len(parts) != (2 if kind == "recursive" else 1):
+            raise bad
+        try:
+            numbers = [_spec_number(part, key) for part in parts]
+        except InvalidParameterError:
+            raise bad from None  # named whole: 'distinct:x', not 'x'
+    else:
+        numbers = [_spec_number(value, key, whole=key == "k")]
+        kind = ""
+    try:
+        if key == "k":
+            return KAnonymity(int(numbers[0]))
+        if key == "l-diversity":
+            if kind == "recursive":
+                c, l = numbers
+                if l.denominator != 1:
+                    raise bad
+                return RecursiveCLDiversity(c, int(l))
+            if kind == "distinct":
+                if numbers[0].denominator != 1:
+                    raise bad
+                return DistinctLDiversity(int(numbers[0]))
+            return EntropyLDiversity(numbers[0])
+        if key == "t-closeness":
+            return TCloseness(numbers[0], distance=kind)
+        if key == "beta-likeness":
+            return BetaLikeness(numbers[0], enhanced=kind == "enhanced")
+        if key == "delta-disclosure":
+            return DeltaDisclosure(numbers[0])
+        if key == "prosecutor-risk":
+            return ProsecutorRisk(numbers[0])
+        return AverageRisk(numbers[0])
+    except InvalidParameterError:  # the criterion's own range: said in the spec's words
+        raise bad from None
+
+
+def criteria_from_spec(spec: Mapping) -> list[Criterion]:
+    """The criteria of a ``[criteria]`` section (or a certificate's ``criteria.spec``).
+
+    Each key of :data:`CRITERIA_KEYS` holds one value or a list of them (``l-diversity =
+    ["distinct:3", "entropy:2"]``); the release must satisfy every criterion.
+
+    Raises
+    ------
+    InvalidParameterError
+        For an unknown key, an empty list or a bad value (see :func:`parse_criterion`).
+
+    Examples
+    --------
+    >>> criteria_from_spec({"k": 5, "t-closeness": "equal:0.2"})
+    [KAnonymity(k=5), TCloseness(t=1/5, distance='equal')]
+    """
+    if not isinstance(spec, Mapping):
+        raise InvalidParameterError(f"The criteria must be a table of criterion = value; got "
+                                    f"{spec!r}.")
+    out: list[Criterion] = []
+    for key, value in spec.items():
+        if key not in _FORMS:
+            raise InvalidParameterError(f"Unknown criterion {key!r}; the criteria are "
+                                        f"{list(CRITERIA_KEYS)}.")
+        listed = value if isinstance(value, list) else [value]
+        if not listed:
+            raise InvalidParameterError(f"'{key}' is an empty list; give {_FORMS[key]}.")
+        out += [parse_criterion(key, item) for item in listed]
+    return out
+
+
+def criterion_spec(criterion: Criterion) -> tuple[str, object]:
+    """The ``[criteria]`` (key, value) of a criterion, inverse of :func:`parse_criterion`.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a criterion the spec cannot write (a skyline policy is the certificate's
+        ``policy``; population uniqueness needs a population model).
+
+    Examples
+    --------
+    >>> criterion_spec(TCloseness(0.2, distance="ordered"))
+    ('t-closeness', 'ordered:0.2')
+    """
+    if isinstance(criterion, KAnonymity):
+        return "k", criterion.k
+    if isinstance(criterion, DistinctLDiversity):
+        return "l-diversity", f"distinct:{criterion.l}"
+    if isinstance(criterion, EntropyLDiversity):
+        return "l-diversity", f"entropy:{_number_spec(criterion.l)}"
+    if isinstance(criterion, RecursiveCLDiversity):
+        return "l-diversity", f"recursive:{_number_spec(criterion.diversity_c)},{criterion.l}"
+    if isinstance(criterion, TCloseness) and criterion.order is None:
+        return "t-closeness", f"{criterion.distance}:{_number_spec(criterion.t)}"
+    if isinstance(criterion, BetaLikeness):
+        kind = "enhanced" if criterion.enhanced else "basic"
+        return "beta-likeness", f"{kind}:{_number_spec(criterion.beta)}"
+    if isinstance(criterion, DeltaDisclosure):
+        return "delta-disclosure", _number_spec(criterion.delta)
+    if isinstance(criterion, ProsecutorRisk):
+        return "prosecutor-risk", _number_spec(criterion.r)
+    if isinstance(criterion, AverageRisk):
+        return "average-risk", _number_spec(criterion.r)
+    raise param_error("criterion", "criterion_spec", "be a criterion a [criteria] section "
+                      "can hold", criterion)
+
+
+def criteria_to_spec(criteria) -> dict:
+    """The ``[criteria]`` mapping of a list of criteria (each key a list of values).
+
+    Examples
+    --------
+    >>> criteria_to_spec([KAnonymity(5), DistinctLDiversity(3)])
+    {'k': [5], 'l-diversity': ['distinct:3']}
+    """
+    out: dict = {}
+    for criterion in criteria:
+        key, value = criterion_spec(criterion)
+        out.setdefault(key, []).append(value)
+    return out
+
+
+# ----------------------------------------------------------------------------- anonymization
+#: The label of every QI of a masked (suppressed) row, as :func:`skyprivacy.anonymize` writes.
+MASK = "*"
+
+
+def _split_criteria(criteria, owner: str) -> tuple[Policy | None, list[Criterion]]:
+    """(the one skyline policy or None, the other criteria) of ``criteria=``."""
+    listed = as_criteria(criteria)
+    policies = [c.policy for c in listed if isinstance(c, SkylinePolicy)]
+    if len(policies) > 1:
+        raise param_error("criteria", owner, "hold at most one skyline policy", criteria)
+    others = [c for c in listed if not isinstance(c, SkylinePolicy)]
+    for criterion in others:
+        criterion_spec(criterion)  # one a certificate can write and read back
+    return (policies[0] if policies else None), others
+
+
+def _criteria_results(release: ReleaseCandidate, criteria: list) -> list[dict]:
+    """Each criterion's verdict on the release (and its failing groups, per group)."""
+    return [criterion.evaluate(release).to_dict() for criterion in criteria]
+
+
+def _masked_index(release: ReleaseCandidate) -> int | None:
+    """The group whose every QI is ``'*'`` (where masked rows are released), or None."""
+    for i, label in enumerate(release.group_labels):
+        labels = label if isinstance(label, tuple) else (label,)
+        if all(str(x) == MASK for x in labels):
+            return i
+    return None
+
+
+def _release_figures(release: ReleaseCandidate, criteria: list, suppressed: str,
+                     n_suppressed: int, n_original: int) -> dict:
+    """What the anonymization section records that the released table alone gives back:
+    the partition, the utility of the released groups and the masked group."""
+    sizes = release.sizes_array
+    charged = discernibility(release)
+    masked = None
+    index = _masked_index(release) if suppressed == "mask" else None
+    if index is not None or (suppressed == "mask" and n_suppressed):
+        size = 0 if index is None else int(sizes[index])
+        verdicts = []
+        if index is not None:
+            verdicts = [{"criterion": repr(c), "safe": bool(c.evaluate(release).group_safe[index])}
+                        for c in criteria if c.per_group]
+        masked = {"n_rows": size, "criteria": verdicts}
+        if size >= n_suppressed:  # the masked rows are charged N each, not the group's size
+            charged += (size - n_suppressed) ** 2 - size ** 2
+    charged += n_suppressed * n_original
+    return {
+        "partition": {"n_groups": release.n_groups, "min_group_size": int(sizes.min()),
+                      "max_group_size": int(sizes.max()),
+                      "average_group_size": release.n_individuals / release.n_groups},
+        "utility": {"discernibility": discernibility(release),
+                    "discernibility_suppressed_charged_n": charged},
+        "masked_group": masked,
+    }
+
+
+def anonymization_certificate(result, *, qi, sensitive: str, criteria,
+                              suppressed: str = "drop", suppression_limit=0,
+                              reasons: Sequence | None = None, semantics: str = "svpi",
+                              created: str | None = None,
+                              labels: Mapping | None = None) -> dict:
+    """A certificate of a release made by :func:`skyprivacy.anonymize` under combined
+    criteria, with how it was made.
+
+    Parameters
+    ----------
+    result : AnonymizeResult
+        The result: its ``.table`` is certified (hashed, every criterion checked), and its
+        ``.method``, ``.levels``, ``.objective``, ``.value``, ``.suppressed``,
+        ``.nodes_checked`` and ``.lattice_size`` are recorded.
+    qi : str or list of str
+    sensitive : str
+    criteria : Criterion, Policy or list of them
+        The criteria the release was made under; at most one skyline policy (recorded as the
+        certificate's ``policy`` with its (value, point) ``checks``), the others in
+        ``criteria.spec`` (the ``[criteria]`` form, :func:`criteria_to_spec`) with each one's
+        verdict in ``criteria.results``.
+    suppressed : {'drop', 'mask'}, default 'drop'
+        How the suppressed rows were released (removed, or with every QI ``'*'``).
+    suppression_limit : number in [0, 1], default 0
+        The fraction of rows that could be suppressed; recorded with the budget it allows.
+    reasons : sequence of dict, optional
+        Why rows were suppressed: one entry per suppressed group, ``{"group": {qi: label},
+        "n_rows": int, "fails": [criterion, ...]}``, as the command line computes it; their
+        rows must add up to ``result.suppressed``.
+    semantics, created, labels
+        As in :func:`build_certificate`.
+
+    Returns
+    -------
+    dict
+        A certificate as :func:`build_certificate` makes (``policy`` and ``checks`` null and
+        empty without a skyline policy), with ``criteria`` and ``anonymization`` (method,
+        levels, partition, objective, search figures, utility, suppression and the masked
+        group); ``verdict`` is safe only when every criterion holds.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a bad parameter, two skyline policies, reasons that do not add up, or a criterion
+        the ``[criteria]`` form cannot write.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from skyprivacy.anonymize import anonymize
+    >>> table = pd.DataFrame({"zip": ["11", "12", "21", "22", "31"],
+    ...                       "dx": ["a", "b", "a", "b", "a"]})
+    >>> from skyprivacy.hierarchy import Hierarchy
+    >>> tree = Hierarchy([["11", "1*", "*"], ["12", "1*", "*"], ["21", "2*", "*"],
+    ...                   ["22", "2*", "*"], ["31", "3*", "*"]])
+    >>> result = anonymize(table, qi="zip", sensitive="dx", criteria=[KAnonymity(2)],
+    ...                    method="full-domain", suppression_limit=0.2,
+    ...                    hierarchies={"zip": tree})
+    >>> cert = anonymization_certificate(result, qi="zip", sensitive="dx",
+    ...                                  criteria=[KAnonymity(2)], suppression_limit=0.2)
+    >>> made = cert["anonymization"]
+    >>> cert["verdict"], made["levels"], made["suppression"]["n_suppressed"]
+    ('safe', {'zip': 1}, 1)
+    >>> verify_certificate(result.table, cert).ok
+    True
+    """
+    owner = "anonymization_certificate"
+    if suppressed not in ("drop", "mask"):
+        raise param_error("suppressed", owner, "be one of ['drop', 'mask']", suppressed)
+    exact_limit = decimal_fraction(suppression_limit) if is_real(suppression_limit) \
+        and not isinstance(suppression_limit, bool) else None
+    if exact_limit is None or not 0 <= exact_limit <= 1:
+        raise param_error("suppression_limit", owner, "be a fraction of rows in [0, 1]",
+                          suppression_limit)
+    policy, others = _split_criteria(criteria, owner)
+    table = result.table
+    n_suppressed = int(result.suppressed)
+    n_original = len(table) + (n_suppressed if suppressed == "drop" else 0)
+    if reasons is not None:
+        reasons = [dict(r) for r in reasons]
+        if sum(int(r.get("n_rows", 0)) for r in reasons) != n_suppressed:
+            raise param_error("reasons", owner, f"account for the {n_suppressed} suppressed "
+                              f"rows", reasons)
+    semantics = check_semantics(semantics, owner)
+    release = _release_of(_text_of(table), {"qi": _columns(qi, owner), "group": None,
+                                            "individual": None, "sensitive": sensitive,
+                                            "semantics": semantics})
+    certificate = _certificate(table, policy, sensitive=sensitive, qi=qi, group=None,
+                               individual=None, semantics=semantics, result=None,
+                               created=created, labels=labels, criteria=others,
+                               release=release)
+    value = getattr(result, "value", None)
+    levels = getattr(result, "levels", None)
+    certificate["anonymization"] = {
+        "method": str(result.method),
+        "levels": None if levels is None else {str(k): int(v) for k, v in levels.items()},
+        "objective": {"name": str(result.objective),
+                      "value": None if value is None else fraction_text(Fraction(value)),
+                      "value_float": None if value is None else float(value)},
+        "search": {"nodes_checked": getattr(result, "nodes_checked", None),
+                   "lattice_size": getattr(result, "lattice_size", None)},
+        "suppression": {"suppressed": suppressed, "limit": fraction_text(exact_limit),
+                        "budget": int(exact_limit * n_original),
+                        "n_original_rows": n_original, "n_suppressed": n_suppressed,
+                        "groups": reasons},
+        **_release_figures(release, others, suppressed, n_suppressed, n_original),
+    }
+    return certificate
+
+
+def _parse_criteria(certificate: Mapping) -> list | None:
+    """The criteria of a certificate's ``criteria`` section (None when it has none)."""
+    if "criteria" not in certificate:
+        return None
+    section = certificate["criteria"]
+    if (not isinstance(section, Mapping) or not isinstance(section.get("results"), list)
+            or not all(isinstance(r, Mapping) and isinstance(r.get("criterion"), str)
+                       and isinstance(r.get("safe"), bool) for r in section["results"])):
+        raise malformed("'criteria' must be an object with 'spec' and a list of 'results' "
+                        "(each with 'criterion' and 'safe')")
+    try:
+        criteria = criteria_from_spec(section.get("spec"))  # type: ignore[arg-type]
+    except InvalidParameterError as exc:
+        raise malformed(f"its criteria are invalid ({str(exc).rstrip('.')})") from None
+    if not criteria:
+        raise malformed("'criteria.spec' names no criterion")
+    return criteria
+
+
+def _criteria_differences(claimed: list, actual: list) -> list[str]:
+    """Every criterion whose recorded verdict (or number of failing groups) the table does
+    not give, and every criterion recorded or missing against the spec."""
+    out = []
+    recorded = {r["criterion"]: r for r in claimed}
+    for entry in actual:
+        name = entry["criterion"]
+        mine = recorded.pop(name, None)
+        if mine is None:
+            out.append(f"The certificate has no verdict for {name}, which its criteria "
+                       f"require.")
+        elif mine["safe"] != entry["safe"]:
+            out.append(f"The verdict of {name} differs: the certificate says "
+                       f"{'safe' if mine['safe'] else 'unsafe'}, the table gives "
+                       f"{'safe' if entry['safe'] else 'unsafe'}.")
+        elif mine.get("failing_groups") != entry.get("failing_groups"):
+            out.append(f"The failing groups of {name} differ: the certificate records "
+                       f"{mine.get('failing_groups')!r}, the table gives "
+                       f"{entry.get('failing_groups')!r}.")
+    out += [f"The certificate lists a verdict for {name} that its criteria do not name."
+            for name in recorded]
+    return out
+
+
+_ANONYMIZATION = ("method", "levels", "objective", "search", "suppression", "partition",
+                  "utility", "masked_group")
+_SUPPRESSION = ("suppressed", "limit", "budget", "n_original_rows", "n_suppressed", "groups")
+
+
+def _count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _parse_anonymization(certificate: Mapping, parameters: Mapping) -> dict | None:
+    """The ``anonymization`` section, its layout checked (None when there is none)."""
+    if "anonymization" not in certificate:
+        return None
+    section = certificate["anonymization"]
+    if not isinstance(section, Mapping) or any(k not in section for k in _ANONYMIZATION):
+        raise malformed(f"'anonymization' must be an object with {list(_ANONYMIZATION)}")
+    if "criteria" not in certificate:
+        raise malformed("'anonymization' needs the 'criteria' section it was made under")
+    if parameters["qi"] is None:
+        raise malformed("'anonymization' needs 'parameters.qi'")
+    supp = section["suppression"]
+    if not isinstance(supp, Mapping) or any(k not in supp for k in _SUPPRESSION):
+        raise malformed(f"'anonymization.suppression' must be an object with "
+                        f"{list(_SUPPRESSION)}")
+    if supp["suppressed"] not in ("drop", "mask"):
+        raise malformed(f"'anonymization.suppression.suppressed' must be 'drop' or 'mask', "
+                        f"not {supp['suppressed']!r}")
+    for name in ("budget", "n_original_rows", "n_suppressed"):
+        if not _count(supp[name]):
+            raise malformed(f"'anonymization.suppression.{name}' must be a whole number >= 0, "
+                            f"not {supp[name]!r}")
+    try:
+        limit = parse_fraction(supp["limit"])
+    except (TypeError, ValueError, ZeroDivisionError):
+        limit = None
+    if limit is None or not 0 <= limit <= 1:
+        raise malformed(f"'anonymization.suppression.limit' must be a fraction in [0, 1], not "
+                        f"{supp['limit']!r}")
+    groups = supp["groups"]
+    if groups is not None and not (isinstance(groups, list) and all(
+            isinstance(g, Mapping) and _count(g.get("n_rows")) for g in groups)):
+        raise malformed("'anonymization.suppression.groups' must be null or a list of "
+                        "objects with 'n_rows'")
+    return {**section, "suppression": {**supp, "limit": limit}}
+
+
+def _anonymization_differences(section: Mapping, release: ReleaseCandidate, criteria: list,
+                               n_rows: int, original) -> list[str]:
+    """What the released table (and the original, when given) says against the record of
+    how it was made: the suppressed rows and budget, the partition, utility and masked
+    group."""
+    out = []
+    supp = section["suppression"]
+    mode, n_suppressed, n_original = supp["suppressed"], supp["n_suppressed"], \
+        supp["n_original_rows"]
+    budget = int(supp["limit"] * n_original)
+    if supp["budget"] != budget:
+        out.append(f"The suppression budget differs: the certificate records "
+                   f"{supp['budget']} rows, a limit of {fraction_text(supp['limit'])} of "
+                   f"{n_original:,} rows allows {budget}.")
+    if n_suppressed > budget:
+        out.append(f"The certificate records {n_suppressed:,} suppressed rows, more than the "
+                   f"budget of {budget:,}.")
+    expected = n_original - n_suppressed if mode == "drop" else n_original
+    if n_rows != expected:
+        out.append(f"The suppressed rows do not add up: the certificate records "
+                   f"{n_original:,} original rows and {n_suppressed:,} suppressed "
+                   f"({mode}), so the released table should have {expected:,} rows; it has "
+                   f"{n_rows:,}.")
+    if original is not None and len(original) != n_original:
+        out.append(f"The original table has {len(original):,} rows; the certificate records "
+                   f"{n_original:,}.")
+    groups = supp["groups"]
+    if groups is not None and sum(g["n_rows"] for g in groups) != n_suppressed:
+        out.append(f"The suppressed groups the certificate lists hold "
+                   f"{sum(g['n_rows'] for g in groups):,} rows, not the {n_suppressed:,} it "
+                   f"records.")
+    actual = _release_figures(release, criteria, mode, n_suppressed, n_original)
+    for name in ("partition", "utility", "masked_group"):
+        mine, theirs = section[name], actual[name]
+        if name == "partition" and isinstance(mine, Mapping) and isinstance(
+                mine.get("average_group_size"), (int, float)):
+            if math.isclose(mine["average_group_size"], theirs["average_group_size"],
+                            rel_tol=1e-12):
+                mine = {**mine, "average_group_size": theirs["average_group_size"]}
+        if mine != theirs:
+            out.append(f"The {name.replace('_', ' ')} differs: the certificate records "
+                       f"{mine!r}, the table gives {theirs!r}.")
+    masked = actual["masked_group"]
+    if masked is not None:
+        if masked["n_rows"] < n_suppressed:
+            out.append(f"The masked group (every QI '{MASK}') holds {masked['n_rows']:,} rows, "
+                       f"fewer than the {n_suppressed:,} suppressed rows the certificate "
+                       f"records.")
+        out += [f"The masked group fails {v['criterion']}." for v in masked["criteria"]
+                if not v["safe"]]
+    return out

@@ -21,7 +21,9 @@ problem becomes one clear :class:`InputError` (or the library's :class:`SchemaEr
       [values."Exec-managerial"]
       skyline = [[4, 10, 4, 0.9], [1, 20, 1, 0.9]]
 
-  A threshold ``c`` may also be a fraction written as a string, ``"2/3"``.
+  A threshold ``c`` may also be a fraction written as a string, ``"2/3"``.  A ``[criteria]``
+  section adds other criteria (``k = 5``, ``l-diversity = "distinct:3"``, ``t-closeness =
+  "equal:0.2"``; :func:`read_criteria`), which ``skyprivacy anonymize`` ANDs with the skyline.
 * Hierarchies are ARX CSV files (``leaf;level 1;...;*``) or references to the bundled ones:
   ``bundled:adult:ATTRIBUTE``, or ``bundled:adult`` for the Adult attribute of the column's
   own name.  :func:`read_arx` and :func:`write_arx` are the thin file functions beside the
@@ -54,7 +56,8 @@ from ._core.encoding import NA_MARKERS, as_numbers, did_you_mean, missing_mask
 from ._core.validation import InstanceOf, check, validate_params
 from ._core.text import MAX_NESTING, nesting_depth
 from ._core.warning import warn
-from .certificate import canonical_csv, policy_from_json, text_table
+from .certificate import canonical_csv, criteria_from_spec, policy_from_json, text_table
+from .criteria import SkylinePolicy
 from .errors import (HierarchyError, InvalidParameterError, SchemaError, SkyPrivacyError,
                      SkyPrivacyWarning)
 from .datasets import bundled
@@ -79,6 +82,7 @@ __all__ = [
     "missing_mask",
     "as_numbers",
     "read_policy",
+    "read_criteria",
     "read_hierarchy",
     "read_arx",
     "write_arx",
@@ -581,21 +585,69 @@ def _load_document(path, title: str, noun: str, syntax: str, load, decode_error)
         raise InputError(f"{title} {_name(path)} is not valid {syntax}: {exc}.") from None
 
 
+def _policy_file(path) -> tuple[Policy | None, list]:
+    """(the skyline policy or None, the criteria of the ``[criteria]`` section) of a policy
+    file: the one place its TOML is read."""
+    where = _name(path)
+    data = _load_document(path, "Policy file", "policy file", "TOML", tomllib.loads,
+                          tomllib.TOMLDecodeError)
+    section = data.pop("criteria", None)
+    try:
+        criteria = [] if section is None else criteria_from_spec(section)
+    except InvalidParameterError as exc:
+        raise InputError(f"Policy file {where}, section [criteria]: {exc}") from None
+    if section is not None and not data:
+        if not criteria:
+            raise InputError(f"Policy file {where}: its [criteria] section is empty and it has "
+                             f"no skyline; give k = 5, l-diversity = \"distinct:3\", ... or a "
+                             f"[default] skyline.")
+        return None, criteria
+    try:
+        return policy_from_json(data), criteria
+    except (InvalidParameterError, TypeError) as exc:
+        raise InputError(f"Policy file {where}: {exc}") from None
+
+
 def read_policy(path) -> Policy:
     """Read a value-centric policy from a TOML file (shape in the module docstring).
 
     Raises
     ------
     InputError
-        The file cannot be read, is not TOML, or does not describe a valid policy.
+        The file cannot be read, is not TOML, or does not describe a valid policy; or it holds
+        a ``[criteria]`` section (:func:`read_criteria` reads those).
     """
-    where = _name(path)
-    data = _load_document(path, "Policy file", "policy file", "TOML", tomllib.loads,
-                          tomllib.TOMLDecodeError)
-    try:
-        return policy_from_json(data)
-    except (InvalidParameterError, TypeError) as exc:
-        raise InputError(f"Policy file {where}: {exc}") from None
+    policy, criteria = _policy_file(path)
+    if criteria or policy is None:
+        raise InputError(f"Policy file {_name(path)} has a [criteria] section, which only "
+                         f"'skyprivacy anonymize' reads; this command certifies a skyline "
+                         f"policy alone.")
+    return policy
+
+
+def read_criteria(path) -> list:
+    """Read the criteria of a policy file: its skyline policy (as a
+    :class:`~skyprivacy.criteria.SkylinePolicy`, first) and its ``[criteria]`` section::
+
+        [default]
+        skyline = [[1, 5, 1, 0.9]]
+
+        [criteria]
+        k = 5
+        l-diversity = "distinct:3"      # entropy:L, recursive:C,L; or a list of them
+        t-closeness = "equal:0.2"       # ordered:T
+
+    The keys and values are :func:`skyprivacy.certificate.parse_criterion`'s; a release must
+    satisfy every criterion.
+
+    Raises
+    ------
+    InputError
+        The file cannot be read, is not TOML, or holds a bad skyline or criterion (the
+        message names the key and the value), or neither.
+    """
+    policy, criteria = _policy_file(path)
+    return ([] if policy is None else [SkylinePolicy(policy)]) + criteria
 
 
 def read_hierarchy(source: str, *, column: str, sep: str = ";") -> Hierarchy:

@@ -109,6 +109,11 @@ AREA_IMPORTS: dict[tuple[str, str], str] = {
     ("criteria", "risk"): "the risk thresholds are criteria, estimated by the risk module",
     ("certificate", "risk"): "a certificate asked to also certify identity risk records the "
                              "figures identity_risk computes, and verify recomputes them",
+    ("certificate", "criteria"): "a release made under combined criteria is certified with "
+                                 "each criterion's verdict, which verify recomputes, and the "
+                                 "[criteria] form is read and written beside the policy's",
+    ("certificate", "utility"): "an anonymization certificate records the discernibility of "
+                                "the released groups, and verify recomputes it",
     ("transparency", "certificate"): "the decision-rule certificate hashes and lays out its "
                                      "table with the canonical CSV, hash and header the "
                                      "skyline certificate defines (one canonical form)",

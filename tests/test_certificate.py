@@ -553,3 +553,320 @@ def test_risk_errors(risky_table, policy):
         with pytest.raises(InvalidParameterError,
                            match="^" + re.escape(f"The certificate is malformed: {message}.")):
             verify_certificate(risky_table, {**cert, "risk": section})
+
+
+# ------------------------------------------------ criteria and anonymization certificates
+from skyprivacy.anonymize import anonymize  # noqa: E402
+from skyprivacy.certificate import (  # noqa: E402
+    CRITERIA_KEYS,
+    anonymization_certificate,
+    criteria_from_spec,
+    criteria_to_spec,
+    criterion_spec,
+    parse_criterion,
+)
+from skyprivacy.criteria import (  # noqa: E402
+    AverageRisk,
+    BetaLikeness,
+    DeltaDisclosure,
+    DistinctLDiversity,
+    EntropyLDiversity,
+    KAnonymity,
+    PopulationUniqueness,
+    ProsecutorRisk,
+    RecursiveCLDiversity,
+    TCloseness,
+)
+from skyprivacy.hierarchy import Hierarchy  # noqa: E402
+
+EVERY_CRITERION = [KAnonymity(2), DistinctLDiversity(2), EntropyLDiversity(Fraction(3, 2)),
+                   RecursiveCLDiversity(3, 2), TCloseness(0.6), TCloseness(0.6,
+                                                                        distance="ordered"),
+                   BetaLikeness(4), BetaLikeness(4, enhanced=True), DeltaDisclosure(3),
+                   ProsecutorRisk(0.5), AverageRisk(0.5)]
+
+
+def test_every_criterion_round_trips_through_its_spec():
+    spec = criteria_to_spec(EVERY_CRITERION)
+    assert set(spec) == set(CRITERIA_KEYS)
+    assert spec["l-diversity"] == ["distinct:2", "entropy:1.5", "recursive:3,2"]
+    assert spec["t-closeness"] == ["equal:0.6", "ordered:0.6"]
+    assert spec["beta-likeness"] == ["basic:4", "enhanced:4"]
+    back = criteria_from_spec(spec)
+    assert [repr(c) for c in back] == [repr(c) for c in EVERY_CRITERION]
+    assert criterion_spec(EntropyLDiversity(Fraction(4, 3))) == ("l-diversity",
+                                                                 "entropy:4/3")
+    assert parse_criterion("l-diversity", "entropy:4/3").l == Fraction(4, 3)
+    assert parse_criterion("t-closeness", "equal:0.2").t == Fraction(1, 5)  # exact
+    assert parse_criterion("k", 5.0).k == 5 and parse_criterion("k", "7").k == 7
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("k", 0, "'k' must be a whole number >= 1; got 0."),
+    ("k", 2.5, "'k' must be a whole number >= 1; got 2.5."),
+    ("k", True, "'k' must be a whole number >= 1; got True."),
+    ("k", "1e999999999", "'k' must be a whole number >= 1; got '1e999999999'."),
+    ("k", "9" * 41, f"'k' must be a whole number >= 1; got '{'9' * 41}'."),
+    ("k", float("inf"), "'k' must be a whole number >= 1; got inf."),
+    ("l-diversity", "distinct", "'l-diversity' must be distinct:L, entropy:L or "
+                                "recursive:C,L (e.g. 'distinct:3'); got 'distinct'."),
+    ("l-diversity", "distinc:3", "'l-diversity' must be distinct:L, entropy:L or "
+                                 "recursive:C,L (e.g. 'distinct:3'); got 'distinc:3'."),
+    ("l-diversity", "distinct:2.5", "'l-diversity' must be distinct:L, entropy:L or "
+                                    "recursive:C,L (e.g. 'distinct:3'); got 'distinct:2.5'."),
+    ("l-diversity", "recursive:3", "'l-diversity' must be distinct:L, entropy:L or "
+                                   "recursive:C,L (e.g. 'distinct:3'); got 'recursive:3'."),
+    ("l-diversity", "entropy:0.5", "'l-diversity' must be distinct:L, entropy:L or "
+                                   "recursive:C,L (e.g. 'distinct:3'); got 'entropy:0.5'."),
+    ("l-diversity", 3, "'l-diversity' must be distinct:L, entropy:L or recursive:C,L (e.g. "
+                       "'distinct:3'); got 3."),
+    ("t-closeness", "equal:1.5", "'t-closeness' must be equal:T or ordered:T with T in "
+                                 "[0, 1] (e.g. 'equal:0.2'); got 'equal:1.5'."),
+    ("t-closeness", "hierarchical:0.2", "'t-closeness' must be equal:T or ordered:T with T "
+                                        "in [0, 1] (e.g. 'equal:0.2'); got "
+                                        "'hierarchical:0.2'."),
+    ("beta-likeness", "basic:0", "'beta-likeness' must be basic:B or enhanced:B with B > 0 "
+                                 "(e.g. 'basic:1.5'); got 'basic:0'."),
+    ("delta-disclosure", "-1", "'delta-disclosure' must be a number > 0; got '-1'."),
+    ("prosecutor-risk", 2, "'prosecutor-risk' must be a number in (0, 1]; got 2."),
+    ("average-risk", "nan", "'average-risk' must be a number in (0, 1]; got 'nan'."),
+    ("m", 3, "Unknown criterion 'm'; the criteria are ['k', 'l-diversity', 't-closeness', "
+             "'beta-likeness', 'delta-disclosure', 'prosecutor-risk', 'average-risk']."),
+])
+def test_a_bad_criterion_names_its_key_and_value(key, value, message):
+    with pytest.raises(InvalidParameterError, match="^" + re.escape(message) + "$"):
+        parse_criterion(key, value)
+
+
+def test_a_bad_criteria_spec():
+    with pytest.raises(InvalidParameterError, match=r"^'k' is an empty list; give a whole "
+                                                    r"number >= 1\.$"):
+        criteria_from_spec({"k": []})
+    with pytest.raises(InvalidParameterError, match=r"^The criteria must be a table of "
+                                                    r"criterion = value; got 5\.$"):
+        criteria_from_spec(5)
+    assert [repr(c) for c in criteria_from_spec({"l-diversity": ["distinct:2", "entropy:2"]})
+            ] == ["DistinctLDiversity(l=2)", "EntropyLDiversity(l=2)"]
+    with pytest.raises(InvalidParameterError, match=r"^The 'criterion' parameter of "
+                                                    r"criterion_spec must be a criterion a "
+                                                    r"\[criteria\] section can hold"):
+        criterion_spec(PopulationUniqueness(0.1, population_size=100))
+
+
+ZIPS = Hierarchy([["11", "1*", "*"], ["12", "1*", "*"], ["21", "2*", "*"], ["22", "2*", "*"],
+                  ["31", "3*", "*"], ["32", "3*", "*"]])
+REASONS = [{"group": {"zip": z}, "n_rows": 1,
+            "fails": ["KAnonymity(k=2)", "DistinctLDiversity(l=2)"]} for z in ("31", "32")]
+
+
+def _table():
+    """Four groups of three rows that are safe as collected, and two outliers (31, 32)."""
+    return pd.DataFrame({"zip": ["11", "12", "21", "22"] * 3 + ["31", "32"],
+                         "dx": ["a"] * 4 + ["b"] * 4 + ["c"] * 4 + ["a", "b"]})
+
+
+@pytest.fixture(params=["drop", "mask"])
+def suppressed_release(request):
+    mode = request.param
+    criteria = [KAnonymity(2), DistinctLDiversity(2)]
+    result = anonymize(_table(), qi="zip", sensitive="dx", criteria=criteria,
+                       method="full-domain", suppression_limit=0.2, suppressed=mode,
+                       hierarchies={"zip": ZIPS})
+    assert result.suppressed == 2 and result.levels == {"zip": 0}
+    cert = anonymization_certificate(result, qi="zip", sensitive="dx", criteria=criteria,
+                                     suppressed=mode, suppression_limit=0.2, reasons=REASONS,
+                                     created="2024-01-01T00:00:00Z")
+    return mode, result, cert
+
+
+def test_a_suppressed_release_round_trips(suppressed_release):
+    mode, result, cert = suppressed_release
+    assert cert["verdict"] == "safe" and cert["policy"] is None and cert["checks"] == []
+    assert cert["criteria"] == {
+        "spec": {"k": [2], "l-diversity": ["distinct:2"]},
+        "results": [{"criterion": "KAnonymity(k=2)", "safe": True, "failing_groups": 0},
+                    {"criterion": "DistinctLDiversity(l=2)", "safe": True,
+                     "failing_groups": 0}]}
+    made = cert["anonymization"]
+    assert made["method"] == "full-domain" and made["levels"] == {"zip": 0}
+    assert made["objective"]["name"] == "loss"
+    assert Fraction(made["objective"]["value"]) == result.value
+    assert made["search"] == {"nodes_checked": result.nodes_checked, "lattice_size": 3}
+    assert made["suppression"] == {"suppressed": mode, "limit": "1/5", "budget": 2,
+                                   "n_original_rows": 14, "n_suppressed": 2,
+                                   "groups": REASONS}
+    if mode == "drop":
+        assert len(result.table) == 12 and made["masked_group"] is None
+        assert made["partition"]["n_groups"] == 4
+        assert made["utility"] == {"discernibility": 36,
+                                   "discernibility_suppressed_charged_n": 36 + 2 * 14}
+    else:
+        assert len(result.table) == 14 and made["partition"]["n_groups"] == 5
+        assert made["masked_group"] == {
+            "n_rows": 2, "criteria": [{"criterion": "KAnonymity(k=2)", "safe": True},
+                                      {"criterion": "DistinctLDiversity(l=2)",
+                                       "safe": True}]}
+        assert made["utility"] == {"discernibility": 40,
+                                   "discernibility_suppressed_charged_n": 36 + 2 * 14}
+    check = verify_certificate(result.table, cert, original=_table())
+    assert check.ok, check.differences
+    assert verify_certificate(text_table(result.table), cert).ok
+
+
+def test_a_changed_masked_row_is_caught():
+    criteria = [KAnonymity(2), DistinctLDiversity(2)]
+    result = anonymize(_table(), qi="zip", sensitive="dx", criteria=criteria,
+                       method="full-domain", suppression_limit=0.2, suppressed="mask",
+                       hierarchies={"zip": ZIPS})
+    cert = anonymization_certificate(result, qi="zip", sensitive="dx", criteria=criteria,
+                                     suppressed="mask", suppression_limit=0.2)
+    assert verify_certificate(result.table, cert, original=_table()).ok
+    # a masked row changed: the hash says so; re-hashed, the recomputed verdicts do
+    changed = result.table.copy()
+    masked = changed.index[changed["zip"] == "*"]
+    changed.loc[masked[0], "dx"] = "b"
+    check = verify_certificate(changed, cert)
+    assert not check.ok and check.differences[0].startswith("The table does not match")
+    forged = copy.deepcopy(cert)
+    forged["table"]["sha256"] = table_sha256(changed)
+    differences = verify_certificate(changed, forged).differences
+    assert differences == (
+        "The verdict differs: the certificate says 'safe', the table gives 'unsafe'.",
+        "The verdict of DistinctLDiversity(l=2) differs: the certificate says safe, the "
+        "table gives unsafe.",
+        "The masked group differs: the certificate records {'n_rows': 2, 'criteria': "
+        "[{'criterion': 'KAnonymity(k=2)', 'safe': True}, {'criterion': "
+        "'DistinctLDiversity(l=2)', 'safe': True}]}, the table gives {'n_rows': 2, "
+        "'criteria': [{'criterion': 'KAnonymity(k=2)', 'safe': True}, {'criterion': "
+        "'DistinctLDiversity(l=2)', 'safe': False}]}.",
+        "The masked group fails DistinctLDiversity(l=2).")
+    # a masked row unmasked (its own group now): the masked group is smaller than recorded
+    changed = result.table.copy()
+    changed.loc[masked[0], "zip"] = "31"
+    forged["table"]["sha256"] = table_sha256(changed)
+    differences = verify_certificate(changed, forged).differences
+    assert "The masked group (every QI '*') holds 1 rows, fewer than the 2 suppressed rows " \
+           "the certificate records." in differences
+    assert "The masked group fails KAnonymity(k=2)." in differences
+
+
+def test_an_edited_suppressed_count_is_caught(suppressed_release):
+    mode, result, cert = suppressed_release
+    forged = copy.deepcopy(cert)
+    forged["anonymization"]["suppression"]["n_suppressed"] = 1
+    differences = verify_certificate(result.table, forged).differences
+    if mode == "drop":
+        assert differences[0] == (
+            "The suppressed rows do not add up: the certificate records 14 original rows and "
+            "1 suppressed (drop), so the released table should have 13 rows; it has 12.")
+    assert "The suppressed groups the certificate lists hold 2 rows, not the 1 it records." \
+        in differences
+    assert any(d.startswith("The utility differs") for d in differences)
+    # every count edited to agree: only the original table tells
+    forged = copy.deepcopy(cert)
+    forged["anonymization"]["suppression"].update(n_suppressed=0, groups=[], budget=2,
+                                                  n_original_rows=len(result.table))
+    utility = forged["anonymization"]["utility"]
+    masked = forged["anonymization"]["masked_group"]
+    utility["discernibility_suppressed_charged_n"] = utility["discernibility"]
+    forged["anonymization"]["masked_group"] = None
+    if mode == "drop":
+        assert verify_certificate(result.table, forged).ok
+        assert verify_certificate(result.table, forged, original=_table()).differences == (
+            "The original table has 14 rows; the certificate records 12.",)
+    else:  # the masked group is in the table: it says rows were suppressed
+        assert verify_certificate(result.table, forged).differences == (
+            f"The masked group differs: the certificate records None, the table gives "
+            f"{masked!r}.",)
+    forged = copy.deepcopy(cert)
+    forged["anonymization"]["suppression"]["budget"] = 1
+    assert ("The suppression budget differs: the certificate records 1 rows, a limit of 1/5 "
+            "of 14 rows allows 2.") in verify_certificate(result.table, forged).differences
+    forged["anonymization"]["suppression"]["limit"] = "1/10"
+    assert ("The certificate records 2 suppressed rows, more than the budget of 1."
+            in verify_certificate(result.table, forged).differences)
+
+
+@pytest.mark.parametrize("criterion", EVERY_CRITERION, ids=repr)
+def test_every_criterion_is_recomputed(criterion):
+    table = pd.DataFrame({"zip": ["11", "12", "21", "22", "11", "21"],
+                          "dx": ["a", "b", "a", "b", "b", "a"]})
+    result = anonymize(table, qi="zip", sensitive="dx", criteria=[criterion],
+                       method="full-domain", hierarchies={"zip": Hierarchy(
+                           [["11", "1*", "*"], ["12", "1*", "*"], ["21", "2*", "*"],
+                            ["22", "2*", "*"]])})
+    cert = anonymization_certificate(result, qi="zip", sensitive="dx", criteria=[criterion])
+    assert verify_certificate(result.table, cert).ok
+    entry = cert["criteria"]["results"][0]
+    assert entry["criterion"] == repr(criterion)
+    forged = copy.deepcopy(cert)
+    forged["criteria"]["results"][0]["safe"] = not entry["safe"]
+    assert verify_certificate(result.table, forged).differences[0] == (
+        f"The verdict of {criterion!r} differs: the certificate says "
+        f"{'unsafe' if entry['safe'] else 'safe'}, the table gives "
+        f"{'safe' if entry['safe'] else 'unsafe'}.")
+    forged = copy.deepcopy(cert)
+    forged["criteria"]["results"] = []
+    assert verify_certificate(result.table, forged).differences == (
+        f"The certificate has no verdict for {criterion!r}, which its criteria require.",)
+
+
+def test_a_skyline_policy_and_criteria_in_one_certificate():
+    table = _table()
+    policy = Policy.uniform([(0, 0, 0, 0.9)])
+    result = anonymize(table, qi="zip", sensitive="dx", criteria=[policy, KAnonymity(2)],
+                       method="full-domain", hierarchies={"zip": ZIPS})
+    cert = anonymization_certificate(result, qi="zip", sensitive="dx",
+                                     criteria=[policy, KAnonymity(2)])
+    assert cert["policy"] == policy_to_json(policy) and cert["checks"]
+    assert cert["criteria"]["spec"] == {"k": [2]}
+    assert verify_certificate(result.table, cert).ok
+    with pytest.raises(InvalidParameterError, match=r"^The 'criteria' parameter of "
+                                                    r"anonymization_certificate must hold at "
+                                                    r"most one skyline policy"):
+        anonymization_certificate(result, qi="zip", sensitive="dx",
+                                  criteria=[policy, policy])
+
+
+def test_anonymization_certificate_bad_arguments(suppressed_release):
+    mode, result, _ = suppressed_release
+    with pytest.raises(InvalidParameterError, match=r"^The 'suppressed' parameter of "
+                                                    r"anonymization_certificate must be one "
+                                                    r"of \['drop', 'mask'\]\. Got 'hide'"):
+        anonymization_certificate(result, qi="zip", sensitive="dx", criteria=KAnonymity(2),
+                                  suppressed="hide")
+    with pytest.raises(InvalidParameterError, match=r"^The 'suppression_limit' parameter of "
+                                                    r"anonymization_certificate must be a "
+                                                    r"fraction of rows in \[0, 1\]\. Got 2"):
+        anonymization_certificate(result, qi="zip", sensitive="dx", criteria=KAnonymity(2),
+                                  suppression_limit=2)
+    with pytest.raises(InvalidParameterError, match=r"^The 'reasons' parameter of "
+                                                    r"anonymization_certificate must account "
+                                                    r"for the 2 suppressed rows"):
+        anonymization_certificate(result, qi="zip", sensitive="dx", criteria=KAnonymity(2),
+                                  suppressed=mode, reasons=[])
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda c: c.update(criteria=5), "'criteria' must be an object with 'spec' and a list of "
+                                     "'results'"),
+    (lambda c: c["criteria"].update(spec={"k": 0}), "its criteria are invalid ('k' must be a "
+                                                    "whole number >= 1; got 0)"),
+    (lambda c: c["anonymization"].pop("levels"), "'anonymization' must be an object with"),
+    (lambda c: c["anonymization"]["suppression"].update(suppressed="hide"),
+     "'anonymization.suppression.suppressed' must be 'drop' or 'mask', not 'hide'"),
+    (lambda c: c["anonymization"]["suppression"].update(budget=-1),
+     "'anonymization.suppression.budget' must be a whole number >= 0, not -1"),
+    (lambda c: c["anonymization"]["suppression"].update(limit="2"),
+     "'anonymization.suppression.limit' must be a fraction in [0, 1], not '2'"),
+    (lambda c: c["anonymization"]["suppression"].update(groups=[{}]),
+     "'anonymization.suppression.groups' must be null or a list of objects with 'n_rows'"),
+    (lambda c: c.pop("criteria"), "its policy is invalid"),
+])
+def test_a_malformed_anonymization_certificate(suppressed_release, edit, message):
+    _, result, cert = suppressed_release
+    broken = copy.deepcopy(cert)
+    edit(broken)
+    with pytest.raises(InvalidParameterError, match="^The certificate is malformed: "
+                                                    + re.escape(message)):
+        verify_certificate(result.table, broken)

@@ -209,6 +209,53 @@ def test_unreadable_policy(tmp_path):
         read_policy(tmp_path / "nope.toml")
 
 
+def test_read_criteria_of_a_policy_file(tmp_path):
+    from skyprivacy.criteria import SkylinePolicy
+    from skyprivacy.io import read_criteria
+
+    path = write(tmp_path / "p.toml", POLICY + '\n[criteria]\nk = 5\nl-diversity = '
+                                               '["distinct:3", "recursive:3,2"]\n'
+                                               't-closeness = "equal:0.2"\n')
+    skyline, *others = read_criteria(path)
+    assert isinstance(skyline, SkylinePolicy) and skyline.policy == read_policy(
+        write(tmp_path / "q.toml", POLICY))
+    assert [repr(c) for c in others] == [
+        "KAnonymity(k=5)", "DistinctLDiversity(l=3)",
+        "RecursiveCLDiversity(diversity_c=3, l=2)", "TCloseness(t=1/5, distance='equal')"]
+    only = write(tmp_path / "c.toml", "[criteria]\nk = 5\n")
+    assert [repr(c) for c in read_criteria(only)] == ["KAnonymity(k=5)"]
+    assert [repr(c) for c in read_criteria(write(tmp_path / "s.toml", POLICY))] == [
+        repr(skyline)]
+    with pytest.raises(InputError, match=f"^Policy file '{only}' has a \\[criteria\\] section, "
+                                         f"which only 'skyprivacy anonymize' reads; this "
+                                         f"command certifies a skyline policy alone\\.$"):
+        read_policy(only)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[criteria]\n", r": its \[criteria\] section is empty and it has no skyline; give k = 5, "
+                     r"l-diversity = \"distinct:3\", ... or a \[default\] skyline\.$"),
+    ("[criteria]\nk = 0\n", r", section \[criteria\]: 'k' must be a whole number >= 1; got "
+                             r"0\.$"),
+    ("[criteria]\nm = 2\n", r", section \[criteria\]: Unknown criterion 'm'; the criteria "
+                             r"are \['k', "),
+    ("[criteria]\nk = 1e400\n", r", section \[criteria\]: 'k' must be a whole number >= 1; "
+                             r"got inf\.$"),
+    ('[criteria]\nk = "1e999999999"\n', r", section \[criteria\]: 'k' must be a whole number "
+                                         r">= 1; got '1e999999999'\.$"),
+    ("criteria = 5\n", r", section \[criteria\]: The criteria must be a table of criterion = "
+                       r"value; got 5\.$"),
+    ("[criteria]\nk = 5\n[defaults]\nskyline = [[1, 5, 1, 0.9]]\n",
+     r": Unknown policy section\(s\) \['defaults'\]"),
+])
+def test_bad_criteria_sections(tmp_path, content, message):
+    from skyprivacy.io import read_criteria
+
+    path = write(tmp_path / "p.toml", content)
+    with pytest.raises(InputError, match=f"^Policy file '{path}'" + message):
+        read_criteria(path)
+
+
 # ---------------------------------------------------------------------------- hierarchies
 def test_bundled_hierarchy_references():
     assert read_hierarchy("bundled:adult", column="age") == bundled("adult", "age")

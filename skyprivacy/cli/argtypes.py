@@ -7,6 +7,8 @@ import argparse
 from fractions import Fraction
 
 from ..anonymize.encoders import ORDERS
+from ..certificate import parse_criterion
+from ..errors import InvalidParameterError
 
 
 def column_list(text: str) -> list[str]:
@@ -89,9 +91,12 @@ def int_at_least(minimum: int):
     return parse
 
 
-def hierarchy_spec(text: str) -> tuple[str, str]:
+def hierarchy_spec(text: str) -> tuple[str | None, str]:
     """``COL=SOURCE`` of ``--hierarchy``: (column, source), the shortcuts'
-    arguments checked here."""
+    arguments checked here; ``bundled:DATASET`` alone is (None, source): every QI's bundled
+    hierarchy of its own name."""
+    if "=" not in text and text.strip().count(":") == 1 and text.strip().startswith("bundled:"):
+        return None, text.strip()  # every QI: the bundled hierarchy of its own name
     column, sep, source = text.partition("=")
     if not sep or not column.strip() or not source.strip():
         raise argparse.ArgumentTypeError(
@@ -163,3 +168,34 @@ def separator(text: str) -> str:
         raise argparse.ArgumentTypeError(f"must be one character other than a quote or a line "
                                          f"break (or 'tab'); got {text!r}")
     return sep
+
+
+def share_of_rows(text: str) -> Fraction:
+    """A fraction of the rows: a percentage ``1%`` or a number in [0, 1] (``0.01``,
+    ``1/100``), exact."""
+    raw = text.strip()
+    percent = raw.endswith("%")
+    digits = raw[:-1].strip() if percent else raw
+    value = None
+    if digits and len(digits) <= 40 and all(ch.isdigit() or ch in "./" for ch in digits):
+        try:
+            value = Fraction(digits) / (100 if percent else 1)
+        except (ValueError, ZeroDivisionError):
+            value = None
+    if value is None or not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share of the rows such as 1% or 0.01 "
+                                         f"(in [0, 1], at most 100%), got {text!r}")
+    return value
+
+
+def criterion_option(key: str):
+    """The type of a criterion flag (``--k``, ``--l-diversity``, ``--t-closeness``): the
+    criterion its text names, read as the policy file's ``[criteria]`` value is
+    (:func:`skyprivacy.certificate.parse_criterion`)."""
+    def parse(text: str):
+        try:
+            return parse_criterion(key, text)
+        except InvalidParameterError as exc:
+            raise argparse.ArgumentTypeError(str(exc).rstrip(".")) from None
+    parse.__name__ = key
+    return parse

@@ -4,20 +4,25 @@ and the handler each subcommand runs."""
 from __future__ import annotations
 
 import argparse
+from fractions import Fraction
 
 from .._core.version import __version__
+from ..anonymize.api import METHODS
+from ..anonymize.lattice import OBJECTIVES, SUPPRESSED
 from ..io import TABLE_FORMATS
 from ..labels import DEFAULT_LABEL_LENGTH
 from ..release import SEMANTICS
 from .argtypes import (
     column_list,
     confidence,
+    criterion_option,
     hierarchy_spec,
     int_at_least,
     non_negative,
     order_spec,
     positive,
     separator,
+    share_of_rows,
     text_list,
     unit_interval,
     value_list,
@@ -110,7 +115,8 @@ def _hierarchy_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hierarchy", type=hierarchy_spec, action="append", default=[],
                    metavar="COL=SOURCE",
                    help="generalization hierarchy of a quasi-identifier: an ARX CSV file, "
-                        "bundled:adult:ATTR or bundled:adult (repeatable)")
+                        "bundled:adult:ATTR or bundled:adult (repeatable); bundled:adult "
+                        "alone: every QI's Adult hierarchy of its name")
     p.add_argument("--hierarchy-sep", default=";", metavar="SEP",
                    help="field separator of ARX hierarchy files (default ';')")
     p.add_argument("--categorical", type=column_list, default=[], metavar="COL,...",
@@ -192,12 +198,40 @@ def build_parser() -> argparse.ArgumentParser:
     _run_options(p, cmd_check, report=True)
 
     p = table_command("anonymize", "generalize a table until it satisfies a policy",
-                      "Generalize (or bucketize) a table with SkylineAnonymize until it "
-                      "satisfies the policy; write the released table and its certificate. Exit "
-                      "1 when no release can satisfy the policy.",
+                      "Generalize (or bucketize) a table until it satisfies the policy and the "
+                      "criteria (all of them: they combine with AND), by Mondrian's "
+                      "partitioning (SkylineAnonymize) or the optimal full-domain "
+                      "generalization, suppressing rows within a budget; write the released "
+                      "table and its certificate. Exit 1 when no release can satisfy them.",
                       "the original table, one row per person (CSV or Parquet)",
                       allow_group=False)
-    p.add_argument("--policy", required=True, metavar="TOML", help="the policy file")
+    p.add_argument("--policy", metavar="TOML",
+                   help="the policy file: a skyline policy and/or a [criteria] section "
+                        "(needed unless a criterion flag is given)")
+    criteria = p.add_argument_group("criteria (combined with the policy file's, with AND)")
+    criteria.add_argument("--k", type=criterion_option("k"), action="append", default=[],
+                          metavar="K", help="k-anonymity: every QI-group holds K or more rows")
+    criteria.add_argument("--l-diversity", type=criterion_option("l-diversity"),
+                          action="append", default=[], metavar="KIND:L",
+                          help="distinct:L, entropy:L or recursive:C,L (repeatable)")
+    criteria.add_argument("--t-closeness", type=criterion_option("t-closeness"),
+                          action="append", default=[], metavar="KIND:T",
+                          help="equal:T or ordered:T, the earth mover's distance bound "
+                               "(repeatable)")
+    search = p.add_argument_group("search")
+    search.add_argument("--method", choices=METHODS, default="mondrian",
+                        help="mondrian: multidimensional partitioning (default); full-domain: "
+                             "one hierarchy level per quasi-identifier, the optimum of "
+                             "--objective over the lattice of levels")
+    search.add_argument("--suppression-limit", type=share_of_rows, default=Fraction(0),
+                        metavar="SHARE",
+                        help="rows that may be suppressed, e.g. 1%% or 0.01 (default 0)")
+    search.add_argument("--suppressed", choices=SUPPRESSED, default=None,
+                        help="suppressed rows are removed (drop, default) or released with "
+                             "every quasi-identifier '*' (mask), as one QI-group that must "
+                             "satisfy every criterion too")
+    search.add_argument("--objective", choices=OBJECTIVES, default=None,
+                        help="what --method full-domain minimises (default loss)")
     p.add_argument("--output", required=True, metavar="FILE",
                    help="the released table (.csv, or .parquet)")
     p.add_argument("--output-format", choices=TABLE_FORMATS, default=None,
@@ -264,6 +298,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--labels", metavar="JSON",
                    help="the set-label file the certificate records (default: its recorded "
                         "name, in the table's folder)")
+    p.add_argument("--original", metavar="TABLE",
+                   help="the original table of a certificate made by anonymize under "
+                        "criteria: its rows must be the ones recorded, so the suppressed rows "
+                        "are counted against it")
     _run_options(p, cmd_verify)
 
     p = table_command("risk", "re-identification risk of a table on its quasi-identifiers",

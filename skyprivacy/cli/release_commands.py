@@ -10,8 +10,9 @@ from fractions import Fraction
 from .._core.exact import readable_fraction
 from .._core.text import confidence_text, percent_text
 from .._core.version import __version__
-from ..anonymize import k_anonymize, skyline_anonymize
-from ..certificate import build_certificate, verify_certificate
+from ..anonymize import anonymize, k_anonymize, skyline_anonymize
+from ..certificate import anonymization_certificate, build_certificate, verify_certificate
+from ..criteria import SkylinePolicy
 from ..check import skyline_check
 from ..compare import compare_l_diversity
 from ..errors import InfeasibleError, UsageError
@@ -23,6 +24,7 @@ from ..io import (
     read_bytes,
     read_certificate,
     read_policy,
+    read_table,
     table_bytes,
     table_format,
 )
@@ -43,13 +45,16 @@ from .release_inputs import (
     built_hierarchies,
     check_policy_values,
     check_values,
+    criteria_report_page,
     given_hierarchies,
     labels_output,
     load_release,
     orders,
     original_table,
+    policy_criteria,
     report_page,
     stage_labels,
+    suppression_reasons,
 )
 from .shared import EXIT_OK, EXIT_UNSAFE, release_line, text_table, verdict_line
 
@@ -173,7 +178,10 @@ def cmd_anonymize(ctx: Context) -> int:
                           "--report": args.report},
                    {"table": args.table, "--policy": args.policy})
     output_format = table_format(args.output, args.output_format)
-    policy = read_policy(args.policy)
+    criteria = policy_criteria(args)
+    if not _skyline_alone(args, criteria):
+        return _anonymize_under_criteria(ctx, criteria, certificate_path, output_format)
+    policy = criteria[0].policy
     hierarchies = given_hierarchies(args)
     order = orders(args)
     raw = read_input(args)
@@ -234,6 +242,137 @@ def cmd_anonymize(ctx: Context) -> int:
                          f"{readable_fraction(bp)} ({percent_text(bp)}).")
         ctx.emit("\n".join(lines))
     return EXIT_OK
+
+
+def _skyline_alone(args, criteria: list) -> bool:
+    """Whether ``anonymize`` runs SkylineAnonymize as it always has: one skyline policy, no
+    other criterion, Mondrian without suppression."""
+    return (len(criteria) == 1 and isinstance(criteria[0], SkylinePolicy)
+            and args.method == "mondrian" and args.suppression_limit == 0
+            and args.suppressed is None and args.objective is None)
+
+
+#: Options of SkylineAnonymize alone, with their defaults: (flag, attribute, default).
+_SKYLINE_ONLY: tuple[tuple[str, str, object], ...] = (
+    ("--bucketized", "bucketized", False), ("--group-column", "group_column", "group"),
+    ("--random-state", "random_state", None), ("--split", "split", None),
+    ("--order", "order", []), ("--numeric", "numeric", []),
+    ("--categorical", "categorical", []), ("--labels", "labels", None),
+    ("--engine dask", "engine", "pandas"))
+
+
+def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: str,
+                              output_format) -> int:
+    """``skyprivacy anonymize`` under combined criteria (a policy file's ``[criteria]``
+    section, the criterion flags), by Mondrian or full-domain search with a suppression
+    budget: :func:`skyprivacy.anonymize`, certified by
+    :func:`skyprivacy.certificate.anonymization_certificate`."""
+    args = ctx.args
+    if not criteria:
+        raise UsageError("give the criteria: --policy FILE (a skyline policy and/or a "
+                         "[criteria] section), --k, --l-diversity or --t-closeness")
+    for flag, name, default in _SKYLINE_ONLY:
+        if getattr(args, name) != default:
+            raise UsageError(f"{flag} works with a skyline policy alone under --method "
+                             f"mondrian without suppression; it has no use with "
+                             f"{_criteria_words(args)}")
+    if args.method == "mondrian" and args.objective is not None:
+        raise UsageError("--objective chooses what --method full-domain minimises; Mondrian "
+                         "splits by information gain")
+    if args.suppressed is not None and args.suppression_limit == 0:
+        raise UsageError(f"--suppressed {args.suppressed} has no use without a "
+                         f"--suppression-limit above 0")
+    policies = [c.policy for c in criteria if isinstance(c, SkylinePolicy)]
+    policy = policies[0] if policies else None
+    hierarchies = given_hierarchies(args)
+    raw = read_input(args)
+    table = original_table(args, raw, hierarchies)
+    hierarchies = built_hierarchies(args, table, hierarchies)
+    if policy is not None:
+        check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
+    suppressed = args.suppressed or "drop"
+    result = anonymize(table, qi=args.qi, sensitive=args.sensitive, criteria=criteria,
+                       method=args.method,
+                       # 0 as an int: anonymize's Mondrian takes no Fraction for "none"
+                       suppression_limit=args.suppression_limit or 0,
+                       suppressed=suppressed, objective=args.objective or "loss",
+                       hierarchies=hierarchies, semantics=args.semantics)
+    reasons = suppression_reasons(table, result, criteria, hierarchies, args)
+    with OutputFiles() as out:
+        add_table(args, out, args.output, result.table, output_format)
+        certificate = anonymization_certificate(
+            result, qi=args.qi, sensitive=args.sensitive, criteria=criteria,
+            suppressed=suppressed, suppression_limit=args.suppression_limit, reasons=reasons,
+            semantics=args.semantics)
+        if not certificate["safe"]:  # the search only releases safe tables
+            raise InfeasibleError("The released table failed its own certificate; nothing "
+                                  "was written. Please report this as a bug.")
+        out.add(certificate_path, json_bytes(certificate))
+        if args.report:
+            out.add(args.report, criteria_report_page(ctx, certificate, result.candidate,
+                                                      policy, args.output))
+        written = out.commit()
+    ctx.note(f"wrote {', '.join(written)}")
+    made = certificate["anonymization"]
+    supp = made["suppression"]
+    if args.format == "json":
+        ctx.emit_json({"command": "anonymize", "safe": certificate["safe"],
+                       "verdict": certificate["verdict"], "output": args.output,
+                       "certificate_path": certificate_path, "report": args.report,
+                       "n_rows": certificate["table"]["n_rows"],
+                       "n_groups": result.candidate.n_groups, "method": made["method"],
+                       "levels": made["levels"], "objective": made["objective"],
+                       "search": made["search"], "suppression": supp,
+                       "criteria": certificate["criteria"]["results"],
+                       "certificate": certificate})
+        return EXIT_OK
+    results = certificate["criteria"]["results"]
+    head = (f"SAFE: {_criteria_count(len(results), 'all ')} "
+            f"{'holds' if len(results) == 1 else 'hold'} "
+            f"({', '.join(r['criterion'] for r in results)})")
+    if certificate["checks"]:
+        head += f" and all {len(certificate['checks'])} (value, point) checks of the policy"
+    lines = [head + ".",
+             "Released " + release_line(result.candidate, args.output,
+                                         certificate["table"]["n_rows"])]
+    objective = made["objective"]
+    value = "" if objective["value"] is None else f" = {objective['value_float']:.6g}"
+    if made["levels"] is not None:
+        levels = ", ".join(f"{name}={level}" for name, level in made["levels"].items())
+        lines.append(f"Full-domain node: {levels}; objective {objective['name']}{value} "
+                     f"(checked {made['search']['nodes_checked']:,} of "
+                     f"{made['search']['lattice_size']:,} nodes).")
+    else:
+        lines.append("Method mondrian: multidimensional partitioning.")
+    if supp["n_suppressed"] or args.suppression_limit:
+        line = (f"Suppressed {supp['n_suppressed']:,} of {supp['n_original_rows']:,} rows "
+                f"({'removed' if suppressed == 'drop' else 'masked'}; limit "
+                f"{percent_text(args.suppression_limit)}, budget {supp['budget']:,})")
+        if supp["groups"]:
+            failed = sorted({name for g in supp["groups"] for name in g["fails"]})
+            line += (f": {len(supp['groups']):,} group(s) failing {', '.join(failed)} at the "
+                     f"chosen node")
+        lines.append(line + ".")
+    lines.append(f"Certificate: {certificate_path} (table sha256 "
+                 f"{certificate['table']['sha256']}).")
+    ctx.emit("\n".join(lines))
+    return EXIT_OK
+
+
+def _criteria_count(n: int, all_: str = "") -> str:
+    """'the criterion' / 'all 3 criteria'."""
+    return "the criterion" if n == 1 else f"{all_}{n} criteria"
+
+
+def _criteria_words(args) -> str:
+    """What makes ``anonymize`` run under combined criteria, for a usage error."""
+    if args.method != "mondrian":
+        return f"--method {args.method}"
+    if args.suppression_limit or args.suppressed is not None:
+        return "--suppression-limit"
+    if args.objective is not None:
+        return "--objective"
+    return "criteria other than a skyline policy alone"
 
 
 def _skyline_rows(skylines) -> list[dict]:
@@ -394,7 +533,14 @@ def cmd_verify(ctx: Context) -> int:
                 raise
             raise InputError(f"{exc} The certificate {args.certificate!r} records it; pass "
                              f"--labels FILE if it is elsewhere.") from None
-    verification = run_verification(args, verify_certificate, raw, certificate, labels=labels)
+    original = None
+    if args.original is not None:
+        if "anonymization" not in certificate:
+            raise UsageError("--original counts the suppressed rows of a certificate made by "
+                             "anonymize under criteria; this certificate records none")
+        original = read_table(args.original, format=args.input_format, sep=args.sep)
+    verification = run_verification(args, verify_certificate, raw, certificate, labels=labels,
+                                    original=original)
     made_by = certificate.get("library", {}).get("version")
     if made_by and made_by != __version__:
         ctx.note(f"the certificate was made by skyprivacy {made_by}; recomputed with "
@@ -414,7 +560,14 @@ def cmd_verify(ctx: Context) -> int:
                  f"{certificate['table']['sha256']}, "
                  + (f"set-label file {labels_path} sha256 {certificate['labels']['sha256']}, "
                     if labels_path else "")
-                 + f"{len(certificate['checks'])} breach probabilities recomputed exactly, "
+                 + (f"{len(certificate['checks'])} breach probabilities recomputed exactly, "
+                    if certificate["checks"] or "criteria" not in certificate else "")
+                   + (f"{_criteria_count(len(certificate['criteria']['results']))} "
+                      f"recomputed, "
+                      if "criteria" in certificate else "")
+                   + ("the suppressed rows and the partition checked"
+                      + (f" against {args.original}" if original is not None else "") + ", "
+                      if "anonymization" in certificate else "")
                    + ("the identity-risk figures recomputed, " if "risk" in certificate else "")
                    + f"verdict {certificate['verdict']}.")
     else:

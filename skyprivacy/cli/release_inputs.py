@@ -72,7 +72,12 @@ def given_hierarchies(args) -> dict:
     """The hierarchies read from files and bundled references (the shortcuts are built from
     the table by :func:`built_hierarchies`)."""
     out, seen = {}, set()
+    every = [source for column, source in args.hierarchy if column is None]
+    if len(every) > 1:
+        raise UsageError(f"--hierarchy {every[1]} is given twice")
     for column, source in args.hierarchy:
+        if column is None:
+            continue
         if column not in args.qi:
             raise UsageError(f"--hierarchy is given for {column!r}, which is not in --qi "
                              f"{','.join(args.qi)}")
@@ -81,6 +86,9 @@ def given_hierarchies(args) -> dict:
         seen.add(column)
         if _shortcut(source) is None:
             out[column] = read_hierarchy(source, column=column, sep=args.hierarchy_sep)
+    for column in args.qi if every else ():  # bundled:DATASET for every QI not named
+        if column not in seen:
+            out[column] = read_hierarchy(every[0], column=column, sep=args.hierarchy_sep)
     for column in args.categorical:
         if column not in args.qi:
             raise UsageError(f"--categorical names {column!r}, which is not in --qi "
@@ -95,7 +103,7 @@ def built_hierarchies(args, table: pd.DataFrame, hierarchies: dict) -> dict:
     out = dict(hierarchies)
     for column, source in args.hierarchy:
         kind = _shortcut(source)
-        if kind is None:
+        if kind is None or column is None:
             continue
         spec = f"--hierarchy {column}={source}"
         argument = source.partition(":")[2]
@@ -203,3 +211,57 @@ def report_page(ctx, certificate, release, result, source, risk=None) -> bytes:
         bar.close()
     return render_report(certificate, release, skylines=skylines, source=source,
                          images=args.report_images, risk=risk).encode("utf-8")
+
+
+def policy_criteria(args) -> list:
+    """The criteria of ``skyprivacy anonymize``: the policy file's (its skyline policy
+    first, then its ``[criteria]`` section) and the criterion flags', combined with AND."""
+    from ..io import read_criteria
+
+    given = read_criteria(args.policy) if args.policy else []
+    return given + [*args.k, *args.l_diversity, *args.t_closeness]
+
+
+def suppression_reasons(table: pd.DataFrame, result, criteria: list, hierarchies: dict, args
+                        ) -> list | None:
+    """Why the rows of a full-domain release were suppressed: every QI-group of the table
+    generalized to the chosen levels that fails a per-group criterion, with its labels, rows
+    and the criteria it fails (recomputed here from the table and the hierarchies, apart
+    from the search); None when nothing was suppressed, for a Mondrian release, or when the
+    groups do not account for the suppressed rows."""
+    if not result.suppressed or result.levels is None:
+        return None
+    generalized = table[[*args.qi, args.sensitive]].copy()
+    for name, level in result.levels.items():
+        tree = hierarchies.get(name)
+        if tree is not None:
+            generalized[name] = tree.generalize(generalized[name], level)
+        elif level:  # a QI without a hierarchy has the levels value -> '*'
+            generalized[name] = "*"
+    release = ReleaseCandidate.from_table(generalized, qi=args.qi, sensitive=args.sensitive,
+                                          semantics=args.semantics)
+    per_group = [c for c in criteria if c.per_group]
+    verdicts = [np.asarray(c.evaluate(release).group_safe, dtype=bool) for c in per_group]
+    sizes = release.sizes_array
+    reasons: list[dict] = []
+    for g, label in enumerate(release.group_labels):
+        fails = [repr(c) for c, ok in zip(per_group, verdicts) if not ok[g]]
+        if fails:
+            labels = label if isinstance(label, tuple) else (label,)
+            reasons.append({"group": {name: str(x) for name, x in zip(args.qi, labels)},
+                            "n_rows": int(sizes[g]), "fails": fails})
+    if sum(r["n_rows"] for r in reasons) != result.suppressed:
+        return None
+    return reasons
+
+
+def criteria_report_page(ctx, certificate, release: ReleaseCandidate, policy, source) -> bytes:
+    """The HTML report of a release made under combined criteria: its certificate, its
+    Anonymization section and, with a skyline policy, the knowledge skylines."""
+    from ..check import skyline_check
+    from ..report import render_report
+
+    if policy is not None:
+        return report_page(ctx, certificate, release, skyline_check(release, policy), source)
+    return render_report(certificate, release, source=source,
+                         images=ctx.args.report_images).encode("utf-8")

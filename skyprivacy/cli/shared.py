@@ -95,7 +95,8 @@ def naming_the_file(exc, args) -> str:
     inputs = [("Table", getattr(args, "table", None)), ("Policy", getattr(args, "policy", None)),
               ("Certificate", getattr(args, "certificate", None)),
               ("Rule", getattr(args, "rule", None)),
-              ("Population table", getattr(args, "population", None))]
+              ("Population table", getattr(args, "population", None)),
+              ("Original table", getattr(args, "original", None))]
     hierarchies = [(column, source) for column, source in getattr(args, "hierarchy", None) or ()]
     named = [path for _, path in inputs if path] + [source for _, source in hierarchies]
     if any(str(path) in message for path in named) or message.startswith("Cannot "):

@@ -10,6 +10,8 @@ module                 what lives there
                        :func:`report_skylines`, :func:`skyline_svg`, :func:`group_size_svg`
 :mod:`.risk`           the identity-risk section of a table's report: :func:`risk_section`,
                        :func:`record_risk_svg`
+:mod:`.anonymization`  how a release of :func:`skyprivacy.anonymize` was made:
+                       :func:`anonymization_section`
 :mod:`.transparency`   the report of a certified decision rule: :func:`render_rule_report`,
                        :func:`tradeoff_svg`
 =====================  =====================================================================
@@ -18,9 +20,11 @@ Pages are returned as strings; the command line writes them with
 :func:`skyprivacy.io.write_text`.
 """
 
+from .anonymization import anonymization_section
 from .risk import record_risk_svg, risk_section
 from .skyline import group_size_svg, render_report, report_skylines, skyline_svg
 from .transparency import render_rule_report, tradeoff_svg
 
 __all__ = ["render_report", "report_skylines", "skyline_svg", "group_size_svg",
-           "render_rule_report", "tradeoff_svg", "risk_section", "record_risk_svg"]
+           "render_rule_report", "tradeoff_svg", "risk_section", "record_risk_svg",
+           "anonymization_section"]

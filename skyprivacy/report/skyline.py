@@ -29,6 +29,7 @@ from ..errors import param_error
 from ..find import KnowledgeSkyline, skyline_find
 from ..release import ReleaseCandidate
 from .page import PALETTE, bar_chart_svg, esc, page_head, section, summary_list, verdict_box
+from .anonymization import anonymization_section
 from .risk import risk_section
 
 __all__ = ["render_report", "report_skylines", "skyline_svg", "group_size_svg"]
@@ -353,10 +354,11 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
     sections = [
         page_head(title, f"{esc(source or 'released table')} &middot; certified",
                    certificate),
-        _table_verdict(checks, failing),
+        _table_verdict(checks, failing, certificate),
         _table_summary(certificate, release, source),
-        _table_checks(checks),
-        _table_worst_cases(checks, failing),
+        anonymization_section(certificate) if "criteria" in certificate else "",
+        _table_checks(checks) if checks else "",  # none: criteria without a skyline
+        _table_worst_cases(checks, failing) if checks else "",
         _table_skylines(skylines, checks, png),
         "" if risk is None else risk_section(risk),
         _table_next_step(failing),
@@ -367,18 +369,28 @@ def render_report(certificate: Mapping, release: ReleaseCandidate, *,
 
 
 # -- the sections of a table's report
-def _table_verdict(checks: list, failing: list) -> str:
-    if not failing:
+def _table_verdict(checks: list, failing: list, certificate: Mapping) -> str:
+    results = (certificate.get("criteria") or {}).get("results") or []
+    broken = [r for r in results if not r["safe"]]
+    if results:  # combined criteria: the skyline checks are one of them, if any
+        verdict = (f"Verdict: {'SAFE' if not failing and not broken else 'UNSAFE'} &mdash; "
+                   f"{len(results) - len(broken)} of {len(results)} criteria hold"
+                   + (f", {len(checks) - len(failing)} of {len(checks)} (value, point) checks "
+                      f"hold" if checks else ""))
+    elif not failing:
         verdict = f"Verdict: SAFE &mdash; all {len(checks)} (value, point) checks hold"
     else:
         verdict = (f"Verdict: UNSAFE &mdash; {len(failing)} of {len(checks)} (value, point) "
                    f"checks fail")
-    return verdict_box(
-        not failing, verdict,
+    explanation = (
         "Each check asks: can an attacker who knows <i>l</i> values the target does not "
         "have, the values of <i>k</i> other people and <i>m</i> members of the target's "
         "same-value family reach confidence <i>c</i> that the target has the value? A check "
         "holds when the worst-case breach probability stays strictly below <i>c</i>.")
+    if not checks:  # criteria without a skyline policy: no (value, point) check to explain
+        explanation = ("The release is safe when every criterion of the Anonymization section "
+                       "holds on the table as published.")
+    return verdict_box(not failing and not broken, verdict, explanation)
 
 
 def _table_summary(certificate: Mapping, release: ReleaseCandidate, source) -> str:
@@ -397,8 +409,9 @@ def _table_summary(certificate: Mapping, release: ReleaseCandidate, source) -> s
         ("Sensitive column", parameters.get("sensitive", "")),
         ("Semantics", parameters.get("semantics", "")),
     ]
-    out = [summary_list(rows), "<h3>Policy (l, k, m, c)</h3>" + _policy_text(
-        certificate["policy"])]
+    out = [summary_list(rows)]
+    if certificate.get("policy") is not None:  # None: criteria without a skyline policy
+        out.append("<h3>Policy (l, k, m, c)</h3>" + _policy_text(certificate["policy"]))
     if certificate.get("unused_policy_values"):
         out.append(f"<p>The policy names values the release does not contain: "
                    f"{esc(', '.join(certificate['unused_policy_values']))}.</p>")

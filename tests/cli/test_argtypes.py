@@ -9,6 +9,7 @@ import pytest
 from skyprivacy.cli.argtypes import (
     column_list,
     confidence,
+    criterion_option,
     hierarchy_spec,
     int_at_least,
     interval_widths,
@@ -17,6 +18,7 @@ from skyprivacy.cli.argtypes import (
     order_spec,
     positive,
     separator,
+    share_of_rows,
     text_list,
     unit_interval,
     value_list,
@@ -251,3 +253,39 @@ def test_separator(text, sep):
 @pytest.mark.parametrize("text", ["", ",,", "tabs", '"', "'", "\n", "\r"])
 def test_separator_rejects(text):
     rejects(separator, text, SEPARATOR.format(text))
+
+
+@pytest.mark.parametrize("text, value", [("1%", Fraction(1, 100)), ("0.01", Fraction(1, 100)),
+                                         ("1/100", Fraction(1, 100)), (" 2.5 % ", Fraction(1, 40)),
+                                         ("0", Fraction(0)), ("100%", Fraction(1)),
+                                         ("1", Fraction(1))])
+def test_share_of_rows(text, value):
+    assert share_of_rows(text) == value
+
+
+@pytest.mark.parametrize("text", ["", "%", "101%", "1.01", "-0.1", "1e-2", "nan", "1/0",
+                                  "0.1.2", "one", "9" * 41])
+def test_a_bad_share_of_rows(text):
+    with pytest.raises(argparse.ArgumentTypeError, match=exactly(
+            f"expected a share of the rows such as 1% or 0.01 (in [0, 1], at most 100%), got "
+            f"{text!r}")):
+        share_of_rows(text)
+
+
+def test_criterion_options_read_as_the_policy_file_does():
+    assert repr(criterion_option("k")("5")) == "KAnonymity(k=5)"
+    assert repr(criterion_option("l-diversity")("entropy:2.5")) == "EntropyLDiversity(l=5/2)"
+    assert repr(criterion_option("t-closeness")("ordered:0.2")) == \
+        "TCloseness(t=1/5, distance='ordered')"
+    with pytest.raises(argparse.ArgumentTypeError, match=exactly(
+            "'k' must be a whole number >= 1; got '5.5'")):
+        criterion_option("k")("5.5")
+    assert criterion_option("t-closeness").__name__ == "t-closeness"
+
+
+def test_bundled_alone_is_every_column():
+    assert hierarchy_spec("bundled:adult") == (None, "bundled:adult")
+    assert hierarchy_spec("age=bundled:adult") == ("age", "bundled:adult")
+    with pytest.raises(argparse.ArgumentTypeError, match=exactly(HIERARCHY_FORMS.format(
+            "bundled:adult:age"))):
+        hierarchy_spec("bundled:adult:age")

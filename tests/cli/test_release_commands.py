@@ -5,6 +5,8 @@ import hashlib
 import json
 import os
 import re
+import subprocess
+import sys
 from types import SimpleNamespace
 
 import pandas as pd
@@ -541,3 +543,221 @@ def test_check_risk_with_too_small_a_population(work, capsys):
                        r"^skyprivacy check: error: Table 'released\.csv': The "
                        r"'population_size' parameter of identity_risk must be an integer >= "
                        r"the number of records \(2000\)\. Got 5 instead\.$")
+
+
+# ------------------------------------------------------------------ combined criteria
+CRITERIA_QI = ["--qi", "age,workclass,sex,race", "--sensitive", "occupation",
+               "--hierarchy", "bundled:adult"]
+
+
+def test_anonymize_full_domain_with_suppression_and_flags(work, capsys):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *CRITERIA_QI, "--k", "5",
+                         "--l-diversity", "distinct:2", "--method", "full-domain",
+                         "--suppression-limit", "1%", "--output", "fd.csv", "-q")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "SAFE: all 2 criteria hold (KAnonymity(k=5), DistinctLDiversity(l=2))."
+    certificate = json.loads((work / "fd.cert.json").read_text())
+    made = certificate["anonymization"]
+    levels = ", ".join(f"{name}={level}" for name, level in made["levels"].items())
+    assert lines[2] == (f"Full-domain node: {levels}; objective loss = "
+                        f"{made['objective']['value_float']:.6g} (checked "
+                        f"{made['search']['nodes_checked']:,} of "
+                        f"{made['search']['lattice_size']:,} nodes).")
+    supp = made["suppression"]
+    assert supp["budget"] == 20 and 0 < supp["n_suppressed"] <= 20
+    assert lines[3].startswith(f"Suppressed {supp['n_suppressed']} of 2,000 rows (removed; "
+                               f"limit 1.0%, budget 20): {len(supp['groups'])} group(s) "
+                               f"failing ")
+    released = pd.read_csv(work / "fd.csv", dtype=str)
+    assert len(released) == 2000 - supp["n_suppressed"]
+    assert sum(g["n_rows"] for g in supp["groups"]) == supp["n_suppressed"]
+    code, out, err = run(capsys, "verify", "fd.csv", "--certificate", "fd.cert.json",
+                         "--original", "adult.csv")
+    assert code == 0, err
+    assert out.startswith("VERIFIED: fd.csv matches fd.cert.json: table sha256 ")
+    assert out.rstrip().endswith(", 2 criteria recomputed, the suppressed rows and the "
+                                 "partition checked against adult.csv, verdict safe.")
+    # the same through the policy file, masked, as JSON
+    (work / "crit.toml").write_text('[criteria]\nk = 5\nl-diversity = "distinct:2"\n')
+    code, out, err = run(capsys, "anonymize", "adult.csv", *CRITERIA_QI, "--policy",
+                         "crit.toml", "--method", "full-domain", "--suppression-limit", "0.01",
+                         "--suppressed", "mask", "--objective", "discernibility", "--output",
+                         "m.csv", "--format", "json", "-q")
+    assert code == 0, err
+    result = json.loads(out)
+    assert result["command"] == "anonymize" and result["method"] == "full-domain"
+    assert result["objective"]["name"] == "discernibility"
+    assert result["suppression"]["suppressed"] == "mask"
+    assert result["certificate"] == json.loads((work / "m.cert.json").read_text())
+    assert [r["criterion"] for r in result["criteria"]] == ["KAnonymity(k=5)",
+                                                            "DistinctLDiversity(l=2)"]
+    masked = pd.read_csv(work / "m.csv", dtype=str)
+    assert len(masked) == 2000
+    n = result["suppression"]["n_suppressed"]
+    if n:
+        assert result["certificate"]["anonymization"]["masked_group"]["n_rows"] >= n
+    assert run(capsys, "verify", "m.csv", "--certificate", "m.cert.json", "--original",
+               "adult.csv")[0] == 0
+
+
+def test_verify_catches_a_suppressed_count_against_the_original(work, capsys):
+    assert run(capsys, "anonymize", "adult.csv", *CRITERIA_QI, "--k", "5", "--method",
+               "full-domain", "--suppression-limit", "1%", "--output", "fd.csv", "-q")[0] == 0
+    certificate = json.loads((work / "fd.cert.json").read_text())
+    supp = certificate["anonymization"]["suppression"]
+    assert supp["n_suppressed"] > 0
+    supp["n_original_rows"] -= 1
+    supp["n_suppressed"] -= 1
+    supp["groups"] = None
+    (work / "forged.json").write_text(json.dumps(certificate))
+    code, out, err = run(capsys, "verify", "fd.csv", "--certificate", "forged.json",
+                         "--original", "adult.csv")
+    assert code == 1
+    assert "- The original table has 2,000 rows; the certificate records 1,999." in out
+    assert err.startswith("skyprivacy verify: FAILED: ")
+    code, out, err = run(capsys, "verify", "released.csv", "--certificate",
+                         "released.cert.json", "--original", "adult.csv")
+    assert code == 2 and out == ""
+    assert err == ("skyprivacy verify: error: --original counts the suppressed rows of a "
+                   "certificate made by anonymize under criteria; this certificate records "
+                   "none (see skyprivacy verify --help)\n")
+
+
+def test_anonymize_under_criteria_writes_a_report(work, capsys):
+    (work / "both.toml").write_text("[default]\nskyline = [[0, 1, 0, 0.95]]\n\n[criteria]\n"
+                                    "k = 3\n")
+    code, out, err = run(capsys, "anonymize", "adult.csv", *CRITERIA_QI, "--policy",
+                         "both.toml", "--method", "full-domain", "--output", "b.csv",
+                         "--report", "b.html", "-q")
+    assert code == 0, err
+    assert out.startswith("SAFE: the criterion holds (KAnonymity(k=3)) and all ")
+    page = (work / "b.html").read_text()
+    assert '<section id="anonymization"><h2>Anonymization</h2>' in page
+    assert "<h2>Knowledge skylines</h2>" in page and "<h2>Per-value checks</h2>" in page
+
+
+MORE = ["--output", "x.csv"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--output", "x.csv"], "give the criteria: --policy FILE (a skyline policy and/or a "
+                            "[criteria] section), --k, --l-diversity or --t-closeness"),
+    (["--k", "5", "--objective", "height", *MORE], "--objective chooses what --method "
+                                                    "full-domain minimises; Mondrian splits "
+                                                    "by information gain"),
+    (["--k", "5", "--method", "full-domain", "--suppressed", "mask", *MORE],
+     "--suppressed mask has no use without a --suppression-limit above 0"),
+    (["--k", "5", "--method", "full-domain", "--bucketized", *MORE],
+     "--bucketized works with a skyline policy alone under --method mondrian without "
+     "suppression; it has no use with --method full-domain"),
+    (["--k", "5", "--split", "widest", *MORE],
+     "--split works with a skyline policy alone under --method mondrian without suppression; "
+     "it has no use with criteria other than a skyline policy alone"),
+    (["--policy", "policy.toml", "--suppression-limit", "1%", "--order", "first", *MORE],
+     "--order works with a skyline policy alone under --method mondrian without suppression; "
+     "it has no use with --suppression-limit"),
+    (["--k", "5", "--hierarchy", "bundled:adult", "--hierarchy", "bundled:adult", *MORE],
+     "--hierarchy bundled:adult is given twice"),
+])
+def test_criteria_usage_errors(work, capsys, argv, message):
+    code, out, err = run(capsys, "anonymize", "adult.csv", "--qi", "age,sex", "--sensitive",
+                         "occupation", *argv)
+    assert code == 2 and out == ""
+    assert err == f"skyprivacy anonymize: error: {message} (see skyprivacy anonymize --help)\n"
+    assert not os.path.exists("x.csv")
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--suppression-limit", "101%", "expected a share of the rows such as 1% or 0.01 (in "
+                                    "[0, 1], at most 100%), got '101%'"),
+    ("--suppression-limit", "1.5", "expected a share of the rows such as 1% or 0.01 (in "
+                                   "[0, 1], at most 100%), got '1.5'"),
+    ("--suppression-limit", "150%", "expected a share of the rows such as 1% or 0.01 (in "
+                                    "[0, 1], at most 100%), got '150%'"),
+    ("--suppression-limit", "1e-2", "expected a share of the rows such as 1% or 0.01 (in "
+                                    "[0, 1], at most 100%), got '1e-2'"),
+    ("--k", "0", "'k' must be a whole number >= 1; got '0'"),
+    ("--k", "1e999999999", "'k' must be a whole number >= 1; got '1e999999999'"),
+    ("--l-diversity", "3", "'l-diversity' must be distinct:L, entropy:L or recursive:C,L "
+                           "(e.g. 'distinct:3'); got '3'"),
+    ("--l-diversity", "recursive:3", "'l-diversity' must be distinct:L, entropy:L or "
+                                     "recursive:C,L (e.g. 'distinct:3'); got 'recursive:3'"),
+    ("--t-closeness", "equal:2", "'t-closeness' must be equal:T or ordered:T with T in "
+                                 "[0, 1] (e.g. 'equal:0.2'); got 'equal:2'"),
+    ("--method", "datafly", "invalid choice: 'datafly' (choose from 'mondrian', "
+                            "'full-domain')"),
+    ("--suppressed", "hide", "invalid choice: 'hide' (choose from 'drop', 'mask')"),
+    ("--objective", "speed", "invalid choice: 'speed' (choose from "),
+])
+def test_bad_criteria_options(work, capsys, option, value, message):
+    code, out, err = run(capsys, "anonymize", "adult.csv", "--qi", "age,sex", "--sensitive",
+                         "occupation", "--output", "x.csv", option, value)
+    assert code == 2 and out == ""
+    assert err.startswith(f"skyprivacy anonymize: error: argument {option}: {message}")
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[criteria]\nk = 0\n", ", section [criteria]: 'k' must be a whole number >= 1; got 0."),
+    ('[criteria]\nl-diversity = "distinct:x"\n', ", section [criteria]: 'l-diversity' must be "
+                                                  "distinct:L, entropy:L or recursive:C,L "
+                                                  "(e.g. 'distinct:3'); got 'distinct:x'."),
+    ('[criteria]\nt-closeness = ["equal:0.2", "near:1"]\n',
+     ", section [criteria]: 't-closeness' must be equal:T or ordered:T with T in [0, 1] (e.g. "
+     "'equal:0.2'); got 'near:1'."),
+    ("[criteria]\nmu = 3\n", ", section [criteria]: Unknown criterion 'mu'; the criteria are "
+                             "['k', 'l-diversity', 't-closeness', 'beta-likeness', "
+                             "'delta-disclosure', 'prosecutor-risk', 'average-risk']."),
+    ("[criteria]\n", ": its [criteria] section is empty and it has no skyline; give k = 5, "
+                     "l-diversity = \"distinct:3\", ... or a [default] skyline."),
+])
+def test_a_bad_criteria_section_is_an_input_error(work, capsys, content, message):
+    (work / "bad.toml").write_text(content)
+    assert_input_error(capsys, ["anonymize", "adult.csv", "--qi", "age,sex", "--sensitive",
+                                "occupation", "--policy", "bad.toml", "--output", "x.csv"],
+                       "^" + re.escape(f"skyprivacy anonymize: error: Policy file 'bad.toml'"
+                                       f"{message}") + "$", "x.csv")
+
+
+def test_check_refuses_a_criteria_section(work, capsys):
+    (work / "crit.toml").write_text("[default]\nskyline = [[0, 1, 0, 0.9]]\n[criteria]\nk = 2\n")
+    assert_input_error(capsys, ["check", "released.csv", *RELEASE, "--policy", "crit.toml"],
+                       "^" + re.escape("skyprivacy check: error: Policy file 'crit.toml' has a "
+                                       "[criteria] section, which only 'skyprivacy anonymize' "
+                                       "reads; this command certifies a skyline policy "
+                                       "alone.") + "$")
+
+
+def test_infeasible_criteria_exit_1(work, capsys):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *CRITERIA_QI, "--k", "5000",
+                         "--method", "full-domain", "--output", "x.csv")
+    assert code == 1 and out == ""
+    assert err == ("skyprivacy anonymize: infeasible: No generalization of ['age', 'workclass', "
+                   "'sex', 'race'] satisfies [KAnonymity(k=5000)] with at most 0 suppressed "
+                   "rows (suppression_limit=0); raise the limit or add levels.\n")
+    assert not os.path.exists("x.csv")
+
+
+BIG = ["k = 1000000000000", "k = 100000000000000000000000000000",
+       'l-diversity = "distinct:1000000000000"', 'l-diversity = "recursive:3,1000000000000"',
+       'l-diversity = "entropy:1000000000000"']
+
+
+@pytest.mark.parametrize("line", BIG)
+def test_huge_numbers_in_a_policy_file_allocate_nothing(work, line):
+    """The command runs under a 1.5 GB address-space limit: a number is never a size."""
+    (work / "big.toml").write_text(f"[criteria]\n{line}\n")
+    script = ("import resource, sys\n"
+              "resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))\n"
+              "from skyprivacy.cli import main\n"
+              "sys.exit(main(sys.argv[1:]))\n")
+    for method in ("full-domain", "mondrian"):
+        done = subprocess.run(
+            [sys.executable, "-c", script, "anonymize", "adult.csv", "--qi", "age,sex",
+             "--sensitive", "occupation", "--policy", "big.toml", "--method", method,
+             "--output", "x.csv"], capture_output=True, text=True, timeout=300)
+        assert done.returncode in (1, 3), done.stderr[-2000:]
+        assert len(done.stderr.splitlines()) == 1, done.stderr[-2000:]
+        assert "infeasible" in done.stderr or "method='mondrian' supports" in done.stderr
+        assert not os.path.exists("x.csv")

@@ -85,3 +85,27 @@ def test_a_released_dataset_written_from_python_verifies(to_dask, tmp_path):
     assert back.npartitions == 3
     assert verify_certificate(back, certificate).ok
     assert (back.compute().to_numpy() == released.astype(str).to_numpy()).all()
+
+
+def test_an_anonymization_certificate_verifies_on_the_engine(to_dask):
+    """Every criterion and the masked group recomputed over partitions, as in memory."""
+    from skyprivacy.anonymize import anonymize
+    from skyprivacy.certificate import anonymization_certificate
+    from skyprivacy.criteria import DistinctLDiversity, KAnonymity
+    from skyprivacy.hierarchy import Hierarchy
+
+    zips = Hierarchy([[z, z[0] + "*", "*"] for z in ("11", "12", "21", "22", "31", "32")])
+    table = pd.DataFrame({"zip": ["11", "12", "21", "22"] * 3 + ["31", "32"],
+                          "dx": ["a"] * 4 + ["b"] * 4 + ["c"] * 4 + ["a", "b"]})
+    criteria = [KAnonymity(2), DistinctLDiversity(2)]
+    result = anonymize(table, qi="zip", sensitive="dx", criteria=criteria,
+                       method="full-domain", suppression_limit=0.2, suppressed="mask",
+                       hierarchies={"zip": zips})
+    cert = anonymization_certificate(result, qi="zip", sensitive="dx", criteria=criteria,
+                                     suppressed="mask", suppression_limit=0.2)
+    assert verify_certificate(to_dask(result.table, 3), cert, original=table).ok
+    changed = result.table.copy()
+    changed.loc[changed["zip"] == "*", "dx"] = "a"  # the masked group loses its diversity
+    forged = {**cert, "table": {**cert["table"], "sha256": table_sha256(changed)}}
+    differences = verify_certificate(to_dask(changed, 3), forged).differences
+    assert "The masked group fails DistinctLDiversity(l=2)." in differences

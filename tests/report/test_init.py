@@ -4,7 +4,8 @@ from skyprivacy import report
 
 EXPORTS = {"render_report", "report_skylines", "skyline_svg", "group_size_svg",  # skyline.py
            "render_rule_report", "tradeoff_svg",  # transparency.py
-           "risk_section", "record_risk_svg"}  # risk.py
+           "risk_section", "record_risk_svg",  # risk.py
+           "anonymization_section"}  # anonymization.py
 
 
 def test_exports():
@@ -21,6 +22,7 @@ def test_nothing_but_the_exports_and_the_modules_is_public(unexported_names):
 
 
 def test_every_module_the_docstring_presents_is_the_package_s(public_modules):
-    assert public_modules(report) == {"page", "risk", "skyline", "transparency"}
+    assert public_modules(report) == {"anonymization", "page", "risk", "skyline",
+                                      "transparency"}
     for module in public_modules(report):
         assert f":mod:`.{module}`" in report.__doc__
