@@ -192,14 +192,29 @@ def test_messages(make, error, message):
         make()
 
 
-def test_the_full_domain_search_refuses_it_until_it_labels_its_candidates():
-    """The search builds unlabelled candidates (groups numbered, not labelled by their QI
-    values), so it cannot match them in the population yet: it refuses with KMap's message
-    rather than guess (the hook it needs is KMap.at_levels on labelled candidates)."""
-    table = POPULATION.iloc[[0, 2, 3]].assign(dx=list("abc"))
-    with pytest.raises(InvalidParameterError, match=r"^KMap needs a release whose groups are "
-                                                    r"labelled by their QI values"):
-        full_domain_search(table, qi=["age", "sex"], sensitive="dx",
-                           criteria=[KMap(2, population=POPULATION,
-                                          hierarchies={"age": AGE, "sex": SEX})],
-                           hierarchies={"age": AGE, "sex": SEX})
+def _kmap_safe_by_hand(sample, levels, k) -> bool:
+    """Every released class matches at least k people of the population once both are
+    generalized to ``levels`` (the definition, by counting)."""
+    hierarchies = {"age": AGE, "sex": SEX}
+    def coarse(frame):
+        return list(zip(*(hierarchies[c].generalize(frame[c].tolist(), levels[i])
+                          for i, c in enumerate(["age", "sex"]))))
+    people = coarse(POPULATION)
+    return all(people.count(label) >= k for label in set(coarse(sample)))
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+@pytest.mark.parametrize("rows", [[0, 2, 3], [0, 3, 6, 7], [1, 4, 5, 8, 9], [6]])
+def test_the_full_domain_search_finds_the_lowest_node_that_k_maps(k, rows):
+    """The search binds KMap to each node's levels and labels the node's classes as the
+    released table shows them; its optimum (objective height: fewest levels, ties by the
+    levels tuple) is the best node that satisfies the definition, counted by hand."""
+    sample = POPULATION.iloc[rows].assign(dx=[f"d{i}" for i in range(len(rows))])
+    nodes = [(a, s) for a in range(AGE.height + 1) for s in range(SEX.height + 1)]
+    safe = sorted((sum(n), n) for n in nodes if _kmap_safe_by_hand(sample, n, k))
+    criteria = [KMap(k, population=POPULATION, hierarchies={"age": AGE, "sex": SEX})]
+    result = full_domain_search(sample, qi=["age", "sex"], sensitive="dx", criteria=criteria,
+                                hierarchies={"age": AGE, "sex": SEX}, objective="height")
+    assert tuple(result.levels.values()) == safe[0][1]
+    released = ReleaseCandidate.from_table(result.table, sensitive="dx", qi=["age", "sex"])
+    assert criteria[0].at_levels(result.levels).evaluate(released).safe

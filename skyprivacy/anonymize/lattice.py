@@ -562,10 +562,23 @@ class _Checker:
         self.views = all(type(c) in _GROUP_SIZE_ONLY for c in self.criteria)
         self.per_group = [c for c in self.criteria if c.per_group]
         self.states = _States(self.lattice, pairs=not self.sizes_only)
+        # criteria that read the released labels at known levels (k-map against a
+        # population): bound to each node's levels, and the node's candidate is labelled
+        self.labelled = any(hasattr(c, "at_levels") for c in self.criteria)
+        self.all_criteria = self.criteria
+
+    def _bind(self, levels: tuple) -> None:
+        """Bind the level-aware criteria to the node being checked."""
+        if self.labelled:
+            at = dict(zip(self.lattice.qi, (int(x) for x in levels)))
+            self.criteria = [c.at_levels(at) if hasattr(c, "at_levels") else c
+                             for c in self.all_criteria]
+            self.per_group = [c for c in self.criteria if c.per_group]
 
     def check(self, levels: tuple) -> NodeVerdict:
         """Evaluate the criteria at a node, suppressing within the budget."""
         self.checked += 1
+        self._bind(levels)
         state = self.states.get(levels)
         sizes = state.sizes
         release = self._release(state, None)
@@ -594,6 +607,7 @@ class _Checker:
     def failing(self, levels: tuple) -> np.ndarray:
         """Per class of the node, whether a per-group criterion fails it (its rows are the
         suppressed ones)."""
+        self._bind(levels)
         state = self.states.get(levels)
         release = self._release(state, None)
         failing = np.zeros(len(state.sizes), dtype=bool)
@@ -634,8 +648,10 @@ class _Checker:
         assert state.pairs is not None
         group, value, count = state.pairs
         values = self.lattice.values
+        labels = self._labels(state, keep, target) if self.labelled else None
         if keep is None:
-            return _candidate(sizes, group, value, count, values, self.lattice.semantics)
+            return _candidate(sizes, group, value, count, values, self.lattice.semantics,
+                              labels)
         new = np.cumsum(keep) - 1
         n_kept = int(keep.sum())
         masked = int(sizes[~keep].sum())
@@ -647,16 +663,28 @@ class _Checker:
             else:
                 sizes[new[target]] += masked
             return _candidate(sizes, new[group], value, count, values,
-                              self.lattice.semantics)
+                              self.lattice.semantics, labels)
         on = keep[group]
         # only the values still released: a criterion over the release's values (the
         # ordered distance of t-closeness) reads the same release as the released table's
         present, value = np.unique(value[on], return_inverse=True)
         return _candidate(sizes[keep], new[group[on]], value.reshape(-1), count[on],
-                          [values[v] for v in present], self.lattice.semantics)
+                          [values[v] for v in present], self.lattice.semantics, labels)
+
+    def _labels(self, state: _State, keep: np.ndarray | None, target: int | None):
+        """The released QI labels of the node's classes (the kept ones, then the masked class
+        of '*' when it is a class of its own), as the released table shows them."""
+        qi = self.lattice.qi
+        arrays = [self.states.labels(state, j) for j in range(len(qi))]
+        if keep is not None:
+            arrays = [a[keep] for a in arrays]
+            if self.mask and int(state.sizes[~keep].sum()) and target is None:
+                arrays = [np.append(a, MASK) for a in arrays]
+        return pd.MultiIndex.from_arrays(arrays, names=qi)
 
 
-def _candidate(sizes, group, value, count, values, semantics) -> ReleaseCandidate:
+def _candidate(sizes, group, value, count, values, semantics,
+               labels=None) -> ReleaseCandidate:
     """The candidate of (group, value, count) entries, repeated pairs summed: through a
     dense count matrix when it is small (a bincount, no sort), else the nonzeros."""
     cells = len(sizes) * len(values)
@@ -664,8 +692,8 @@ def _candidate(sizes, group, value, count, values, semantics) -> ReleaseCandidat
         counts = np.bincount(group * len(values) + value, weights=count, minlength=cells)
         return ReleaseCandidate.from_counts(
             sizes, counts.round().astype(np.int64).reshape(len(sizes), len(values)), values,
-            semantics=semantics)
-    return ReleaseCandidate.from_nonzeros(sizes, group, value, count, values,
+            labels=labels, semantics=semantics)
+    return ReleaseCandidate.from_nonzeros(sizes, group, value, count, values, labels=labels,
                                           semantics=semantics)
 
 
