@@ -107,6 +107,12 @@ def test_agrees_with_the_enumeration_of_simple_implications(seed):
         assert ck_disclosure(release, k=k) == _oracle_simple(groups, k), (groups, k)
 
 
+@pytest.mark.parametrize("seed", range(100, 110))
+def test_agrees_with_the_enumeration_at_three_implications(seed):
+    groups = _random_groups(np.random.default_rng(seed), max_total=5)
+    assert ck_disclosure(_release(groups), k=3) == _oracle_simple(groups, 3), groups
+
+
 @pytest.mark.parametrize("groups", [
     [(2, list("ab")), (2, list("ab"))],
     [(3, list("aab"))],
