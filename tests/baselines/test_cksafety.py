@@ -107,6 +107,14 @@ def test_agrees_with_the_enumeration_of_simple_implications(seed):
         assert ck_disclosure(release, k=k) == _oracle_simple(groups, k), (groups, k)
 
 
+@pytest.mark.parametrize("k", [1, 2])
+def test_groups_with_their_own_values(k):
+    """Two groups sharing no value, one diverse and one near-homogeneous, eight individuals
+    (beyond the random cases' six): the knapsack against the enumeration."""
+    groups = [(4, list("abcd")), (4, list("xxxy"))]
+    assert ck_disclosure(_release(groups), k=k) == _oracle_simple(groups, k)
+
+
 @pytest.mark.parametrize("seed", range(100, 110))
 def test_agrees_with_the_enumeration_at_three_implications(seed):
     groups = _random_groups(np.random.default_rng(seed), max_total=5)
