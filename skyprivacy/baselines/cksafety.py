@@ -58,13 +58,13 @@ import pandas as pd
 
 from .._core.exact import decimal_fraction, fraction_text, json_number, native, native_number
 from .._core.validation import Interval, validate_params
+from ..knowledge import CONFIDENCE
 from ..release import ReleaseCandidate
 from ._common import RELEASE, GroupVerdicts, check_svpi, label_info
 
 __all__ = ["CKSafetyResult", "ck_safety", "ck_disclosure"]
 
 _WHY = "(c, k)-safety gives every individual exactly one sensitive value"
-_C = Interval("real", 0, 1, closed="right")
 _K = Interval("integer", 0)
 
 
@@ -298,7 +298,7 @@ def _result(release: ReleaseCandidate, k: int, c: object) -> CKSafetyResult:
         tuple(int(n) for n in release.sizes_array), top, disclosures, names, c_exact)
 
 
-@validate_params({"release": RELEASE, "c": _C, "k": _K})
+@validate_params({"release": RELEASE, "c": CONFIDENCE, "k": _K})
 def ck_safety(release: ReleaseCandidate, *, c: int | float | Fraction, k: int
               ) -> CKSafetyResult:
     """Check (c, k)-safety: the worst case over k basic implications stays below ``c``.
