@@ -12,7 +12,6 @@ import importlib.util
 import json
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULT = ROOT / "docs" / "figures" / "ck_safety.json"

@@ -9,7 +9,6 @@ the package or its tests.
 
 from __future__ import annotations
 
-import pkgutil
 from pathlib import Path
 
 from mkdocs.structure.files import File
@@ -19,11 +18,17 @@ PACKAGE = ROOT / "skyprivacy"
 
 
 def public_modules() -> list[str]:
-    """Dotted names of the public modules, the package first, in name order."""
-    names = ["skyprivacy"]
-    for info in pkgutil.walk_packages([str(PACKAGE)], prefix="skyprivacy."):
-        if not any(part.startswith("_") for part in info.name.split(".")):
-            names.append(info.name)
+    """Dotted names of the public modules, the package first, in name order.
+
+    Read from the file tree, importing nothing (importing would load the optional engines).
+    """
+    names = []
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if not any(part.startswith("_") for part in parts):
+            names.append(".".join(parts))
     return sorted(names)
 
 
