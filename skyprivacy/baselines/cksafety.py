@@ -58,6 +58,7 @@ import pandas as pd
 
 from .._core.exact import decimal_fraction, fraction_text, json_number, native, native_number
 from .._core.validation import Interval, validate_params
+from ..formulas import exact_breach_probability
 from ..knowledge import CONFIDENCE
 from ..release import ReleaseCandidate
 from ._common import RELEASE, GroupVerdicts, check_svpi, label_info
@@ -286,12 +287,12 @@ def _result(release: ReleaseCandidate, k: int, c: object) -> CKSafetyResult:
     check_svpi(release, "ck_safety", _WHY)
     ratios, worst = _worst_cases(release, k)
     labels, names = label_info(release)
-    disclosures = tuple(1 / (1 + r) for r in ratios)
+    disclosures = tuple(exact_breach_probability(r) for r in ratios)
     indptr, value, _ = release.csr
     values = release.values
     top = tuple(native(values[int(value[indptr[g]])]) for g in range(release.n_groups))
     c_exact = decimal_fraction(c)
-    disclosure = 1 / (1 + worst.ratio)
+    disclosure = exact_breach_probability(worst.ratio)
     return CKSafetyResult(
         native_number(c), k, disclosure < c_exact, disclosure, labels[worst.group],
         top[worst.group], _implications(release, worst, labels), labels,
@@ -384,4 +385,4 @@ def ck_disclosure(release: ReleaseCandidate, *, k: int) -> Fraction:
     [Fraction(1, 2), Fraction(3, 4), Fraction(1, 1), Fraction(1, 1)]
     """
     check_svpi(release, "ck_disclosure", _WHY)
-    return 1 / (1 + _worst_cases(release, int(k))[1].ratio)
+    return exact_breach_probability(_worst_cases(release, int(k))[1].ratio)
