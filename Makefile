@@ -2,12 +2,16 @@
 #   make demo   set up .venv, then run the main job on the bundled Adult data
 #   make test   set up .venv, then run the whole test suite
 #   make bench  also set up benchmarks/.venv-competitors (anonypy, anjana), then benchmark
+#   make docs   build the manual (guides + API reference) into site/, warnings as errors, offline
+#   make docs-serve   serve it on http://127.0.0.1:8000
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: demo test bench clean
+DOCS_STAMP := $(VENV)/.docs-stamp
+
+.PHONY: demo test bench docs docs-serve clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,10 +19,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# the docs extra (mkdocs, mkdocstrings): make test builds the manual too (tests/test_docs_build.py)
+$(DOCS_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
+
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-test: $(STAMP)
+test: $(STAMP) $(DOCS_STAMP)
 	$(BIN)/python -m ruff check skyprivacy tests
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest
@@ -34,5 +43,11 @@ bench: $(STAMP) $(COMPETITORS)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run_all.py
 
+docs: $(DOCS_STAMP)
+	$(BIN)/python -m mkdocs build --strict
+
+docs-serve: $(DOCS_STAMP)
+	$(BIN)/python -m mkdocs serve --strict
+
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build site *.egg-info .pytest_cache .hypothesis

@@ -9,6 +9,8 @@ frozen result with the verdict ``.safe``, the worst group and a per-group ``.to_
 - :func:`distinct_l_diversity`, :func:`entropy_l_diversity` and :func:`recursive_cl_diversity`
   (Machanavajjhala et al. 2007) and, as a skyline, :func:`cl_diversity_policy` (Proposition 4);
 - :func:`t_closeness` with the earth mover's distance (Li, Li and Venkatasubramanian 2007);
+- :func:`ck_safety` and :func:`ck_disclosure`, the (c, k)-safety of Martin et al. (2007): the
+  worst case over k basic implications, the comparator of Sects. 3, 5.1 and 8.3;
 - :func:`dp_breach_probability`, the dynamic program of Appendix A.3 that computes the breach
   probability without the congregation property: a reference checker and the competitor of
   Sect. 8.1, never on the default path.
@@ -29,10 +31,12 @@ positional form (``k_anonymity(release, 3)``) still works for one release, with 
 FutureWarning naming the new call.
 """
 
-from . import dynamic, kanonymity, ldiversity, tcloseness
+from . import cksafety, dynamic, kanonymity, ldiversity, tcloseness
+from .cksafety import *  # noqa: F403
 from .dynamic import *  # noqa: F403 - each module's __all__ is the public API
 from .kanonymity import *  # noqa: F403
 from .ldiversity import *  # noqa: F403
 from .tcloseness import *  # noqa: F403
 
-__all__ = [*kanonymity.__all__, *ldiversity.__all__, *tcloseness.__all__, *dynamic.__all__]
+__all__ = [*kanonymity.__all__, *ldiversity.__all__, *tcloseness.__all__, *dynamic.__all__,
+           *cksafety.__all__]

@@ -20,12 +20,14 @@ EXPORTS = {
     "TClosenessResult", "t_closeness", "t_closeness_level",
     # dynamic.py
     "dp_breach_probability", "DP_MAX_STATES",
+    # cksafety.py
+    "CKSafetyResult", "ck_safety", "ck_disclosure",
 }
 #: The criteria: each returns its result class.
 CRITERIA = {"k_anonymity": "KAnonymityResult", "distinct_l_diversity": "DistinctLDiversityResult",
             "entropy_l_diversity": "EntropyLDiversityResult",
             "recursive_cl_diversity": "RecursiveCLDiversityResult",
-            "t_closeness": "TClosenessResult"}
+            "t_closeness": "TClosenessResult", "ck_safety": "CKSafetyResult"}
 
 
 def test_exports():
