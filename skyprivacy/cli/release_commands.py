@@ -143,9 +143,13 @@ def _checks_text(result, certificate: dict) -> list[str]:
           percent_text(c["breach_probability_exact"], c["c_exact"]),
           c["breach_probability_exact"], "safe" if c["safe"] else "UNSAFE"]
          for c in certificate["checks"]], right={1, 2, 3, 4, 5, 6})]
-    if result.violations:
+    violations = result.violations
+    if violations:
         lines += ["", "Worst cases of the failing checks:"]
-        shown = result.violations
+        # the most exposed first, at most WORST_CASES_SHOWN: thousands of sentences are
+        # no reading (every one is in --format json and the certificate)
+        shown = violations if len(violations) <= WORST_CASES_SHOWN else sorted(
+            violations, key=lambda r: r.point.c_exact - r.breach_probability)[:WORST_CASES_SHOWN]
     else:
         lines += ["", "Closest calls:"]
         shown = sorted(result.rows, key=lambda r: r.point.c_exact - r.breach_probability)[:3]
@@ -154,7 +158,15 @@ def _checks_text(result, certificate: dict) -> list[str]:
                      f"{readable_fraction(row.breach_probability)} "
                      f"({percent_text(row.breach_probability, row.point.c_exact)}). "
                      f"{row.worst_case.description}")
+    if len(violations) > len(shown):
+        more = len(violations) - len(shown)
+        lines.append(f"- and {more:,} more failing check{'s' if more != 1 else ''}: "
+                     f"--format json lists the worst case of every one")
     return lines
+
+
+#: Worst cases of failing checks the text output shows, the most exposed first.
+WORST_CASES_SHOWN = 20
 
 
 def cmd_anonymize(ctx: Context) -> int:
