@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ._core.display import Shown, head_rows, result_html, result_repr, skyline_staircase_svg
+from ._core.text import confidence_text
 from .anonymize import AnonymizationResult, skyline_anonymize
 from .baselines import RecursiveCLDiversityResult, cl_diversity_policy, recursive_cl_diversity
 from .find import KnowledgeSkylines, skyline_find_all
@@ -69,6 +71,23 @@ class LDiversityComparison:
             if worst is not None:
                 lines.append(f"    {worst.description}")
         return "\n".join(lines)
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        skylines = self.skylines.skylines
+        first = skylines[0] if skylines else None
+        return Shown("SAFE" if self.diversity.safe else "UNSAFE", bool(self.diversity.safe),
+                     (("diversity_c", self.diversity_c), ("l", self.l_diversity),
+                      ("c", confidence_text(self.c)),
+                      ("groups", self.anonymization.candidate.n_groups),
+                      ("values", len(skylines)),
+                      ("most_exposed", None if first is None else repr(first.value))),
+                     None, head_rows(self.to_frame), len(skylines),
+                     None if first is None else skyline_staircase_svg(
+                         first.points, f"Knowledge skyline of the most exposed value "
+                                       f"{first.value!r} at c = {confidence_text(self.c)}"))
 
 
 # diversity_c and l are checked by cl_diversity_policy, whose name their messages carry

@@ -30,16 +30,19 @@ import html
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import pandas as pd
 
+from .exact import readable_fraction
 from .optional import optional_import
+from .text import percent_text
 from .validation import Predicate
 
 __all__ = ["esc", "PALETTE", "Shown", "result_repr", "result_html", "shown_text",
            "shown_html", "frame_html", "skyline_staircase_svg", "nice_ticks", "staircase",
-           "REPR_LIMIT", "TOP_ROWS", "PROGRESS", "progress_callback", "ProgressBar",
-           "clipped"]
+           "REPR_LIMIT", "TOP_ROWS", "value_text", "dict_facts", "head_rows", "PROGRESS",
+           "progress_callback", "ProgressBar", "clipped"]
 
 #: The longest ``repr`` of any result, in characters.
 REPR_LIMIT = 300
@@ -92,6 +95,8 @@ class Shown:
         The sizes and headline figures, most telling first.
     closest : str or None
         The closest call (or the worst case) in one sentence.
+    closest_label : str
+        What :attr:`closest` is called ("closest call", "worst case", ...).
     rows : callable or None
         ``rows(n)``: the first ``n`` rows of the result's table (most exposed first where the
         result ranks its rows), built without building the rest.
@@ -108,14 +113,40 @@ class Shown:
     rows: Callable[[int], pd.DataFrame] | None = None
     n_rows: int = 0
     picture: str | None = None
+    closest_label: str = "closest call"
 
 
 def _fact_text(value) -> str:
+    if isinstance(value, Fraction):
+        return value_text(value)
     if isinstance(value, float):
         return f"{value:.6g}"
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
+    if isinstance(value, (tuple, list)):
+        return ", ".join(_fact_text(v) for v in value[:8]) + (
+            f" and {len(value) - 8:,} more" if len(value) > 8 else "")
     return str(value)
+
+
+def value_text(p: Fraction) -> str:
+    """An exact share as a person reads it: ``1/3 (33.3%)``, the fraction rounded past a few
+    thousand digits.
+
+    Examples
+    --------
+    >>> value_text(Fraction(1, 3))
+    '1/3 (33.3%)'
+    """
+    if 0 <= p <= 1:
+        return f"{readable_fraction(p)} ({percent_text(p)})"
+    return readable_fraction(p)
+
+
+def dict_facts(mapping, keys) -> tuple:
+    """The ``(key, value)`` facts of ``mapping`` for the ``keys`` it holds, in that order,
+    missing values left out."""
+    return tuple((key, mapping[key]) for key in keys if mapping.get(key) is not None)
 
 
 def shown_text(name: str, shown: Shown) -> str:
@@ -131,7 +162,7 @@ def shown_text(name: str, shown: Shown) -> str:
                       for label, value in shown.facts)
     body = " ".join(part for part in (shown.verdict and shown.verdict + ":", facts) if part)
     if shown.closest:
-        body += f"; closest call: {clipped(shown.closest, FACT_LIMIT * 2)}"
+        body += f"; {shown.closest_label}: {clipped(shown.closest, FACT_LIMIT * 2)}"
     return "<" + clipped(f"{name} {body}".strip(), REPR_LIMIT - 2) + ">"
 
 
@@ -148,7 +179,11 @@ def result_html(self) -> str:
 _BOX = {True: "background:#e3f4e6;color:#155d27;border:2px solid #2e933c",
         False: "background:#fde7ea;color:#8a1022;border:2px solid #d1495b",
         None: "background:#f3f3f3;color:#1d1d1f;border:2px solid #999"}
-_CELL = "border:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top"
+#: The fragment's style, scoped to its own class (a notebook page holds other outputs).
+_STYLE = ("<style>.skyprivacy-result table{border-collapse:collapse;margin:4px 0;"
+          "font-size:.9em}.skyprivacy-result th,.skyprivacy-result td{border:1px solid #ddd;"
+          "padding:2px 6px;text-align:left;vertical-align:top}.skyprivacy-result th"
+          "{background:#f3f3f3}</style>")
 
 
 def frame_html(frame: pd.DataFrame, n_rows: int | None = None, *,
@@ -160,26 +195,25 @@ def frame_html(frame: pd.DataFrame, n_rows: int | None = None, *,
     Examples
     --------
     >>> frame_html(pd.DataFrame({"v": ["<b>"]}), 3)
-    '<table ...<td ...>&lt;b&gt;</td></tr></table><p ...>and 2 more rows</p>'
+    '<table><tr><th>v</th></tr><tr><td>&lt;b&gt;</td></tr></table><p ...>and 2 more rows</p>'
     """
     n_rows = len(frame) if n_rows is None else n_rows
     columns = list(frame.columns)
     shown_columns = columns[:n_columns]
-    head = "".join(f'<th style="{_CELL};background:#f3f3f3">{esc(clipped(str(c), 60))}</th>'
-                   for c in shown_columns)
+    head = "".join(f"<th>{esc(clipped(str(c), 60))}</th>" for c in shown_columns)
     body = []
     for row in frame[shown_columns].itertuples(index=False, name=None):
         body.append("<tr>" + "".join(
-            f'<td style="{_CELL}">{esc(clipped(_cell_text(v), CELL_LIMIT))}</td>'
+            f"<td>{esc(clipped(_cell_text(v), CELL_LIMIT))}</td>"
             for v in row) + "</tr>")
-    out = (f'<table style="border-collapse:collapse;font-size:.9em"><tr>{head}</tr>'
-           + "".join(body) + "</table>")
+    out = f"<table><tr>{head}</tr>" + "".join(body) + "</table>"
     more = []
     if n_rows > len(frame):
-        more.append(f"and {n_rows - len(frame):,} more row{'s' if n_rows - len(frame) != 1 else ''}")
+        extra = n_rows - len(frame)
+        more.append(f"and {extra:,} more row{'s' if extra != 1 else ''}")
     if len(columns) > len(shown_columns):
-        extra = len(columns) - len(shown_columns)
-        more.append(f"and {extra:,} more column{'s' if extra != 1 else ''}")
+        hidden = len(columns) - len(shown_columns)
+        more.append(f"and {hidden:,} more column{'s' if hidden != 1 else ''}")
     if more:
         out += f'<p style="margin:4px 0;color:#666">{esc(", ".join(more))}</p>'
     return out
@@ -206,20 +240,20 @@ def shown_html(name: str, shown: Shown, *, top: int = TOP_ROWS) -> str:
     >>> "UNSAFE" in out and "&lt;i&gt;" in out and "<i>" not in out
     True
     """
-    parts = [f'<div class="skyprivacy-result" style="font-family:system-ui,sans-serif;'
-             f'line-height:1.4">', f'<div style="font-weight:600">{esc(name)}</div>']
+    parts = ['<div class="skyprivacy-result" style="font-family:system-ui,sans-serif;'
+             'line-height:1.4">', f'<div style="font-weight:600">{esc(name)}</div>']
     if shown.verdict:
         parts.append(f'<div class="verdict" style="{_BOX[shown.safe]};font-size:1.2em;'
                      f'font-weight:700;padding:6px 12px;border-radius:6px;margin:6px 0;'
                      f'display:inline-block">{esc(shown.verdict)}</div>')
     if shown.facts:
-        parts.append('<table style="border-collapse:collapse;margin:4px 0">' + "".join(
-            f'<tr><th style="{_CELL};background:#f3f3f3">{esc(label)}</th>'
-            f'<td style="{_CELL}">{esc(clipped(_fact_text(value), CELL_LIMIT))}</td></tr>'
+        parts.append("<table>" + "".join(
+            f"<tr><th>{esc(label)}</th>"
+            f"<td>{esc(clipped(_fact_text(value), CELL_LIMIT))}</td></tr>"
             for label, value in shown.facts) + "</table>")
     if shown.closest:
-        parts.append(f'<p style="margin:4px 0"><b>Closest call:</b> '
-                     f'{esc(clipped(shown.closest, 2 * CELL_LIMIT))}</p>')
+        parts.append(f'<p style="margin:4px 0"><b>{esc(shown.closest_label.capitalize())}:'
+                     f'</b> {esc(clipped(shown.closest, 2 * CELL_LIMIT))}</p>')
     if shown.rows is not None and shown.n_rows:
         parts.append(frame_html(shown.rows(min(top, shown.n_rows)), shown.n_rows))
     if shown.picture:
@@ -241,7 +275,7 @@ def nice_ticks(top: float, count: int = 5) -> list[float]:
     Examples
     --------
     >>> nice_ticks(9)
-    [0, 2, 4, 6, 8]
+    [0.0, 2.0, 4.0, 6.0, 8.0]
     """
     if top <= 0:
         return [0]
@@ -252,7 +286,7 @@ def nice_ticks(top: float, count: int = 5) -> list[float]:
     while t <= top + 1e-9:
         ticks.append(t)
         t += step
-    return [int(t) if float(t).is_integer() else t for t in ticks]
+    return ticks
 
 
 def staircase(points: Sequence[tuple], level: int) -> list[tuple[int, int]]:
