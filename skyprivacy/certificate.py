@@ -553,7 +553,7 @@ class Verification:
                      (("differences", len(differences)),),
                      differences[0] if differences else None,
                      lambda n: pd.DataFrame({"difference": list(differences[:n])}),
-                     len(differences))
+                     len(differences), closest_label="first difference")
 
 
 _REQUIRED = {"schema_version", "kind", "table", "parameters", "policy", "safe", "verdict",

@@ -13,7 +13,15 @@ from fractions import Fraction
 
 import pandas as pd
 
-from ._core.display import Shown, head_rows, result_html, result_repr, skyline_staircase_svg
+from ._core.display import (
+    Shown,
+    finish,
+    head_rows,
+    progress_callback,
+    result_html,
+    result_repr,
+    skyline_staircase_svg,
+)
 from ._core.text import confidence_text
 from .anonymize import AnonymizationResult, skyline_anonymize
 from .baselines import RecursiveCLDiversityResult, cl_diversity_policy, recursive_cl_diversity
@@ -116,9 +124,9 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
         As in :func:`skyprivacy.skyline_anonymize`.
     values : iterable, optional
         Values to draw skylines for (default: all).
-    progress : callable, optional
+    progress : callable or bool, optional
         Called with the fraction done in (0, 1]: the anonymization is the first half, the
-        skylines the second.
+        skylines the second; ``True`` draws a tqdm bar (the ``progress`` extra).
 
     Returns
     -------
@@ -128,6 +136,8 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
     ----------
     Chen, LeFevre and Ramakrishnan (2009), Proposition 4 and Sect. 8.3 (Table 2).
     """
+    progress = progress_callback(progress, owner="compare_l_diversity",
+                                 label="anonymizing, then finding skylines")
     policy = cl_diversity_policy(diversity_c=diversity_c, l=l)
     result = skyline_anonymize(table, qi=qi, sensitive=sensitive, policy=policy,
                                hierarchies=hierarchies, semantics=semantics, split=split,
@@ -137,6 +147,7 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
     diversity = recursive_cl_diversity(result.candidate, diversity_c=diversity_c, l=l)
     skylines = skyline_find_all(result.candidate, c=c, values=values,
                                 progress=None if progress is None else _half(progress, 1))
+    finish(progress)
     return LDiversityComparison(diversity_c, l, exact_confidence(c, "compare_l_diversity"),
                                 result, diversity, skylines)
 

@@ -22,7 +22,15 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ._core.display import Shown, head_rows, result_html, result_repr, skyline_staircase_svg
+from ._core.display import (
+    Shown,
+    finish,
+    head_rows,
+    progress_callback,
+    result_html,
+    result_repr,
+    skyline_staircase_svg,
+)
 from ._core.text import confidence_text
 from .prose import worst_case
 from .errors import InvalidParameterError
@@ -526,8 +534,9 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
         Confidence threshold in (0, 1].
     values : iterable, optional
         Restrict to these values (default: every value the release contains).
-    progress : callable, optional
-        Called with the fraction of values done after each value.
+    progress : callable or bool, optional
+        Called with the fraction of values done after each value; ``True`` draws a tqdm bar
+        (the ``progress`` extra).
 
     Returns
     -------
@@ -544,6 +553,8 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
     [('AIDS', 1), ('Flu', 1), ('Cancer', 2)]
     """
     c_exact = exact_confidence(c, "skyline_find_all")
+    progress = progress_callback(progress, owner="skyline_find_all",
+                                 label="finding knowledge skylines")
     if values is None:
         values = [v for v in release.values if release.contains(v)]
     skylines, worst, baseline = [], {}, {}
@@ -558,6 +569,7 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
             worst[value] = worst_case(release, value, stats, stats.breach_probability, c_exact)
         if progress is not None:
             progress(done / len(values))
+    finish(progress)
     skylines.sort(key=lambda s: (s.exposure if s.exposure is not None else INF,
                                  -baseline[s.value]))
     return KnowledgeSkylines(c_exact, tuple(skylines), worst, baseline)

@@ -34,6 +34,7 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ..errors import param_error
 from .exact import readable_fraction
 from .optional import optional_import
 from .text import percent_text
@@ -42,7 +43,8 @@ from .validation import Predicate
 __all__ = ["esc", "PALETTE", "Shown", "result_repr", "result_html", "shown_text",
            "shown_html", "frame_html", "skyline_staircase_svg", "nice_ticks", "staircase",
            "REPR_LIMIT", "TOP_ROWS", "value_text", "dict_facts", "head_rows", "PROGRESS",
-           "progress_callback", "ProgressBar", "clipped"]
+           "progress_callback", "ProgressBar", "clipped", "finish",
+           "shown_of"]
 
 #: The longest ``repr`` of any result, in characters.
 REPR_LIMIT = 300
@@ -164,6 +166,11 @@ def shown_text(name: str, shown: Shown) -> str:
     if shown.closest:
         body += f"; {shown.closest_label}: {clipped(shown.closest, FACT_LIMIT * 2)}"
     return "<" + clipped(f"{name} {body}".strip(), REPR_LIMIT - 2) + ">"
+
+
+def shown_of(self) -> Shown:
+    """What a result shows of itself (its ``_shown()``)."""
+    return self._shown()
 
 
 def result_repr(self) -> str:
@@ -424,6 +431,13 @@ class ProgressBar:
             self._bar = None
 
 
+def finish(progress) -> None:
+    """Close ``progress`` if it is a :class:`ProgressBar` still open (a computation whose
+    last report fell short of 1); a caller's own callable is left alone."""
+    if isinstance(progress, ProgressBar):
+        progress.close()
+
+
 def progress_callback(progress, *, owner: str, label: str):
     """The callable a computation reports its fraction done to: a :class:`ProgressBar` for
     ``True``, None for ``None`` / ``False``, ``progress`` itself when it is callable.
@@ -434,7 +448,14 @@ def progress_callback(progress, *, owner: str, label: str):
     True
     >>> progress_callback(print, owner="f", label="x") is print
     True
+
+    Raises
+    ------
+    InvalidParameterError
+        For anything else, in the house template naming ``owner``.
     """
+    if not _is_progress(progress):
+        raise param_error("progress", owner, PROGRESS.text, progress)
     if progress is None or progress is False:
         return None
     if progress is True:

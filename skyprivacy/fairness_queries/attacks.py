@@ -184,6 +184,14 @@ class TargetResult:
         """Plain-Python form."""
         return asdict(self)
 
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, tuple((k, v) for k, v in (
+            ("target", self.target), ("a_target", self.a_target),
+            ("queries_used", self.queries_used), ("group_size", self.group_size))
+            if v is not None))
+
 
 @dataclass(frozen=True)
 class GroupSizeEstimate:

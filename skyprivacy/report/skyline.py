@@ -27,7 +27,7 @@ from ..check import SkylineCheckResult
 from ..errors import param_error
 from ..find import KnowledgeSkyline, skyline_find
 from ..release import ReleaseCandidate
-from .._core.display import skyline_staircase_svg
+from .._core.display import finish, progress_callback, skyline_staircase_svg
 from .._core.display import staircase as _staircase  # noqa: F401 - the tests' name
 from .page import bar_chart_svg, esc, page_head, section, summary_list, verdict_box
 from .risk import risk_section
@@ -67,8 +67,8 @@ def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, c=N
         against the picture.
     n_values : int, default 4
         How many values to draw (0 for none).
-    progress : callable, optional
-        Called with the fraction of skylines done.
+    progress : callable or bool, optional
+        Called with the fraction of skylines done; ``True`` draws a tqdm bar.
 
     Returns
     -------
@@ -83,6 +83,7 @@ def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, c=N
     >>> [(s.value, s.points) for s in report_skylines(release, check, n_values=2)]
     [('AIDS', ((0, 1, 0),)), ('Flu', ((0, 1, 0),))]
     """
+    progress = progress_callback(progress, owner="report_skylines", label="drawing skylines")
     if not isinstance(n_values, int) or isinstance(n_values, bool) or n_values < 0:
         raise param_error("n_values", "report_skylines", "be a non-negative integer", n_values)
     margins: dict = {}
@@ -101,6 +102,7 @@ def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, c=N
         out.append(skyline_find(release, value, c=c if c is not None else strictest[value]))
         if progress is not None:
             progress(done / len(chosen))
+    finish(progress)
     return out
 
 
