@@ -60,7 +60,16 @@ def cmd_check(ctx: Context) -> int:
     check_outputs(args, {"--certificate": args.certificate, "--report": args.report},
                    {"table": args.table, "--policy": args.policy})
     policy = read_policy(args.policy)
+    # one bar over the stages: reading, the verdict, the worst cases in words, writing (the
+    # labels padded to one width, so a shorter one overwrites a longer one whole)
+    stages = [f"reading {args.table}", "checking", "writing the worst cases", "certifying",
+              "writing"]
+    stage = dict(zip(stages, (s.ljust(max(map(len, stages))) for s in stages)))
+    bar = ctx.progress(stage[f"reading {args.table}"])
+    bar(0.0)
     raw = read_input(args)
+    bar.label = stage["checking"]
+    bar(0.2)
     release = load_release(args, raw)
     check_policy_values(policy, [v for v in release.values if release.contains(v)],
                          args.sensitive)
@@ -69,6 +78,10 @@ def cmd_check(ctx: Context) -> int:
     if args.risk and args.qi is None:
         raise UsageError("--risk needs --qi (identity risk is measured on the QI columns)")
     result = skyline_check(release, policy)
+    bar.label = stage["writing the worst cases"]
+    for _ in result.iter_rows(progress=bar.part(0.3, 0.9)):
+        pass  # every row's worst case, built now on the bar (the certificate records them)
+    bar.label = stage["certifying"]
     risk = ({"risk": True, "population_size": args.population_size} if args.risk else {})
     certificate = build_certificate(raw, policy, sensitive=args.sensitive, qi=args.qi,
                                     group=args.group, individual=args.individual,
@@ -76,6 +89,8 @@ def cmd_check(ctx: Context) -> int:
     figures = None
     if args.risk:  # the report lists the riskiest classes, which the certificate leaves out
         figures = identity_risk(raw, qi=args.qi, population_size=args.population_size).to_json()
+    bar.label = stage["writing"]
+    bar(0.95)
     with OutputFiles() as out:
         if args.certificate:
             out.add(args.certificate, json_bytes(certificate))
@@ -83,6 +98,8 @@ def cmd_check(ctx: Context) -> int:
             out.add(args.report, report_page(ctx, certificate, release, result, args.table,
                                               risk=figures))
         written = out.commit()
+    bar(1.0)
+    bar.close()
     if written:
         ctx.note(f"wrote {', '.join(written)}")
     if args.format == "json":

@@ -351,3 +351,36 @@ EXAMPLES_VERDICTS = {
     "EntropyLDiversityResult": "SAFE", "RecursiveCLDiversityResult": "SAFE",
     "TClosenessResult": "UNSAFE", "BetaCheck": "UNSAFE", "FixedBeta": "INFEASIBLE",
 }
+
+
+def test_iter_rows_builds_every_row_on_a_bar(capsys):
+    from results_gallery import _policy, _release
+
+    result = skyprivacy.skyline_check(_release(), _policy())
+    seen = []
+    rows = list(result.iter_rows(progress=seen.append))
+    assert rows == list(result.rows) and seen[-1] == 1.0
+    list(skyprivacy.skyline_check(_release(), _policy()).iter_rows(progress=True))
+    assert "writing the worst cases" in capsys.readouterr().err
+    with pytest.raises(InvalidParameterError, match="^The 'progress' parameter of "
+                                                    "SkylineCheckResult.iter_rows must"):
+        result.iter_rows(progress="yes")
+
+
+def test_check_on_the_command_line_shows_every_stage_on_its_bar(tmp_path, capsys,
+                                                               monkeypatch):
+    from results_gallery import adult_like
+
+    from skyprivacy.cli import main
+    monkeypatch.chdir(tmp_path)
+    adult_like(200, n_values=40).to_csv("t.csv", index=False)
+    (tmp_path / "p.toml").write_text("[default]\nskyline = [[1, 1, 0, 0.5]]\n")
+    code = main(["check", "t.csv", "--qi", "zip,age", "--sensitive", "disease", "--policy",
+                 "p.toml", "--certificate", "c.json", "--progress"])
+    err = capsys.readouterr().err
+    assert code in (0, 1)
+    stages = [piece.split(" [")[0].rstrip() for piece in err.split("\r") if " [" in piece]
+    for stage in ("reading t.csv", "checking", "writing the worst cases", "writing"):
+        assert stage in stages, (stage, stages)
+    assert "100%\n" in err
+    assert len({len(piece.split(" [")[0]) for piece in err.split("\r") if " [" in piece}) == 1
