@@ -9,6 +9,7 @@ whose table grows with the data at a size where a repr that listed it would run 
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -110,6 +111,19 @@ def examples() -> dict:
         return mech.answer([[0.5] * 100, [1.0] * 50 + [0.0] * 50], [1] * 90 + [0] * 10)
 
     table = _decision_table
+    from skyprivacy.experimental import group_tagging as gt
+
+    def quietly(make):
+        def made():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return make()
+        return made
+
+    people = pd.DataFrame({"id": range(8), "sex": list("FFFFMMMM"),
+                           "maths": [90, 80, 70, 60, 50, 40, 30, 20],
+                           "city": [MARKUP] + list("bcdabcd"), "age": [20, 30, 40, 50] * 2,
+                           "eligible": [1, 1, 1, 0, 1, 0, 0, 0], "month": [1, 2] * 4})
 
     def fairness():
         rule = table()
@@ -165,6 +179,23 @@ def examples() -> dict:
         fq.ReleaseAudit: lambda: bias_release().audit,
         fq.GroupSizes: lambda: fq.group_sizes([1, 1, 1, 1, 1, 0, 0, 0],
                                               [1, 0, 1, 1, 0, 1, 0, 1]),
+        gt.GroupErrorRates: lambda: gt.group_error_rates([1, 0, 1, 0], [1, 1, 1, 0],
+                                                         [MARKUP, MARKUP, "M", "M"]),
+        gt.CountRelease: lambda: gt.count_report(
+            people, spec=gt.QuerySpec("count", ["eligible"], None), epsilon=1.0,
+            periods="month", random_state=0),
+        gt.FisPlan: lambda: gt.plan_fis(people, tag="sex", anchored=["id", "maths"], S=2,
+                                        batches=2, random_state=0),
+        gt.LinkageRates: quietly(lambda: gt.empirical_relinkage_rate(gt.fis_shuffle(
+            pd.DataFrame({"sex": ["F"] * 50, "a": range(50), "b": range(50)}), tag="sex",
+            anchored=[], S=2, batch_size=5, random_state=0).plan)),
+        gt.RelatedAttributes: lambda: gt.select_related_attributes(
+            people[["sex", "maths", "age", "eligible"]], target="eligible", exclude=["sex"]),
+        gt.FisConfigSelection: quietly(lambda: gt.select_fis_config(
+            people[["sex", "maths", "age"]],
+            [gt.QuerySpec("count", ["maths"], None, predicate=lambda r: r["maths"] > 50)],
+            [{"S": 2, "batches": 1}, {"S": 2, "batches": 2}], tag="sex", anchored=[],
+            n_draws=1, random_state=0)),
     }
 
 

@@ -248,7 +248,7 @@ def shown_html(name: str, shown: Shown, *, top: int = TOP_ROWS) -> str:
     True
     """
     parts = ['<div class="skyprivacy-result" style="font-family:system-ui,sans-serif;'
-             'line-height:1.4">', f'<div style="font-weight:600">{esc(name)}</div>']
+             f'line-height:1.4">{_STYLE}', f'<div style="font-weight:600">{esc(name)}</div>']
     if shown.verdict:
         parts.append(f'<div class="verdict" style="{_BOX[shown.safe]};font-size:1.2em;'
                      f'font-weight:700;padding:6px 12px;border-radius:6px;margin:6px 0;'

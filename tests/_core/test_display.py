@@ -50,13 +50,13 @@ NOT_RESULTS = {
     "GroupResult": "one group of an OptimalPrivacy, shown by it",
     "FairnessMeasure": "one measure of a FairnessReport, shown by it",
     "BiasInterval": "one interval of a FairnessReport, shown by it",
+    "EncodingMap": "the encoding one_hot_encode returns, applied again by its transform",
 }
 #: Areas whose classes are not enumerated, and why.
 SKIPPED_PREFIXES = {
     "skyprivacy.cli": "the command line prints its own text",
     "skyprivacy.report": "HTML pages, no results",
     "skyprivacy.dask_engine": "returns the same results as the in-memory engine",
-    "skyprivacy.experimental": "the experimental area (group tagging) is outside issue 26",
 }
 
 
@@ -89,7 +89,8 @@ def test_the_gallery_has_one_example_of_every_public_result():
     assert len(RESULTS) >= 35
 
 
-#: Results that keep their dataclass repr, every field of it small whatever the data.
+#: Results that keep their own repr (a dataclass's or their class's), every field it shows
+#: small whatever the data.
 SMALL_REPRS = {
     "KAnonymityResult": "parameters, verdict, level and worst group (groups hidden)",
     "DistinctLDiversityResult": "parameters, verdict, level and worst group (groups hidden)",
@@ -100,6 +101,7 @@ SMALL_REPRS = {
     "GroupSizes": "nine counts", "MaxConfidence": "one group's confidence",
     "MaxFidelity": "three numbers and an OptimalPrivacy (short repr)",
     "TargetResult": "one target's answer (the answers of one or two queries)",
+    "FisPlan": "its own repr: tag, S, g, batch counts per tag, rows",
 }
 
 
@@ -384,3 +386,43 @@ def test_check_on_the_command_line_shows_every_stage_on_its_bar(tmp_path, capsys
         assert stage in stages, (stage, stages)
     assert "100%\n" in err
     assert len({len(piece.split(" [")[0]) for piece in err.split("\r") if " [" in piece}) == 1
+
+
+# ------------------------------------------------------------------------- the guide
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+PROSE_JSON = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "prose.json"
+
+
+def prose_figures(data: dict) -> str:
+    """The figures docs/notebooks.md quotes, rendered from benchmarks/results/prose.json."""
+    return (
+        f"With the worst cases in words, `skyprivacy check` took {data['with_prose_s']:.1f} s "
+        f"({data['with_prose_cpu_s']:.1f} s of CPU); with `--format json` and the prose off, "
+        f"{data['json_prose_off_s']:.1f} s ({data['json_prose_off_cpu_s']:.1f} s of CPU): "
+        f"{data['ratio_wall']:.2f} times as long ({data['ratio_cpu']:.2f} in CPU time), best "
+        f"of {data['repeat']} runs each, {data['n_values']:,} values.  In one process, "
+        f"building the {data['n_values']:,} rows took {data['rows_with_prose_s']:.2f} s of "
+        f"CPU with their sentences and {data['rows_without_prose_s']:.2f} s without them "
+        f"(the exact breach probabilities); the verdict alone took "
+        f"{data['rows_verdict_only_s']:.2f} s.")
+
+
+def test_the_guide_runs():
+    from guides import run_guide
+    failed, attempted = run_guide("notebooks.md")
+    assert attempted >= 6 and failed == 0
+
+
+def test_the_guide_quotes_the_benchmark_as_measured():
+    import json
+    data = json.loads(PROSE_JSON.read_text(encoding="utf-8"))
+    page = (DOCS / "notebooks.md").read_text(encoding="utf-8")
+    quoted = page.split("<!-- prose figures")[1].split("-->\n", 1)[1] \
+        .split("\n<!-- end prose figures -->")[0]
+    assert " ".join(quoted.split()) == " ".join(prose_figures(data).split())
+    assert data["n_values"] == 20_000 and data["n_rows"] == 60_000
+
+
+if __name__ == "__main__":  # after a new benchmark run: the text to paste into the guide
+    import json
+    print(prose_figures(json.loads(PROSE_JSON.read_text(encoding="utf-8"))))
