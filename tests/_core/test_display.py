@@ -423,6 +423,6 @@ def test_the_guide_quotes_the_benchmark_as_measured():
     assert data["n_values"] == 20_000 and data["n_rows"] == 60_000
 
 
-if __name__ == "__main__":  # after a new benchmark run: the text to paste into the guide
+if __name__ == "__main__":  # after a new run: PYTHONPATH=tests python tests/_core/test_display.py
     import json
     print(prose_figures(json.loads(PROSE_JSON.read_text(encoding="utf-8"))))
