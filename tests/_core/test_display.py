@@ -102,6 +102,7 @@ SMALL_REPRS = {
     "MaxFidelity": "three numbers and an OptimalPrivacy (short repr)",
     "TargetResult": "one target's answer (the answers of one or two queries)",
     "FisPlan": "its own repr: tag, S, g, batch counts per tag, rows",
+    "LinkageRates": "three rates and one per attribute group of the plan",
 }
 
 

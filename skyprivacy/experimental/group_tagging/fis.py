@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from ..._core.display import Shown, head_rows, result_html, result_repr
+from ..._core.display import Shown, head_rows, result_html
 from ..._core.encoding import require_columns
 from ..._core.exact import is_real, native
 from ..._core.validation import (Boolean, InstanceOf, Interval, Nullable, as_generator, check,
@@ -821,7 +821,6 @@ class LinkageRates:
         return {"each_group": self.each_group, "any_group": self.any_group,
                 "all_groups": self.all_groups, "per_group": list(self.per_group)}
 
-    __repr__ = result_repr
     _repr_html_ = result_html
 
     def _shown(self) -> Shown:
