@@ -8,7 +8,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ["bench_anonymize.py", "bench_find.py", "bench_transparency.py",
-           "bench_fairness_queries.py"]
+           "bench_fairness_queries.py", "bench_prose.py"]
 
 
 def main(argv=None) -> int:

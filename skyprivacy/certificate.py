@@ -52,6 +52,7 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ._core.display import Shown, result_html, result_repr
 from ._core.exact import (
     decimal_fraction,
     fraction_text,
@@ -582,6 +583,17 @@ class Verification:
     def to_dict(self) -> dict:
         """JSON-friendly form."""
         return {"verified": self.ok, "differences": list(self.differences)}
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        differences = self.differences
+        return Shown("VERIFIED" if self.ok else "NOT VERIFIED", self.ok,
+                     (("differences", len(differences)),),
+                     differences[0] if differences else None,
+                     lambda n: pd.DataFrame({"difference": list(differences[:n])}),
+                     len(differences), closest_label="first difference")
 
 
 _REQUIRED = {"schema_version", "kind", "table", "parameters", "policy", "safe", "verdict",

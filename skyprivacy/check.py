@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ._core.display import PROGRESS, Shown, finish, progress_callback, result_html, result_repr
 from ._core.exact import fraction_text, readable_fraction
 from ._core.text import percent_text
 from ._core.validation import InstanceOf, validate_params
@@ -206,6 +207,66 @@ class SkylineCheckResult:
 
     def __str__(self) -> str:
         return self.explain()
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        worst = self.worst
+        closest = None
+        if worst is not None:
+            closest = (f"{worst.value!r} at {worst.point}: breach probability "
+                       f"{readable_fraction(worst.breach_probability)} "
+                       f"({percent_text(worst.breach_probability, worst.point.c_exact)})")
+        return Shown("SAFE" if self.safe else "UNSAFE", self.safe,
+                     (("checks", len(self)), ("failing", int((~self._safe).sum())),
+                      ("semantics", self.semantics),
+                      ("unused_policy_values", len(self.unused_policy_values))),
+                     closest, self._most_exposed, len(self))
+
+    def _most_exposed(self, n: int) -> pd.DataFrame:
+        """The ``n`` rows of least margin c - BP, the most exposed first, as in
+        :meth:`to_frame`, building those rows alone (a check of 20,000 values shows its top
+        rows without writing 20,000 worst cases)."""
+        targets = self._targets
+        if self._log_nr is not None and isinstance(targets, _Targets):
+            margin = targets.c_array() - float_breach_probability(self._log_nr)
+            order = np.argsort(margin, kind="stable")[:n].tolist()
+        else:
+            order = sorted(range(len(targets)), key=lambda i: self._row(i).point.c_exact
+                           - self._row(i).breach_probability)[:n]
+        return SkylineCheckResult([self._row(i) for i in order], self.semantics).to_frame()
+
+    @validate_params({"progress": PROGRESS})
+    def iter_rows(self, *, progress=None):
+        """Every (value, point) row in the order of :attr:`rows`, each built (its exact
+        breach probability and worst case in words) when it is reached and kept.
+
+        Parameters
+        ----------
+        progress : callable or bool, optional
+            Called with the fraction of rows built; ``True`` draws a tqdm bar (the
+            ``progress`` extra).  Thousands of worst cases take seconds: the command line
+            shows them on its progress bar.
+
+        Yields
+        ------
+        PointCheck
+
+        Examples
+        --------
+        >>> release = ReleaseCandidate.from_groups([(2, ["a", "b"])])
+        >>> [row.value for row in skyline_check(release, {"a": [(0, 0, 0, 0.9)]}).iter_rows()]
+        ['a']
+        """
+        progress = progress_callback(progress, owner="SkylineCheckResult.iter_rows",
+                                     label="writing the worst cases")
+        n = len(self._targets)
+        for i in range(n):
+            yield self._row(i)
+            if progress is not None and ((i + 1) % 256 == 0 or i + 1 == n):
+                progress((i + 1) / n)
+        finish(progress)
 
 
 @validate_params({"release": RELEASE,

@@ -13,6 +13,16 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ._core.display import (
+    Shown,
+    finish,
+    head_rows,
+    progress_callback,
+    result_html,
+    result_repr,
+    skyline_staircase_svg,
+)
+from ._core.text import confidence_text
 from .anonymize import AnonymizationResult, skyline_anonymize
 from .baselines import RecursiveCLDiversityResult, cl_diversity_policy, recursive_cl_diversity
 from .find import KnowledgeSkylines, skyline_find_all
@@ -70,6 +80,23 @@ class LDiversityComparison:
                 lines.append(f"    {worst.description}")
         return "\n".join(lines)
 
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        skylines = self.skylines.skylines
+        first = skylines[0] if skylines else None
+        return Shown("SAFE" if self.diversity.safe else "UNSAFE", bool(self.diversity.safe),
+                     (("diversity_c", self.diversity_c), ("l", self.l_diversity),
+                      ("c", confidence_text(self.c)),
+                      ("groups", self.anonymization.candidate.n_groups),
+                      ("values", len(skylines)),
+                      ("most_exposed", None if first is None else repr(first.value))),
+                     None, head_rows(self.to_frame), len(skylines),
+                     None if first is None else skyline_staircase_svg(
+                         first.points, f"Knowledge skyline of the most exposed value "
+                                       f"{first.value!r} at c = {confidence_text(self.c)}"))
+
 
 # diversity_c and l are checked by cl_diversity_policy, whose name their messages carry
 @validate_params({"c": CONFIDENCE})
@@ -97,9 +124,9 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
         As in :func:`skyprivacy.skyline_anonymize`.
     values : iterable, optional
         Values to draw skylines for (default: all).
-    progress : callable, optional
+    progress : callable or bool, optional
         Called with the fraction done in (0, 1]: the anonymization is the first half, the
-        skylines the second.
+        skylines the second; ``True`` draws a tqdm bar (the ``progress`` extra).
 
     Returns
     -------
@@ -109,6 +136,8 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
     ----------
     Chen, LeFevre and Ramakrishnan (2009), Proposition 4 and Sect. 8.3 (Table 2).
     """
+    progress = progress_callback(progress, owner="compare_l_diversity",
+                                 label="anonymizing, then finding skylines")
     policy = cl_diversity_policy(diversity_c=diversity_c, l=l)
     result = skyline_anonymize(table, qi=qi, sensitive=sensitive, policy=policy,
                                hierarchies=hierarchies, semantics=semantics, split=split,
@@ -118,6 +147,7 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
     diversity = recursive_cl_diversity(result.candidate, diversity_c=diversity_c, l=l)
     skylines = skyline_find_all(result.candidate, c=c, values=values,
                                 progress=None if progress is None else _half(progress, 1))
+    finish(progress)
     return LDiversityComparison(diversity_c, l, exact_confidence(c, "compare_l_diversity"),
                                 result, diversity, skylines)
 

@@ -50,6 +50,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ._core.display import Shown, result_html, result_repr
 from ._core.exact import decimal_fraction, is_real, native, native_number
 from .baselines import (
     distinct_l_diversity,
@@ -108,6 +109,16 @@ class CriterionResult:
         if self.group_safe is not None:
             out["failing_groups"] = int(len(self.group_safe) - sum(self.group_safe))
         return out
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        facts: tuple = (("criterion", self.criterion),)
+        if self.group_safe is not None:
+            facts += (("groups", len(self.group_safe)),
+                      ("failing_groups", len(self.group_safe) - sum(self.group_safe)))
+        return Shown("SAFE" if self.safe else "UNSAFE", self.safe, facts)
 
 
 class Criterion:

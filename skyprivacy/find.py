@@ -22,6 +22,16 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ._core.display import (
+    Shown,
+    finish,
+    head_rows,
+    progress_callback,
+    result_html,
+    result_repr,
+    skyline_staircase_svg,
+)
+from ._core.text import confidence_text
 from .prose import worst_case
 from .errors import InvalidParameterError
 from .formulas import (
@@ -245,6 +255,20 @@ class KnowledgeSkyline:
                 "bounds": list(self.bounds), "minimal_unsafe": [list(p) for p in
                                                                  self.minimal_unsafe],
                 "exposure": self.exposure}
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        breach = self.least_breach
+        return Shown(None, None,
+                     (("value", repr(self.value)), ("c", confidence_text(self.c)),
+                      ("skyline_points", len(self.points)),
+                      ("least_breaching_knowledge", "none in the searched box" if breach is None
+                       else f"(l={breach[0]}, k={breach[1]}, m={breach[2]})")),
+                     None, head_rows(self.to_frame), len(self.points),
+                     skyline_staircase_svg(self.points, f"Knowledge skyline of {self.value!r} "
+                                                        f"at c = {confidence_text(self.c)}"))
 
 
 #: The declared parameters of the public searches.
@@ -474,6 +498,29 @@ class KnowledgeSkylines:
         return {"c": str(self.c), "skylines": [s.to_dict() for s in self.skylines],
                 "worst_cases": {str(v): w.to_dict() for v, w in self.worst_cases.items()}}
 
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        first = self.skylines[0] if self.skylines else None
+        worst = None if first is None else self.worst_cases.get(first.value)
+        exposed = sum(1 for s in self.skylines if s.exposure is not None)
+        facts: tuple = (("c", confidence_text(self.c)), ("values", len(self.skylines)),
+                        ("exposed_values", exposed))
+        picture = None
+        if first is not None:
+            breach = first.least_breach
+            facts += (("most_exposed", repr(first.value)),
+                      ("least_breaching_knowledge", "none in the searched box" if breach is None
+                       else f"(l={breach[0]}, k={breach[1]}, m={breach[2]})"))
+            picture = skyline_staircase_svg(first.points, f"Knowledge skyline of the most "
+                                                          f"exposed value {first.value!r} at "
+                                                          f"c = {confidence_text(self.c)}")
+        return Shown(None, None, facts, None if worst is None else worst.description,
+                     lambda n: KnowledgeSkylines(self.c, self.skylines[:n], self.worst_cases,
+                                                 self.baseline_risk).summary(),
+                     len(self.skylines), picture, "worst case")
+
 
 @validate_params(_SEARCH)
 def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
@@ -487,8 +534,9 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
         Confidence threshold in (0, 1].
     values : iterable, optional
         Restrict to these values (default: every value the release contains).
-    progress : callable, optional
-        Called with the fraction of values done after each value.
+    progress : callable or bool, optional
+        Called with the fraction of values done after each value; ``True`` draws a tqdm bar
+        (the ``progress`` extra).
 
     Returns
     -------
@@ -505,6 +553,8 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
     [('AIDS', 1), ('Flu', 1), ('Cancer', 2)]
     """
     c_exact = exact_confidence(c, "skyline_find_all")
+    progress = progress_callback(progress, owner="skyline_find_all",
+                                 label="finding knowledge skylines")
     if values is None:
         values = [v for v in release.values if release.contains(v)]
     skylines, worst, baseline = [], {}, {}
@@ -519,6 +569,7 @@ def skyline_find_all(release: ReleaseCandidate, *, c, values=None,
             worst[value] = worst_case(release, value, stats, stats.breach_probability, c_exact)
         if progress is not None:
             progress(done / len(values))
+    finish(progress)
     skylines.sort(key=lambda s: (s.exposure if s.exposure is not None else INF,
                                  -baseline[s.value]))
     return KnowledgeSkylines(c_exact, tuple(skylines), worst, baseline)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from ._core.exact import fraction_text, native, readable_fraction
 from ._core.text import percent_text
 from .formulas import SufficientStatistics
@@ -76,18 +78,18 @@ def worst_case(release: ReleaseCandidate, value, stats: SufficientStatistics,
     l, k, m = stats.l, stats.k, stats.m
     mvpi = release.semantics != "svpi"
     case = stats.case
-    labels = release.group_labels
     confidence = f"confidence {readable_fraction(bp)} ({percent_text(bp, threshold)})"
     if case == "absent":
         return WorstCase(value, case, None, None, None, (), bp,
                          f"{value!r} occurs in no group of the release: no attacker can infer it.")
     j = release.value_index(value)
     assert j is not None  # a value the release lacks is 'absent', answered above
+    described = release.derived(_group_words)
 
     def group_text(g: int) -> str:
         n = int(release.sizes_array[g])
-        s = release.count_of(g, j)
-        return (f"group [{release.group_description(g)}] ({plural(n, 'person', 'people')}, "
+        s = _row_of(release, g, j)[0]
+        return (f"group [{described.description(g)}] ({plural(n, 'person', 'people')}, "
                 f"{s} occurrence{'s' if s != 1 else ''} of {value!r})")
 
     if case == "pinned":
@@ -111,8 +113,8 @@ def worst_case(release: ReleaseCandidate, value, stats: SufficientStatistics,
             text = (f"The target is in {group_text(g)}. The group is so small that an attacker "
                     f"who {' and '.join(pieces)} accounts for everyone but the target, so the "
                     f"target's {value!r} is pinned down: {confidence}.")
-        return WorstCase(value, case, native(labels[g]), native(labels[g]),
-                         native(labels[g]) if family else None, (), bp, text)
+        label = described.label(g)
+        return WorstCase(value, case, label, label, label if family else None, (), bp, text)
 
     if case == "same-group":
         g = f = known_g = stats.ss1.group
@@ -124,9 +126,7 @@ def worst_case(release: ReleaseCandidate, value, stats: SufficientStatistics,
         known_g = g
     # the statistics of the attaining case are finite, so each names the group attaining it
     assert g is not None and f is not None and known_g is not None
-    row = release.group_counts(g)  # most frequent first, ties in value order
-    s_g = row.pop(release.values[j], 0)
-    ruled = list(row.items())[:l]
+    s_g, ruled = _row_of(release, g, j, l)  # most frequent first, ties in value order
     ruled_out = tuple(v for v, _ in ruled)
 
     parts = [f"The target is in {group_text(g)}."]
@@ -176,5 +176,47 @@ def worst_case(release: ReleaseCandidate, value, stats: SufficientStatistics,
         parts.append(f"This leaves no other possibility: {confidence}.")
     else:
         parts.append(f"Worst-case {confidence} that the target has {value!r}.")
-    return WorstCase(value, case, native(labels[g]), native(labels[known_g]) if k else None,
-                     native(labels[f]) if m else None, ruled_out, bp, " ".join(parts))
+    return WorstCase(value, case, described.label(g), described.label(known_g) if k else None,
+                     described.label(f) if m else None, ruled_out, bp, " ".join(parts))
+
+
+class _GroupWords:
+    """The label and description of each QI-group of one release, made on first use and
+    kept (thousands of worst cases name the same few groups; pandas' label lookup is slow)."""
+
+    def __init__(self, release: ReleaseCandidate):
+        self.release = release
+        self.labels: dict[int, object] = {}
+        self.descriptions: dict[int, str] = {}
+
+    def label(self, g: int):
+        if g not in self.labels:
+            self.labels[g] = native(self.release.group_labels[g])
+        return self.labels[g]
+
+    def description(self, g: int) -> str:
+        if g not in self.descriptions:
+            self.descriptions[g] = self.release.group_description(g)
+        return self.descriptions[g]
+
+
+def _group_words(release: ReleaseCandidate) -> _GroupWords:
+    return _GroupWords(release)
+
+
+def _row_of(release: ReleaseCandidate, g: int, j: int, l: int = 0) -> tuple[int, list]:
+    """The count of value position ``j`` in group ``g`` and the group's ``l`` most frequent
+    other values with their counts, from the group's CSR row (sorted by count, ties by value
+    position), without a dictionary of the whole row."""
+    indptr, nz_value, nz_count = release.csr
+    lo, hi = int(indptr[g]), int(indptr[g + 1])
+    row_values = nz_value[lo:hi]
+    hit = np.flatnonzero(row_values == j)
+    s = int(nz_count[lo + hit[0]]) if len(hit) else 0
+    if not l:
+        return s, []
+    top = min(hi - lo, l + 1)
+    values = release.values
+    others = [(values[int(v)], int(c)) for v, c in zip(row_values[:top], nz_count[lo:lo + top])
+              if int(v) != j]
+    return s, others[:l]

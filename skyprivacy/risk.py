@@ -52,6 +52,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ._core.display import Shown, head_rows, result_html, result_repr
 from ._core.encoding import column_names, require_columns
 from ._core.engines import dispatchable
 from ._core.exact import decimal_fraction, fraction_text, native
@@ -137,6 +138,15 @@ class ClassSizes:
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame({"class_size": list(self.sizes), "n_classes": list(self.counts)})
 
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("records", self.n_records), ("classes", self.n_classes),
+                                  ("smallest_class", min(self.sizes, default=0)),
+                                  ("largest_class", max(self.sizes, default=0))),
+                     None, head_rows(self.to_frame), len(self.sizes))
+
 
 def _check_table(table, qi, owner: str, missing: str = "error") -> list:
     if not isinstance(table, pd.DataFrame):
@@ -182,8 +192,11 @@ def class_sizes(table: pd.DataFrame, *, qi, missing: str = "error") -> ClassSize
     Examples
     --------
     >>> table = pd.DataFrame({"zip": ["1", "1", "2", "3", "3", "3"]})
-    >>> class_sizes(table, qi="zip")
-    ClassSizes(sizes=(1, 2, 3), counts=(1, 1, 1))
+    >>> sizes = class_sizes(table, qi="zip")
+    >>> sizes.sizes, sizes.counts
+    ((1, 2, 3), (1, 1, 1))
+    >>> sizes
+    <ClassSizes records=6, classes=3, smallest_class=1, largest_class=3>
     """
     names = _check_table(table, qi, "class_sizes", missing)
     return _histogram(_sizes(table, names))
@@ -253,6 +266,17 @@ class ProsecutorRisk:
 
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([self.to_dict()])
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, tuple((k, v) for k, v in (
+            ("max", self.max), ("average", self.average), ("records", self.n_records),
+            ("classes", self.n_classes), ("smallest_class", self.smallest_class),
+            ("records_at_max", self.records_at_max), ("threshold", self.threshold),
+            ("above_threshold", self.above_threshold)) if v is not None),
+            None, lambda n: self.highest.head(n), len(self.highest))
 
 
 @validate_params({"threshold": THRESHOLD, "top": TOP, "missing": MISSING})
@@ -403,6 +427,13 @@ class JournalistRisk:
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([self.to_dict()])
 
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("max", self.max), ("average", self.average),
+                                  ("smallest_population_class", self.smallest_population_class),
+                                  ("estimated", self.estimated)))
+
 
 @validate_params({"population": POPULATION, "population_size": Nullable(POPULATION_SIZE),
                   "missing": MISSING})
@@ -536,6 +567,16 @@ class PopulationUniqueness:
         return pd.DataFrame([{"model": m, "uniques": v if isinstance(v, float) else None,
                               "note": None if isinstance(v, float) else v}
                              for m, v in self.estimates.items()])
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("share", self.share), ("uniques", self.uniques),
+                                  ("model", self.model), ("population_size", self.population_size),
+                                  ("sample_size", self.sample_size),
+                                  ("sampling_fraction", self.sampling_fraction)),
+                     None, head_rows(self.to_frame), len(self.to_frame()))
 
 
 def _special():
@@ -905,6 +946,14 @@ class AttributeRisk:
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
 
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("rows", len(self.table)),
+                                  ("columns", ", ".join(map(str, self.table.columns)))),
+                     None, lambda n: self.table.head(n), len(self.table))
+
 
 @validate_params({"max_size": Nullable(Interval("integer", 1)),
                   "max_subsets": Interval("integer", 1), "missing": MISSING})
@@ -1072,6 +1121,19 @@ class IdentityRisk:
             rows.append((f"population_uniqueness ({self.population.model})",
                          self.population.share))
         return pd.DataFrame(rows, columns=["measure", "value"])
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        facts = (("qi", self.qi), ("prosecutor_max", self.prosecutor.max),
+                 ("prosecutor_average", self.prosecutor.average), ("marketer", self.marketer),
+                 ("sample_uniqueness", self.sample_uniqueness),
+                 ("records", self.prosecutor.n_records), ("classes", self.prosecutor.n_classes),
+                 ("population_uniqueness",
+                  None if self.population is None else self.population.share))
+        return Shown(None, None, tuple((k, v) for k, v in facts if v is not None), None,
+                     lambda n: self.prosecutor.highest.head(n), len(self.prosecutor.highest))
 
 
 @validate_params({"threshold": THRESHOLD, "top": TOP,

@@ -36,6 +36,7 @@ from typing import Literal, overload
 import numpy as np
 import pandas as pd
 
+from ._core.display import Shown, dict_facts, head_rows, result_html, result_repr
 from ._core.encoding import factorize, require_columns
 from ._core.validation import (Boolean, InstanceOf, Interval, Nullable, Options,
                                validate_params)
@@ -556,6 +557,15 @@ class UtilityReport:
     def to_frame(self) -> pd.DataFrame:
         """One row, one column per measure (concatenate several to compare releases)."""
         return pd.DataFrame([self.to_dict()])
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, dict_facts(self.to_dict(), (
+            "n_groups", "n_individuals", "average_group_size", "min_group_size",
+            "max_group_size", "discernibility", "normalized_discernibility", "kl_divergence")),
+            None, head_rows(self.to_frame), 1)
 
 
 @validate_params({"release": RELEASE})
@@ -1359,6 +1369,16 @@ class ClassificationAccuracy:
                 ("without_sensitive", self.without_sensitive)]
         return pd.DataFrame([(name, value) for name, value in rows if value is not None],
                             columns=["table", "accuracy"])
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, tuple((k, v) for k, v in (
+            ("accuracy", self.accuracy), ("original", self.original),
+            ("without_sensitive", self.without_sensitive), ("target", str(self.target)),
+            ("features", len(self.features)), ("folds", len(self.fold_accuracies)))
+            if v is not None), None, head_rows(self.to_frame), len(self.to_frame()))
 
 
 def _sklearn():

@@ -18,6 +18,7 @@ RUN_ELSEWHERE = {
     "group_tagging.md": "experimental/group_tagging/test_docs.py",
     "hierarchies.md": "hierarchy/test_docs.py",
     "utility.md": "test_utility_docs.py",
+    "notebooks.md": "_core/test_display.py",
     "risk.md": "test_risk_docs.py",
     "tutorial.md": "test_cli_docs.py",
 }

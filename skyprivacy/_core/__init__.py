@@ -29,6 +29,11 @@ engines
 text
     Shared wording: a probability as a percentage that never reads as on the wrong side of
     its threshold, and a confidence threshold as the fraction it is.
+display
+    How results show themselves: the short ``repr`` and the notebook ``_repr_html_`` every
+    public result takes from :func:`~.display.result_repr` / :func:`~.display.result_html`,
+    the escaping and skyline picture the HTML reports share, and ``progress=True``'s tqdm bar
+    (:func:`~.display.progress_callback`).
 version
     The package version, read from one place.
 warning

@@ -1,7 +1,7 @@
 """Optional dependencies: one function imports them, one wording names the extra to install.
 
 The extras are those of ``pyproject.toml``: ``lp`` (scipy), ``plot`` (matplotlib),
-``parquet`` (pyarrow), ``ml`` (scikit-learn) and ``excel`` (openpyxl).
+``parquet`` (pyarrow), ``ml`` (scikit-learn), ``excel`` (openpyxl) and ``progress`` (tqdm).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ EXTRAS = {
     "pyarrow": ("pyarrow", "parquet"),
     "sklearn": ("scikit-learn", "ml"),
     "openpyxl": ("openpyxl", "excel"),
+    "tqdm": ("tqdm", "progress"),
 }
 
 

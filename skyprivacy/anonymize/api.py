@@ -16,6 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from .._core.display import finish, progress_callback
 from .._core.engines import dispatchable
 from ..check import skyline_check
 from ..criteria import KAnonymity, SkylinePolicy, as_criteria
@@ -103,6 +104,7 @@ def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, spl
     """:func:`skyline_anonymize` over an engine (:class:`PandasEngine`, or the Dask
     engine's): the checks, the search, the release and its certificate, the same for
     both."""
+    progress = progress_callback(progress, owner="skyline_anonymize", label="anonymizing")
     checked = check_anonymization(
         engine.table, engine.facts(sensitive, semantics, missing), qi=qi, sensitive=sensitive,
         policy=policy, hierarchies=hierarchies, semantics=semantics, split=split,
@@ -113,6 +115,7 @@ def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, spl
     search = engine.search(checked, sensitive, policy, split, None, progress, missing)
     check_feasible(search.root(), search.values, semantics, policy)
     n_splits = search.run()
+    finish(progress)
     released, assignment, groups, _ = search.release(output, random_state, group_column)
     candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
                                   group_column=group_column, semantics=semantics,
@@ -130,6 +133,7 @@ def k_search(engine, *, qi, k: int, hierarchies, split, output, group_column, pr
              numeric, categorical, order, label_length, missing) -> KAnonymizationResult:
     """:func:`k_anonymize` over an engine: the checks (of the QI columns beside the identity
     marker), the search under the size rule, the release and its k-anonymity certificate."""
+    progress = progress_callback(progress, owner="k_anonymize", label="anonymizing")
     listed = [qi] if isinstance(qi, str) else list(qi or [])
     checked = check_anonymization(
         engine.table, engine.facts(None, "svpi", missing), qi=qi, sensitive=IDENTITY,
@@ -143,6 +147,7 @@ def k_search(engine, *, qi, k: int, hierarchies, split, output, group_column, pr
         raise InfeasibleError(f"The table has {search.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")
     n_splits = search.run()
+    finish(progress)
     released, assignment, groups, sizes = search.release(output, None, group_column)
     from ..baselines import k_anonymity
     certificate = k_anonymity(sizes_only(sizes, pd.RangeIndex(len(sizes), name="group")), k=k)
@@ -192,9 +197,9 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         Seed of the bucketized reassignment (same seed, same output).
     group_column : str, default 'group'
         Name of the bucket id column of a bucketized release.
-    progress : callable, optional
+    progress : callable or bool, optional
         Called with the fraction (0..1] of rows already in final groups, at most once per
-        percent (for progress bars; the library itself never prints).
+        percent; ``True`` draws a tqdm bar (the ``progress`` extra).
     numeric, categorical : str or list of str, optional
         Quasi-identifiers to split as ordered numbers (median cuts, ranges) or as categories,
         whatever their dtype. Default (:func:`skyprivacy.anonymize.encoders.qi_kinds`,

@@ -77,6 +77,7 @@ import numpy as np
 import pandas as pd
 from sortedcontainers import SortedList
 
+from .._core.display import Shown, head_rows, result_html, result_repr
 from .._core.encoding import factorize, is_missing, require_columns
 from .._core.engines import dispatchable
 from .._core.exact import decimal_fraction, is_real
@@ -172,6 +173,21 @@ class AnonymizeResult:
         levels = row.pop("levels")
         row.update({f"level[{name}]": level for name, level in levels.items()})
         return pd.DataFrame([row])
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        facts = (("method", self.method), ("rows", len(self.table)),
+                 ("groups", self.candidate.n_groups), ("suppressed", self.suppressed),
+                 ("objective", self.objective),
+                 ("value", None if self.value is None else float(self.value)),
+                 ("levels", None if self.levels is None else
+                  ", ".join(f"{k}={v}" for k, v in self.levels.items())),
+                 ("nodes_checked", self.nodes_checked), ("lattice_size", self.lattice_size),
+                 ("criteria", len(self.criteria)))
+        return Shown(None, None, tuple((k, v) for k, v in facts if v is not None), None,
+                     head_rows(self.to_frame), 1)
 
 
 # ----------------------------------------------------------------------------- the lattice

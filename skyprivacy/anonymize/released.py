@@ -16,6 +16,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._core.display import Shown, head_rows, result_html, result_repr
+from .._core.exact import readable_fraction
+from .._core.text import percent_text
 from ..check import SkylineCheckResult
 from ..release import ReleaseCandidate
 from .source import lexicographic_ids
@@ -94,6 +97,23 @@ class AnonymizationResult:
                 "average_group_size": self.average_group_size, "n_splits": self.n_splits,
                 "safe": self.safe, "certificate": self.certificate.to_dict()}
 
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        sizes = self.candidate.sizes_array
+        worst = self.certificate.worst
+        closest = None if worst is None else (
+            f"{worst.value!r} at {worst.point}: breach probability "
+            f"{readable_fraction(worst.breach_probability)} "
+            f"({percent_text(worst.breach_probability, worst.point.c_exact)})")
+        return Shown("SAFE" if self.safe else "UNSAFE", self.safe,
+                     (("rows", len(self.table)), ("groups", self.candidate.n_groups),
+                      ("smallest_group", int(sizes.min()) if len(sizes) else 0),
+                      ("average_group_size", self.average_group_size),
+                      ("qi", self.qi), ("sensitive", self.sensitive), ("output", self.output)),
+                     closest, head_rows(self.to_frame), len(self.groups))
+
 
 
 
@@ -123,6 +143,17 @@ class KAnonymizationResult:
     def to_frame(self) -> pd.DataFrame:
         """The per-group summary (same as :attr:`groups`)."""
         return self.groups.copy()
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        sizes = self.groups["n_individuals"]
+        return Shown("SAFE" if self.safe else "UNSAFE", self.safe,
+                     (("k", self.k), ("rows", len(self.table)), ("groups", len(self.groups)),
+                      ("smallest_group", int(sizes.min()) if len(sizes) else 0),
+                      ("average_group_size", self.average_group_size)),
+                     None, head_rows(self.to_frame), len(self.groups))
 
 
 

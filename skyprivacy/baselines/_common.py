@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from .._core.display import Shown, head_rows, result_html
 from .._core.exact import native
 from .._core.validation import InstanceOf
 from ..errors import param_error
@@ -100,3 +101,13 @@ class GroupVerdicts:
 
     def _measure_columns(self) -> dict:
         return {}
+
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        failing = len(self.violating_groups)
+        return Shown("SAFE" if self.safe else "UNSAFE", bool(self.safe),
+                     (("criterion", self._criterion), *self._summary().items(),
+                      ("groups", len(self.group_labels)), ("failing_groups", failing)),
+                     None if self.worst_group is None else f"worst group {self.worst_group}",
+                     head_rows(self.to_frame), len(self.group_labels))

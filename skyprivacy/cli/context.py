@@ -32,6 +32,7 @@ class Progress:
     def __init__(self, stream, label: str, enabled: bool):
         self.stream, self.label, self.enabled = stream, label, enabled
         self.shown = -1
+        self.width = 0  # of the line last drawn: a shorter one blanks what it leaves
 
     def __call__(self, fraction: float) -> None:
         if not self.enabled:
@@ -41,7 +42,9 @@ class Progress:
             return
         self.shown = percent
         filled = percent * 30 // 100
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {percent:3d}%")
+        line = f"{self.label} [{'#' * filled}{'.' * (30 - filled)}] {percent:3d}%"
+        self.stream.write(f"\r{line}{' ' * (self.width - len(line))}")
+        self.width = len(line)
         self.stream.flush()
 
     def part(self, start: float, stop: float):
@@ -53,6 +56,7 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
             self.shown = -1
+            self.width = 0
 
 
 class Context:

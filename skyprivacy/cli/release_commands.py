@@ -65,7 +65,12 @@ def cmd_check(ctx: Context) -> int:
     check_outputs(args, {"--certificate": args.certificate, "--report": args.report},
                    {"table": args.table, "--policy": args.policy})
     policy = read_policy(args.policy)
+    # one bar over the stages: reading, the verdict, the worst cases in words, writing
+    bar = ctx.progress(f"reading {args.table}")
+    bar(0.0)
     raw = read_input(args)
+    bar.label = "checking"
+    bar(0.2)
     release = load_release(args, raw)
     check_policy_values(policy, [v for v in release.values if release.contains(v)],
                          args.sensitive)
@@ -74,6 +79,10 @@ def cmd_check(ctx: Context) -> int:
     if args.risk and args.qi is None:
         raise UsageError("--risk needs --qi (identity risk is measured on the QI columns)")
     result = skyline_check(release, policy)
+    bar.label = "writing the worst cases"
+    for _ in result.iter_rows(progress=bar.part(0.3, 0.9)):
+        pass  # every row's worst case, built now on the bar (the certificate records them)
+    bar.label = "certifying"
     risk = ({"risk": True, "population_size": args.population_size} if args.risk else {})
     certificate = build_certificate(raw, policy, sensitive=args.sensitive, qi=args.qi,
                                     group=args.group, individual=args.individual,
@@ -81,6 +90,8 @@ def cmd_check(ctx: Context) -> int:
     figures = None
     if args.risk:  # the report lists the riskiest classes, which the certificate leaves out
         figures = identity_risk(raw, qi=args.qi, population_size=args.population_size).to_json()
+    bar.label = "writing"
+    bar(0.95)
     with OutputFiles() as out:
         if args.certificate:
             out.add(args.certificate, json_bytes(certificate))
@@ -88,6 +99,8 @@ def cmd_check(ctx: Context) -> int:
             out.add(args.report, report_page(ctx, certificate, release, result, args.table,
                                               risk=figures))
         written = out.commit()
+    bar(1.0)
+    bar.close()
     if written:
         ctx.note(f"wrote {', '.join(written)}")
     if args.format == "json":
@@ -148,9 +161,13 @@ def _checks_text(result, certificate: dict) -> list[str]:
           percent_text(c["breach_probability_exact"], c["c_exact"]),
           c["breach_probability_exact"], "safe" if c["safe"] else "UNSAFE"]
          for c in certificate["checks"]], right={1, 2, 3, 4, 5, 6})]
-    if result.violations:
+    violations = result.violations
+    if violations:
         lines += ["", "Worst cases of the failing checks:"]
-        shown = result.violations
+        # the most exposed first, at most WORST_CASES_SHOWN: thousands of sentences are
+        # no reading (every one is in --format json and the certificate)
+        shown = violations if len(violations) <= WORST_CASES_SHOWN else sorted(
+            violations, key=lambda r: r.point.c_exact - r.breach_probability)[:WORST_CASES_SHOWN]
     else:
         lines += ["", "Closest calls:"]
         shown = sorted(result.rows, key=lambda r: r.point.c_exact - r.breach_probability)[:3]
@@ -159,7 +176,15 @@ def _checks_text(result, certificate: dict) -> list[str]:
                      f"{readable_fraction(row.breach_probability)} "
                      f"({percent_text(row.breach_probability, row.point.c_exact)}). "
                      f"{row.worst_case.description}")
+    if len(violations) > len(shown):
+        more = len(violations) - len(shown)
+        lines.append(f"- and {more:,} more failing check{'s' if more != 1 else ''}: "
+                     f"--format json lists the worst case of every one")
     return lines
+
+
+#: Worst cases of failing checks the text output shows, the most exposed first.
+WORST_CASES_SHOWN = 20
 
 
 def cmd_anonymize(ctx: Context) -> int:
@@ -184,21 +209,30 @@ def cmd_anonymize(ctx: Context) -> int:
     policy = criteria[0].policy
     hierarchies = given_hierarchies(args)
     order = orders(args)
+    # one bar over the stages: reading, the search, the worst cases in words, writing
+    bar = ctx.progress(f"reading {args.table}")
+    bar(0.0)
     raw = read_input(args)
     table = original_table(args, raw, hierarchies)
     hierarchies = built_hierarchies(args, table, hierarchies)
     check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
-    bar = ctx.progress("anonymizing")
+    bar.label = "anonymizing"
     try:
         result = skyline_anonymize(
             table, qi=args.qi, sensitive=args.sensitive, policy=policy, hierarchies=hierarchies,
             semantics=args.semantics, split=args.split or "infogain",
             output="bucketized" if args.bucketized else "generalized",
-            random_state=args.random_state, group_column=args.group_column, progress=bar,
-            numeric=args.numeric, categorical=args.categorical, order=order,
-            label_length=args.label_length)
-    finally:
+            random_state=args.random_state, group_column=args.group_column,
+            progress=bar.part(0.1, 0.7), numeric=args.numeric, categorical=args.categorical,
+            order=order, label_length=args.label_length)
+        bar.label = "writing the worst cases"
+        for _ in result.certificate.iter_rows(progress=bar.part(0.7, 0.85)):
+            pass  # built now on the bar; the certificate records every one
+        bar.label = "certifying and writing"
+        bar(0.9)
+    except BaseException:
         bar.close()
+        raise
     if not result.safe:  # the search only accepts safe splits; never publish otherwise
         raise InfeasibleError("The released table failed its own certificate; nothing was "
                               "written. Please report this as a bug.")
@@ -214,6 +248,8 @@ def cmd_anonymize(ctx: Context) -> int:
             out.add(args.report, report_page(ctx, certificate, result.candidate,
                                               result.certificate, args.output))
         written = out.commit()
+    bar(1.0)
+    bar.close()
     ctx.note(f"wrote {', '.join(written)}")
     if args.format == "json":
         ctx.emit_json({"command": "anonymize", "safe": result.safe,

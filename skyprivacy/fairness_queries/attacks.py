@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, replace
 import numpy as np
 import pandas as pd
 
+from .._core.display import Shown, head_rows, result_html, result_repr
 from .._core.optional import optional_import
 from .._core.validation import (
     Interval,
@@ -144,6 +145,16 @@ class AttackResult:
             data["partition"] = self.partition
         return pd.DataFrame(data, index=pd.RangeIndex(self.a_hat.size, name="individual"))
 
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, tuple((k, v) for k, v in (
+            ("method", self.method), ("individuals", int(self.a_hat.size)),
+            ("queries_used", self.queries_used), ("unknown", self.n_unknown),
+            ("leakage", self.leakage)) if v is not None),
+            None, head_rows(self.to_frame), int(self.a_hat.size))
+
 
 @dataclass(frozen=True)
 class TargetResult:
@@ -173,6 +184,14 @@ class TargetResult:
         """Plain-Python form."""
         return asdict(self)
 
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, tuple((k, v) for k, v in (
+            ("target", self.target), ("a_target", self.a_target),
+            ("queries_used", self.queries_used), ("group_size", self.group_size))
+            if v is not None))
+
 
 @dataclass(frozen=True)
 class GroupSizeEstimate:
@@ -185,6 +204,12 @@ class GroupSizeEstimate:
     def to_dict(self) -> dict:
         """Plain-Python form."""
         return asdict(self)
+
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("n0", self.n0), ("n1", self.n1),
+                                  ("queries_used", self.queries_used)))
 
 
 def _result(a_hat, queries, method, decoded, n0=None, n1=None, partition=None) -> AttackResult:

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._core.display import Shown, head_rows, result_html, result_repr
 from .._core.validation import (
     Boolean,
     InstanceOf,
@@ -150,6 +151,15 @@ class ReleaseAudit:
         return {"true_values": self.true_values.tolist(),
                 "slices": [asdict(s) for s in self.slices]}
 
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("queries", int(len(self.true_values))),
+                                  ("slices", len(self.slices))),
+                     None, lambda n: pd.DataFrame([vars(s) for s in self.slices[:n]]),
+                     len(self.slices))
+
 
 @dataclass(frozen=True)
 class BiasQueryRelease:
@@ -200,6 +210,15 @@ class BiasQueryRelease:
         data = self.values.reshape(self.n_queries, len(columns))
         return pd.DataFrame(data, columns=columns,
                             index=pd.RangeIndex(self.n_queries, name="query"))
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("metric", self.metric), ("mechanism", self.mechanism),
+                                  ("epsilon", self.epsilon), ("delta", self.delta),
+                                  ("queries", self.n_queries)),
+                     None, head_rows(self.to_frame), self.n_queries)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from .._core.display import Shown, dict_facts, result_html
 from .._core.validation import Options, validate_params
 from ..errors import param_error
 from ._validation import (
@@ -65,6 +66,12 @@ class GroupSizes:
     def to_dict(self) -> dict:
         """The sizes as a plain dict."""
         return asdict(self)
+
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, dict_facts(self.to_dict(), (
+            "n", "n0", "n1", "n_pos", "n0_pos", "n1_pos", "n_neg", "n0_neg", "n1_neg")))
 
 
 def group_sizes(a, y=None) -> GroupSizes:

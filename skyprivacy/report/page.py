@@ -9,27 +9,12 @@ script and no external font.  Every value that comes from the data goes through
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
+
+from .._core.display import PALETTE, esc
 
 __all__ = ["esc", "PALETTE", "CSS", "page_head", "verdict_box", "section", "summary_list",
            "bar_chart_svg"]
-
-#: The colours of the lines and marks of every picture, in order.
-PALETTE = ("#1b6ca8", "#d1495b", "#2e933c", "#e09f3e", "#6a4c93", "#00a6a6", "#8c5e34",
-           "#5c5c5c")
-
-
-def esc(value) -> str:
-    """``value`` as text safe inside HTML elements and attribute values.
-
-    Examples
-    --------
-    >>> esc('<b class="x">&</b>')
-    '&lt;b class=&quot;x&quot;&gt;&amp;&lt;/b&gt;'
-    """
-    return html.escape(str(value), quote=True)
-
 
 #: The inline style of every page.
 CSS = """

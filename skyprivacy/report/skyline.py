@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import base64
 import io
-import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -28,7 +27,9 @@ from ..check import SkylineCheckResult
 from ..errors import param_error
 from ..find import KnowledgeSkyline, skyline_find
 from ..release import ReleaseCandidate
-from .page import PALETTE, bar_chart_svg, esc, page_head, section, summary_list, verdict_box
+from .._core.display import finish, progress_callback, skyline_staircase_svg
+from .._core.display import staircase as _staircase  # noqa: F401 - the tests' name
+from .page import bar_chart_svg, esc, page_head, section, summary_list, verdict_box
 from .anonymization import anonymization_section
 from .risk import risk_section
 
@@ -67,8 +68,8 @@ def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, c=N
         against the picture.
     n_values : int, default 4
         How many values to draw (0 for none).
-    progress : callable, optional
-        Called with the fraction of skylines done.
+    progress : callable or bool, optional
+        Called with the fraction of skylines done; ``True`` draws a tqdm bar.
 
     Returns
     -------
@@ -83,6 +84,7 @@ def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, c=N
     >>> [(s.value, s.points) for s in report_skylines(release, check, n_values=2)]
     [('AIDS', ((0, 1, 0),)), ('Flu', ((0, 1, 0),))]
     """
+    progress = progress_callback(progress, owner="report_skylines", label="drawing skylines")
     if not isinstance(n_values, int) or isinstance(n_values, bool) or n_values < 0:
         raise param_error("n_values", "report_skylines", "be a non-negative integer", n_values)
     margins: dict = {}
@@ -101,32 +103,8 @@ def report_skylines(release: ReleaseCandidate, check: SkylineCheckResult, *, c=N
         out.append(skyline_find(release, value, c=c if c is not None else strictest[value]))
         if progress is not None:
             progress(done / len(chosen))
+    finish(progress)
     return out
-
-
-def _nice_ticks(top: float, count: int = 5) -> list[float]:
-    if top <= 0:
-        return [0]
-    raw = top / count
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(s * magnitude for s in (1, 2, 5, 10) if s * magnitude >= raw)
-    ticks, t = [], 0.0
-    while t <= top + 1e-9:
-        ticks.append(t)
-        t += step
-    return ticks
-
-
-def _staircase(points: Sequence[tuple], level: int) -> list[tuple[int, int]]:
-    """The runs (m_to, k) of K_level(m) = max{k' : (l', k', m') skyline point, l' >= level,
-    m' >= m}, for m = 0..m_to of each run in turn (k non-increasing)."""
-    usable = sorted((m, k) for l, k, m in points if l >= level)
-    runs, best = [], -1
-    for m, k in reversed(usable):  # from the largest m down, a running maximum of k
-        if k > best:
-            runs.append((m, k))
-            best = k
-    return list(reversed(runs))
 
 
 def skyline_svg(skyline: KnowledgeSkyline, *, policy_points: Sequence[tuple] = (),
@@ -158,68 +136,9 @@ def skyline_svg(skyline: KnowledgeSkyline, *, policy_points: Sequence[tuple] = (
     if not isinstance(skyline, KnowledgeSkyline):
         raise param_error("skyline", "skyline_svg", "be a KnowledgeSkyline",
                           type(skyline).__name__)
-    points = list(skyline.points)
-    marks = [tuple(int(x) for x in p) for p in policy_points]
-    left, right, top, bottom = 58, 110, 16, 44
-    plot_w, plot_h = width - left - right, height - top - bottom
-    m_top = max([m for _, _, m in points + marks] + [1]) + 1
-    k_top = max([k for _, k, _ in points + marks] + [1]) * 1.08 + 1
-    title = esc(f"Knowledge skyline of {skyline.value!r} at c = "
-                 f"{confidence_text(skyline.c)}")
-
-    def x(m):
-        return left + plot_w * m / m_top
-
-    def y(k):
-        return top + plot_h * (1 - k / k_top)
-
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="{title}">',
-             f"<title>{title}</title>",
-             f'<rect x="{left}" y="{top}" width="{plot_w}" height="{plot_h}" fill="#fafafa" '
-             f'stroke="#999"/>']
-    for t in _nice_ticks(k_top):
-        parts.append(f'<line x1="{left - 4}" x2="{left + plot_w}" y1="{y(t):.1f}" '
-                     f'y2="{y(t):.1f}" stroke="#e3e3e3"/>'
-                     f'<text x="{left - 6}" y="{y(t) + 4:.1f}" text-anchor="end" '
-                     f'font-size="11">{t:g}</text>')
-    for t in _nice_ticks(m_top):
-        parts.append(f'<text x="{x(t):.1f}" y="{top + plot_h + 15}" text-anchor="middle" '
-                     f'font-size="11">{t:g}</text>')
-    parts.append(f'<text x="{left + plot_w / 2}" y="{height - 8}" text-anchor="middle" '
-                 f'font-size="12">m: same-value family members known</text>'
-                 f'<text transform="translate(14 {top + plot_h / 2}) rotate(-90)" '
-                 f'text-anchor="middle" font-size="12">k: others\' values known</text>')
-    levels = sorted({l for l, _, _ in points} | {l for l, _, _ in marks})
-    for index, level in enumerate(levels):
-        color = PALETTE[index % len(PALETTE)]
-        runs = _staircase(points, level)
-        if runs:
-            path, m_from = [], 0
-            for m_to, k in runs:
-                path.append(f"{x(m_from):.1f},{y(k):.1f} {x(m_to + 1):.1f},{y(k):.1f}")
-                m_from = m_to + 1
-            path.append(f"{x(m_from):.1f},{y(0):.1f}")
-            parts.append(f'<polyline points="{x(0):.1f},{y(runs[0][1]):.1f} {" ".join(path)}" '
-                         f'fill="none" stroke="{color}" stroke-width="2"/>')
-        legend_y = top + 14 + 16 * index
-        parts.append(f'<line x1="{left + plot_w + 10}" x2="{left + plot_w + 28}" '
-                     f'y1="{legend_y - 4}" y2="{legend_y - 4}" stroke="{color}" '
-                     f'stroke-width="2"/><text x="{left + plot_w + 32}" y="{legend_y}" '
-                     f'font-size="11">l = {level}</text>')
-        for l, k, m in marks:
-            if l != level:
-                continue
-            parts.append(f'<circle cx="{x(m):.1f}" cy="{y(k):.1f}" r="4.5" fill="{color}" '
-                         f'stroke="#000"><title>{esc(f"policy point (l={l}, k={k}, m={m})")}'
-                         f'</title></circle><text x="{x(m) + 6:.1f}" y="{y(k) - 6:.1f}" '
-                         f'font-size="10">({l},{k},{m})</text>')
-    if not points:
-        parts.append(f'<text x="{left + plot_w / 2}" y="{top + plot_h / 2}" '
-                     f'text-anchor="middle" font-size="13" fill="#b00020">unsafe even without '
-                     f'any knowledge</text>')
-    parts.append("</svg>")
-    return "".join(parts)
+    return skyline_staircase_svg(skyline.points, f"Knowledge skyline of {skyline.value!r} "
+                                                 f"at c = {confidence_text(skyline.c)}",
+                                 policy_points=policy_points, width=width, height=height)
 
 
 def _size_bins(max_size: int) -> list[tuple[int, int]]:

@@ -16,6 +16,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from .._core.display import Shown, result_html, result_repr
 from .._core.encoding import require_columns
 from .._core.exact import REL_TOL, as_number, decimal_fraction, exact_array, native
 from .._core.validation import Boolean, Interval, Nullable, check, validate_params
@@ -240,6 +241,12 @@ class MaxConfidence:
     def to_frame(self) -> pd.DataFrame:
         return pd.DataFrame([self.to_dict()])
 
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("max_confidence", self.conf), ("group", self.group),
+                                  ("outcome", self.outcome), ("sensitive", self.sensitive)))
+
 
 @dataclass(frozen=True, eq=False)
 class BetaCheck:
@@ -282,6 +289,17 @@ class BetaCheck:
             "violations": [{k: native(v) if not isinstance(v, Fraction) else float(v)
                             for k, v in r.items()} for r in rows],
         }
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown("SAFE" if self.safe else "UNSAFE", bool(self.safe),
+                     (("beta", self.beta), ("max_confidence", self.max_confidence.conf),
+                      ("violations", self.n_violations)),
+                     f"max confidence {self.max_confidence.conf} in group "
+                     f"{self.max_confidence.group}",
+                     lambda n: self.violations.head(n), self.n_violations)
 
 
 # -- public functions ----------------------------------------------------------------------

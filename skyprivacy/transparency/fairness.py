@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._core.display import Shown, head_rows, result_html, result_repr
 from .._core.encoding import require_columns
 from .._core.exact import native
 from .._core.validation import InstanceOf, Interval, Nullable, Options, validate_params
@@ -197,6 +198,15 @@ class FairnessReport:
             "fidelity": None if self.fidelity is None else self.fidelity.to_dict(),
             "measures": [m.to_dict() for m in self.measures],
         }
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("measures", len(self.measures)),
+                                  ("fidelity", "exact" if self.fidelity is None
+                                   else type(self.fidelity).__name__)),
+                     None, head_rows(self.to_frame), len(self.measures))
 
 
 # -- group decision distributions ----------------------------------------------------------

@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from .._core.display import Shown, head_rows, result_html, result_repr
 from .._core.encoding import require_columns
 from .._core.exact import as_number, exact_array, native
 from .._core.validation import Boolean, InstanceOf, Interval, check, validate_params
@@ -127,6 +128,13 @@ class FidelityBounds:
             "lower": [[float(v) for v in row] for row in self.lower],
             "upper": [[float(v) for v in row] for row in self.upper],
         }
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("groups", len(self.index)), ("outcomes", self.outcomes)),
+                     None, head_rows(self.to_frame), len(self.index))
 
 
 #: The declared type of every ``fidelity`` parameter of the subpackage.

@@ -17,6 +17,7 @@ from functools import cached_property
 import numpy as np
 import pandas as pd
 
+from .._core.display import Shown, head_rows, result_html, result_repr
 from .._core.exact import native
 from ..errors import InvalidParameterError
 from ._segments import VERIFY_ABS, VERIFY_REL
@@ -218,6 +219,17 @@ class OptimalPrivacy:
             "cases": {str(k): int(v) for k, v in cases.items()},
             "groups": [g.to_dict() for g in self.groups],
         }
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("beta_star", self.beta_star), ("method", self.method),
+                                  ("exact", self.exact),
+                                  ("fidelity", type(self.fidelity).__name__),
+                                  ("achieved_max_confidence", self.achieved.conf)),
+                     f"binding group {self.binding_group}",
+                     head_rows(self.to_frame), len(self._groups))
 
 
 def fresh_column(name: str, taken: set) -> str:

@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from .._core.display import Shown, head_rows, result_html, result_repr
 from .._core.validation import Boolean, Interval, Options, validate_params
 from ..errors import InfeasibleError, param_error
 from ._segments import VERIFY_ABS, VERIFY_REL, Segments
@@ -61,6 +62,14 @@ class TradeoffRegion:
             "beta_min": float(self.beta_min), "c_star": float(self.c_star),
             "groups": self.groups.to_dict(orient="records"),
         }
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("beta_min", self.beta_min), ("c_star", self.c_star),
+                                  ("groups", len(self.groups))),
+                     None, head_rows(self.to_frame), len(self.groups))
 
 
 @validate_params({"table": TABLE, "exact": Boolean()})
@@ -121,6 +130,13 @@ class TradeoffCurve:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "points": self.points.to_dict(orient="records")}
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("kind", self.kind), ("points", len(self.points))),
+                     None, lambda n: self.points.head(n), len(self.points))
 
 
 @validate_params({"table": TABLE, "kind": _KIND})
@@ -200,6 +216,13 @@ class MaxFidelity:
     def to_dict(self) -> dict:
         return {"kind": self.kind, "value": self.value, "beta_target": self.beta_target,
                 "beta_star": float(self.beta_star)}
+
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("kind", self.kind), ("value", self.value),
+                                  ("beta_target", self.beta_target),
+                                  ("beta_star", self.beta_star)))
 
 
 @validate_params({"table": TABLE, **TARGET, "kind": _KIND,
@@ -296,6 +319,14 @@ class FixedBeta:
         return {"beta": self.beta, "feasible": self.feasible,
                 "infeasible_groups": [list(k) for k, ok in zip(self.table.group_keys,
                                                               self.groups["feasible"]) if not ok]}
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown("FEASIBLE" if self.feasible else "INFEASIBLE", bool(self.feasible),
+                     (("beta", self.beta), ("groups", len(self.groups))),
+                     None, head_rows(self.to_frame), len(self.groups))
 
 
 @validate_params({"table": TABLE, "fidelity": FIDELITY, **TARGET})

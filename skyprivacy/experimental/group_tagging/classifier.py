@@ -21,6 +21,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
+from ..._core.display import Shown, head_rows, result_html, result_repr
 from ..._core.exact import decimal_fraction, native
 from ..._core.optional import optional_import
 from ..._core.validation import (Boolean, Interval, Nullable, Options, Predicate, as_generator,
@@ -83,6 +84,15 @@ class GroupErrorRates:
         out = self.to_frame().reset_index().to_dict("list")
         out["overall_error"] = self.overall_error
         return out
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("groups", len(self.groups)),
+                                  ("overall_error", self.overall_error),
+                                  ("fpr_gap", self.fpr_gap), ("fnr_gap", self.fnr_gap)),
+                     None, head_rows(self.to_frame), len(self.groups))
 
 
 def _gap(values: tuple) -> float:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..._core.display import Shown, head_rows, result_html, result_repr
 from ..._core.encoding import require_columns
 from ..._core.exact import native
 from ..._core.validation import (InstanceOf, Interval, Nullable, Options, as_generator,
@@ -89,6 +90,16 @@ class CountRelease:
                 "sensitivity": self.sensitivity, "composition": self.composition,
                 "mechanism": self.mechanism, "scale": self.scale, "levels": self.levels,
                 "privacy_unit": self.privacy_unit}
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("statistic", self.statistic), ("periods", len(self.periods)),
+                                  ("mechanism", self.mechanism),
+                                  ("composition", self.composition), ("epsilon", self.epsilon),
+                                  ("scale", self.scale), ("privacy_unit", self.privacy_unit)),
+                     None, head_rows(self.to_frame), len(self.values))
 
 
 @validate_params({"d": Interval("integer", 1, note="the number of periods")})

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from ..._core.display import Shown, head_rows, result_html
 from ..._core.encoding import require_columns
 from ..._core.exact import is_real, native
 from ..._core.validation import (Boolean, InstanceOf, Interval, Nullable, as_generator, check,
@@ -208,6 +209,14 @@ class FisPlan:
         t = dict(zip(self.classes, self.t))
         return (f"FisPlan(tag={self.tag!r}, S={self.S}, g={self.g}, batches={t}, "
                 f"n_rows={self.n_rows}, realized={self.realized})")
+
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("tag", self.tag), ("S", self.S), ("g", self.g),
+                                  ("batches", len(self.batches)), ("rows", self.n_rows),
+                                  ("realized", self.realized)),
+                     None, head_rows(self.to_frame), len(self.to_frame()))
 
 
 @dataclass(frozen=True)
@@ -811,6 +820,16 @@ class LinkageRates:
         """Plain-Python form."""
         return {"each_group": self.each_group, "any_group": self.any_group,
                 "all_groups": self.all_groups, "per_group": list(self.per_group)}
+
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        per_group = self.per_group
+        return Shown(None, None, (("each_group", self.each_group),
+                                  ("any_group", self.any_group),
+                                  ("all_groups", self.all_groups), ("groups", len(per_group))),
+                     None, lambda n: pd.DataFrame({"per_group": list(per_group[:n])}),
+                     len(per_group))
 
 
 @validate_params({"batch_size": BATCH_SIZE, "S": POSITIVE})

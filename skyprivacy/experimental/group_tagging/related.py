@@ -18,6 +18,7 @@ from types import MappingProxyType
 import numpy as np
 import pandas as pd
 
+from ..._core.display import Shown, head_rows, result_html, result_repr
 from ..._core.encoding import require_columns
 from ..._core.exact import decimal_fraction, native
 from ..._core.validation import Interval, Options, validate_params
@@ -60,6 +61,15 @@ class RelatedAttributes:
         rows = [(a, s, self.categories[a], a in self.selected) for a, s in self.scores.items()]
         return pd.DataFrame(rows, columns=["attribute", "score", "category", "selected"]
                             ).set_index("attribute")
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("selected", self.selected), ("method", self.method),
+                                  ("threshold", self.threshold), ("scored", len(self.scores)),
+                                  ("skipped", len(self.skipped))),
+                     None, head_rows(self.to_frame), len(self.scores))
 
 
 def _as_ints(values: np.ndarray):

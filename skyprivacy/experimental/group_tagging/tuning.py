@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..._core.display import Shown, result_html, result_repr
 from ..._core.validation import (Interval, Nullable, Options, Predicate, as_generator,
                                  validate_params)
 from ..._core.warning import warn
@@ -104,6 +105,15 @@ class FisConfigSelection:
     def to_frame(self) -> pd.DataFrame:
         """A copy of :attr:`table`."""
         return self.table.copy()
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("configurations", len(self.table)),
+                                  ("best_index", self.best_index),
+                                  ("best", ", ".join(f"{k}={v}" for k, v in self.best.items()))),
+                     None, lambda n: self.table.head(n), len(self.table))
 
 
 #: A finite real number.
