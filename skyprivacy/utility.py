@@ -953,6 +953,15 @@ class GeneralizationLoss:
         return pd.DataFrame({"attribute": list(self.per_attribute),
                              "loss": list(self.per_attribute.values())})
 
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, (("loss", float(self.total)),
+                                  *((f"loss of {name}", float(v))
+                                    for name, v in list(self.per_attribute.items())[:6])),
+                     None, head_rows(self.to_frame), len(self.per_attribute))
+
 
 _RELEASE_MEASURE = {"table": _TABLE, "released": _TABLE, "hierarchies": _HIERARCHIES,
                     "levels": _LEVELS, "suppressed": _SUPPRESSED}
@@ -1251,6 +1260,14 @@ class UtilityMeasures:
         row.pop("levels")
         row.update({f"loss[{name}]": value for name, value in per.items()})
         return pd.DataFrame([row])
+
+    __repr__ = result_repr
+    _repr_html_ = result_html
+
+    def _shown(self) -> Shown:
+        return Shown(None, None, dict_facts(self.to_dict(), (
+            "loss", "precision", "height", "discernibility", "aecs", "entropy", "suppressed",
+            "n_rows", "n_groups")), None, head_rows(self.to_frame), len(self.to_frame()))
 
 
 @validate_params({"table": _TABLE, "hierarchies": _HIERARCHIES, "levels": _LEVELS,

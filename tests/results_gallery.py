@@ -141,6 +141,11 @@ def examples() -> dict:
         sp.LDiversityComparison: comparison,
         sp.UtilityReport: lambda: utility.utility_report(_release()),
         utility.ClassificationAccuracy: accuracy,
+        utility.UtilityMeasures: lambda: utility.utility_measures(
+            lattice(), table=_raw(), qi=["zip", "age"], hierarchies=_hierarchies()),
+        utility.GeneralizationLoss: lambda: utility.generalization_loss(
+            _raw(), lattice().table, qi=["zip", "age"], hierarchies=_hierarchies()),
+        baselines.CKSafetyResult: lambda: baselines.ck_safety(_release(), c=0.9, k=2),
         sp.certificate.Verification: verification,
         criteria.CriterionResult: criterion,
         baselines.KAnonymityResult: lambda: baselines.k_anonymity(_release(), k=50),

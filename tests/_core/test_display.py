@@ -97,6 +97,8 @@ SMALL_REPRS = {
     "EntropyLDiversityResult": "parameters, verdict, level and worst group (groups hidden)",
     "RecursiveCLDiversityResult": "parameters, verdict, level and worst group",
     "TClosenessResult": "parameters, verdict, distance and worst group (groups hidden)",
+    "CKSafetyResult": "parameters, verdict, disclosure, worst group and value (groups and "
+                      "implications hidden)",
     "JournalistRisk": "four numbers", "GroupSizeEstimate": "three counts",
     "GroupSizes": "nine counts", "MaxConfidence": "one group's confidence",
     "MaxFidelity": "three numbers and an OptimalPrivacy (short repr)",
@@ -353,6 +355,7 @@ EXAMPLES_VERDICTS = {
     "KAnonymityResult": "UNSAFE", "DistinctLDiversityResult": "SAFE",
     "EntropyLDiversityResult": "SAFE", "RecursiveCLDiversityResult": "SAFE",
     "TClosenessResult": "UNSAFE", "BetaCheck": "UNSAFE", "FixedBeta": "INFEASIBLE",
+    "CKSafetyResult": "SAFE",
 }
 
 
