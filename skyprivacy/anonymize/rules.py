@@ -9,10 +9,17 @@ A candidate split is accepted iff, with SSi <- min(SSi, terms of its children) f
 has n <= k + m; verdicts near the threshold are decided with exact fractions.  Candidates are
 ranked by information gain w.r.t. the sensitive attribute (LeFevre et al. 2006) or by the
 widest normalized range (Rules); with ``min_size`` the rule is plain k-anonymity.
+
+Combined criteria (:mod:`skyprivacy.criteria`) join these rules through
+:class:`CriteriaRule`: every per-group criterion is judged on a candidate's children (a
+candidate whose children all pass is *clean*), whole-release criteria on the class sizes the
+release would have, and a suppression budget lets a split through whose failing children fit
+what is left of it (those children are suppressed).
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,9 +44,10 @@ from ..formulas import (
     log_threshold,
 )
 from ..knowledge import Policy
-from ..release import row_order
+from ..release import ReleaseCandidate, row_order
 
-__all__ = ["PolicyPlan", "SparseGroups", "QStore", "LevelSweep", "Rules", "segment_cummin",
+__all__ = ["PolicyPlan", "SparseGroups", "QStore", "LevelSweep", "Rules", "CriteriaRule",
+           "segment_cummin",
            "expand", "entropy_sum", "SPLITS"]
 
 SPLITS = ("infogain", "widest")
@@ -393,6 +401,255 @@ class LevelSweep:
                                         combos["mins"][:, at]) for at in close.tolist())
 
 
+class CriteriaRule:
+    """Combined criteria in Mondrian: per-group criteria judged on a level's children,
+    whole-release criteria on the class sizes the release would have, and the suppression
+    budget, with their state across levels.
+
+    * A per-group criterion (:attr:`~skyprivacy.criteria.Criterion.per_group`) is judged on
+      every child of every candidate of a level at once, in one
+      :class:`~skyprivacy.release.ReleaseCandidate` holding the children and one *filler*
+      group whose counts bring the value totals to a multiple of the table's: a group's
+      verdict under t-closeness, beta-likeness and delta-disclosure depends on the release
+      only through that distribution, so each child is judged against the table's, which is
+      the release's when nothing is suppressed.  A candidate whose children all pass is
+      *clean*; its *cost* is the rows of its failing children.
+    * With a budget, a group without a clean candidate may take a candidate whose failing
+      children fit what is left (and that keeps some of its rows): those children are
+      suppressed.  Groups are served in queue order, each with its first such candidate in
+      priority order; a suppressed child is never split again.
+    * Whole-release criteria (average risk, population uniqueness: functions of the class
+      sizes) are kept true after every level: the level's accepted splits are taken in queue
+      order and a split after which the release would fail is undone.  Since the whole
+      table passes and every accepted set of splits is checked, the release passes after
+      every level, monotone criterion or not.
+
+    ``local`` (a Dask worker's copy): decisions that spend the budget or change a
+    whole-release measure are left to the client."""
+
+    def __init__(self, group_criteria: Sequence, release_criteria: Sequence, values: Sequence,
+                 totals: np.ndarray, semantics: str, budget: int, mask: bool):
+        self.group_criteria = list(group_criteria)
+        self.release_criteria = list(release_criteria)
+        self.values = list(values)
+        self.totals = np.asarray(totals, dtype=np.int64)  # the reference distribution
+        self.semantics = semantics
+        self.budget = self.left = int(budget)
+        self.mask = mask
+        self.local = False
+        self.live_fails = np.zeros(1, dtype=bool)  # per live group: a suppressed child
+        self.final_sizes: list = []
+        self.final_fails: list = []
+        self.charged: dict = {}  # this level: part -> candidate whose failing children go
+        self.level: dict = {}
+
+    @property
+    def suppressed(self) -> int:
+        """Rows suppressed so far (charged to the budget)."""
+        return self.budget - self.left
+
+    def for_worker(self) -> CriteriaRule:
+        """The copy a Dask worker's rules use (decides only what spends nothing shared)."""
+        other = copy.copy(self)
+        other.local, other.charged, other.level = True, {}, {}
+        return other
+
+    def groups_safe(self, sizes, group, value, count) -> np.ndarray:
+        """Per group of the (group, value, count) nonzeros: every per-group criterion holds,
+        judged against the table's value distribution (see the class docstring)."""
+        n = len(sizes)
+        if not self.group_criteria:
+            return np.ones(n, dtype=bool)
+        ref = self.totals
+        held = np.rint(np.bincount(value, weights=count, minlength=len(ref))).astype(np.int64)
+        on = ref > 0
+        times = max(1, int((-(-held[on] // ref[on])).max(initial=1)))
+        fill = times * ref - held
+        sizes = np.asarray(sizes, dtype=np.int64)
+        if fill.sum() > 0:
+            at = np.flatnonzero(fill)
+            sizes = np.append(sizes, int(fill.sum()))
+            group = np.concatenate([group, np.full(len(at), n, dtype=np.int64)])
+            value = np.concatenate([value, at])
+            count = np.concatenate([count, fill[at]])
+        release = ReleaseCandidate.from_nonzeros(sizes, group, value, count, self.values,
+                                                 semantics=self.semantics)
+        safe = np.ones(n, dtype=bool)
+        for criterion in self.group_criteria:
+            safe &= np.asarray(criterion.group_safe(release), dtype=bool)[:n]
+        return safe
+
+    def start(self, root: SparseGroups) -> list:
+        """The criteria the whole table (``root``, one group) fails: none, or no
+        generalization helps."""
+        failing = [repr(c) for c in self.group_criteria
+                   if not self._one(root, c)]
+        sizes = root.sizes.astype(np.int64)
+        failing += [repr(c) for c in self.release_criteria
+                    if not c.evaluate(_sizes_release(sizes)).safe]
+        self.live_fails = np.zeros(1, dtype=bool)
+        return failing
+
+    def _one(self, root: SparseGroups, criterion) -> bool:
+        keep, self.group_criteria = self.group_criteria, [criterion]
+        try:
+            return bool(self.groups_safe(root.sizes, root.group, root.value, root.count)[0])
+        finally:
+            self.group_criteria = keep
+
+    def judge(self, cands: dict) -> tuple[np.ndarray, np.ndarray]:
+        """(per child: passes, per candidate: rows of its failing children), kept for the
+        level's bookkeeping."""
+        kids = cands["children"]
+        ok = self.groups_safe(kids.sizes, kids.group, kids.value, kids.count)
+        cost = np.add.reduceat(np.where(ok, 0, kids.sizes), cands["first_child"])
+        self.level = {"cands": cands, "ok": ok, "cost": cost}
+        self.charged = {}
+        return ok, cost
+
+    def may_suppress(self, cands: dict, cost: np.ndarray, part_sizes: np.ndarray
+                     ) -> np.ndarray:
+        """Per candidate: it is not clean but its failing children fit the budget left, keep
+        some of its group's rows, and the group is not itself a suppressed child (a worker
+        knows neither the budget left nor the suppressed groups: the client decides)."""
+        part = cands["part"]
+        left = self.budget if self.local else self.left
+        out = (cost > 0) & (cost <= left) & (cost < part_sizes[part])
+        if not self.local:
+            out &= ~self.live_fails[part]
+        return out
+
+    def choose(self, cands: dict, order: np.ndarray, chosen: np.ndarray,
+               part_sizes: np.ndarray) -> None:
+        """The size rule's choices under the criteria: per group its first clean candidate
+        in priority order; then, groups in queue order, the first candidate that
+        suppresses within the budget; then the whole-release criteria (:meth:`cap`).  A
+        worker marks -2 the groups whose decision it leaves to the client."""
+        ok, cost = self.judge(cands)
+        part = cands["part"]
+        clean = order[cost[order] == 0]
+        first = np.unique(part[clean], return_index=True)[1]
+        chosen[part[clean[first]]] = clean[first]
+        if self.budget:
+            eligible = self.may_suppress(cands, cost, part_sizes)
+            cand = order[eligible[order] & (chosen[part[order]] == -1)]
+            if self.local:
+                chosen[part[cand]] = -2
+            else:
+                for c in cand.tolist():
+                    p = int(part[c])
+                    if chosen[p] == -1 and cost[c] <= self.left:
+                        chosen[p] = c
+                        self.left -= int(cost[c])
+                        self.charged[p] = c
+        if self.release_criteria:
+            if self.local:
+                chosen[chosen >= 0] = -2
+            else:
+                self.cap(cands, chosen, part_sizes)
+
+    def blocked(self, cands: dict, part_sizes: np.ndarray) -> np.ndarray:
+        """Under a skyline policy: per candidate, whether the criteria rule it out (not
+        clean and not allowed to suppress), for :meth:`Rules.accept_level`."""
+        _, cost = self.judge(cands)
+        return (cost > 0) & ~(self.may_suppress(cands, cost, part_sizes) if self.budget
+                              else False)
+
+    def settle(self, cands: dict, chosen: np.ndarray, part_sizes: np.ndarray) -> None:
+        """After the skyline's acceptance: the accepted candidates that suppress are charged
+        in queue order, and one that no longer fits is undone (its children lowered the
+        statistics already: stricter, never unsafe); then :meth:`cap`."""
+        cost = self.level["cost"]
+        for p in np.flatnonzero(chosen >= 0).tolist():
+            c = int(chosen[p])
+            if cost[c] > 0:
+                if cost[c] <= self.left:
+                    self.left -= int(cost[c])
+                    self.charged[p] = c
+                else:
+                    chosen[p] = -1
+        if self.release_criteria:
+            self.cap(cands, chosen, part_sizes)
+
+    def cap(self, cands: dict, chosen: np.ndarray, part_sizes: np.ndarray) -> None:
+        """Undo, in queue order, each accepted split after which a whole-release criterion
+        would fail (the release at the level's start passes; each prefix found to pass is
+        kept, by bisection)."""
+        accepted = np.flatnonzero(chosen >= 0)
+        if not len(accepted):
+            return
+        ok = self.level["ok"]
+        finals = (np.concatenate(self.final_sizes) if self.final_sizes
+                  else np.zeros(0, dtype=np.int64))
+        final_fails = (np.concatenate(self.final_fails) if self.final_fails
+                       else np.zeros(0, dtype=bool))
+        base_pool = int(finals[final_fails].sum())
+        finals = finals[~final_fails]
+
+        def holds(parts: list) -> bool:
+            keep = ~self.live_fails.copy()
+            pool = base_pool + int(part_sizes[self.live_fails].sum())
+            pieces = [finals]
+            for p in parts:
+                keep[p] = False
+                c = int(chosen[p])
+                f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
+                kid_sizes = cands["children"].sizes[f:f + n]
+                pieces.append(kid_sizes[ok[f:f + n]])
+                pool += int(kid_sizes[~ok[f:f + n]].sum())
+            pieces.append(part_sizes[keep])
+            sizes = np.concatenate(pieces).astype(np.int64)
+            if self.mask and pool:
+                sizes = np.append(sizes, pool)
+            release = _sizes_release(sizes)
+            return all(c.evaluate(release).safe for c in self.release_criteria)
+
+        done: list = []
+        todo = accepted.tolist()
+        while todo and not holds(done + todo):
+            lo, hi = 0, len(todo)  # done + todo[:lo] holds, done + todo[:hi] does not
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if holds(done + todo[:mid]):
+                    lo = mid
+                else:
+                    hi = mid
+            done += todo[:lo]
+            p = todo[lo]
+            if p in self.charged:
+                self.left += int(self.level["cost"][self.charged.pop(p)])
+            chosen[p] = -1
+            todo = todo[lo + 1:]
+
+    def advance(self, final_sizes: np.ndarray, final_fails: np.ndarray, new_base: np.ndarray,
+                n_next: int) -> None:
+        """Record the groups finished this level; mark the suppressed children among the
+        next level's groups."""
+        self.final_sizes.append(np.asarray(final_sizes, dtype=np.int64))
+        self.final_fails.append(np.asarray(final_fails, dtype=bool))
+        live = np.zeros(n_next, dtype=bool)
+        if self.charged:
+            cands, ok = self.level["cands"], self.level["ok"]
+            for p, c in self.charged.items():
+                f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
+                live[int(new_base[p]) + np.flatnonzero(~ok[f:f + n])] = True
+        self.live_fails = live
+        self.charged, self.level = {}, {}
+
+    @property
+    def suppressed_groups(self) -> np.ndarray:
+        """Per final group (in the order groups are finished): suppressed or not."""
+        return (np.concatenate(self.final_fails) if self.final_fails
+                else np.zeros(0, dtype=bool))
+
+
+def _sizes_release(sizes: np.ndarray) -> ReleaseCandidate:
+    """Groups of these sizes with one placeholder value: what criteria of class sizes read."""
+    return ReleaseCandidate.from_nonzeros(sizes, np.arange(len(sizes)),
+                                          np.zeros(len(sizes), dtype=np.int64), sizes,
+                                          ("individuals",))
+
+
 class Rules:
     """The decision rules of Fig. 4 and their state: the policy cells, the global statistics
     SS1..SS5 (minima over every group queued), Q, and the number of candidates evaluated.
@@ -425,15 +682,25 @@ class Rules:
         self.n_rows = 0  # of the search, for progress
         self.placed = 0  # rows already in final groups
         self.pending: list[tuple[int, int]] = []  # (first child, number) of accepted ones
+        self.criteria: CriteriaRule | None = None  # combined criteria, attached by anonymize()
+        self.level_sizes = np.zeros(0, dtype=np.int64)  # the sizes of the level's groups
 
     @property
     def policy_mode(self) -> bool:
         """True under a skyline policy, False under k-anonymity's size rule."""
         return self.min_size is None
 
+    @property
+    def need_counts(self) -> bool:
+        """Whether candidates need their children's sensitive counts (a policy, or criteria
+        that read them)."""
+        return self.policy_mode or self.criteria is not None
+
     def splitting(self, n_rows: int) -> bool:
         """Whether the search splits at all: some policy cell, or k-anonymity with at least
-        ``min_size`` rows."""
+        ``min_size`` rows, or combined criteria."""
+        if self.criteria is not None:
+            return True
         return len(self.plan) > 0 if self.min_size is None else n_rows >= self.min_size
 
     def decide(self, cands: dict, chosen: np.ndarray) -> None:
@@ -442,6 +709,8 @@ class Rules:
         order = self.ordered(cands)
         if self.policy_mode:
             self.accept_level(cands, order, chosen)
+            if self.criteria is not None and not self.criteria.local:
+                self.criteria.settle(cands, chosen, self.level_sizes)
         else:
             self.choose_by_size(cands, order, chosen)
 
@@ -593,7 +862,12 @@ class Rules:
 
     def choose_by_size(self, cands: dict, order: np.ndarray, chosen: np.ndarray) -> None:
         """k-anonymity's rule: per partition, the first candidate in priority order whose
-        children all hold at least ``min_size`` individuals."""
+        children all hold at least ``min_size`` individuals (with combined criteria,
+        :meth:`CriteriaRule.choose`)."""
+        if self.criteria is not None:
+            self.n_candidates += cands["n"]
+            self.criteria.choose(cands, order, chosen, self.level_sizes)
+            return
         small = np.minimum.reduceat(cands["sizes"], cands["first_child"])
         viable = order[small[order] >= self.min_size]
         # first viable candidate of each partition, in priority order
@@ -657,6 +931,9 @@ class Rules:
         found = np.zeros(len(runs), dtype=bool)
         todo = np.arange(len(runs))
         pinning = self.pinning(cands)
+        if self.criteria is not None:  # ruled out by the combined criteria, like a pin
+            blocked = self.criteria.blocked(cands, self.level_sizes)
+            pinning = blocked if pinning is None else pinning | blocked
 
         def evaluate(which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             """:meth:`LevelSweep.evaluate`; a candidate with a child that pins the target
