@@ -8,7 +8,10 @@ a. UCI Adult (45,222 rows), 8 QIs with the bundled ARX hierarchies, k = 5, objec
    at most 10% of the lattice checked.  (The comparison with anjana, the Python full-domain
    peer in the competitor venv, is not measured here yet.)
 
-Run:  python benchmarks/bench_optimal.py [--repeat N]
+d. Utility against lighthouse on Adult, 7 QIs, k = 5, 10, 50, 100: see
+   benchmarks/optimal_utility.py (``--part d``).
+
+Run:  python benchmarks/bench_optimal.py [--repeat N] [--part d]
 Writes benchmarks/results/optimal.json (atomically).
 """
 
@@ -63,7 +66,12 @@ def measure(table, hierarchies, limit, repeat: int) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--part", default="a", help="'d': utility against lighthouse, "
+                        "benchmarks/optimal_utility.py (writes results/optimal_utility.json)")
     args = parser.parse_args(argv)
+    if args.part == "d":
+        from optimal_utility import main as part_d
+        return part_d()
     table = load_adult()
     hierarchies = {name: h for name, h in load_adult_hierarchies().items() if name in QI}
     rows = [measure(table, hierarchies, limit, args.repeat) for limit in (0.0, 0.01)]

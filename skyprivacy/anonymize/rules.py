@@ -414,10 +414,13 @@ class CriteriaRule:
       only through that distribution, so each child is judged against the table's, which is
       the release's when nothing is suppressed.  A candidate whose children all pass is
       *clean*; its *cost* is the rows of its failing children.
-    * With a budget, a group without a clean candidate may take a candidate whose failing
-      children fit what is left (and that keeps some of its rows): those children are
-      suppressed.  Groups are served in queue order, each with its first such candidate in
-      priority order; a suppressed child is never split again.
+    * The suppression budget is shared out as lighthouse's Core Mondrian does (Bloomston et
+      al. 2025): the root holds all of it; a group that splits passes what it did not spend
+      to its kept children in proportion to their sizes (rounding remainders, and the
+      allowance of every group that ends, go to a common pool).  A group takes its first
+      candidate in priority order that is clean or whose failing children fit its allowance
+      plus the pool (and that keeps some of its rows): those children are suppressed, and
+      never split again.  Groups that spend are served in queue order.
     * Whole-release criteria (average risk, population uniqueness: functions of the class
       sizes) are kept true after every level: the level's accepted splits are taken in queue
       order and a split after which the release would fail is undone.  Since the whole
@@ -425,7 +428,14 @@ class CriteriaRule:
       every level, monotone criterion or not.
 
     ``local`` (a Dask worker's copy): decisions that spend the budget or change a
-    whole-release measure are left to the client."""
+    whole-release measure are left to the client (marked -2).
+
+    References
+    ----------
+    Bloomston et al. (2025), "Core Mondrian: Basic Mondrian beyond k-anonymity",
+    arXiv:2510.09661 (the proportional suppression budget); LeFevre, DeWitt and
+    Ramakrishnan (2006).
+    """
 
     def __init__(self, group_criteria: Sequence, release_criteria: Sequence, values: Sequence,
                  totals: np.ndarray, semantics: str, budget: int, mask: bool):
@@ -438,6 +448,9 @@ class CriteriaRule:
         self.mask = mask
         self.local = False
         self.live_fails = np.zeros(1, dtype=bool)  # per live group: a suppressed child
+        self.allow: np.ndarray | None = np.array([self.budget], dtype=np.int64)
+        self.pool = 0  # allowance no group holds
+        self.family: tuple | None = None  # how the last level's splits share allowances
         self.final_sizes: list = []
         self.final_fails: list = []
         self.charged: dict = {}  # this level: part -> candidate whose failing children go
@@ -482,66 +495,105 @@ class CriteriaRule:
     def start(self, root: SparseGroups) -> list:
         """The criteria the whole table (``root``, one group) fails: none, or no
         generalization helps."""
-        failing = [repr(c) for c in self.group_criteria
-                   if not self._one(root, c)]
+        failing = []
+        for criterion in self.group_criteria:
+            keep, self.group_criteria = self.group_criteria, [criterion]
+            try:
+                if not self.groups_safe(root.sizes, root.group, root.value, root.count)[0]:
+                    failing.append(repr(criterion))
+            finally:
+                self.group_criteria = keep
         sizes = root.sizes.astype(np.int64)
         failing += [repr(c) for c in self.release_criteria
                     if not c.evaluate(_sizes_release(sizes)).safe]
-        self.live_fails = np.zeros(1, dtype=bool)
         return failing
 
-    def _one(self, root: SparseGroups, criterion) -> bool:
-        keep, self.group_criteria = self.group_criteria, [criterion]
-        try:
-            return bool(self.groups_safe(root.sizes, root.group, root.value, root.count)[0])
-        finally:
-            self.group_criteria = keep
+    def allowances(self, part_sizes: np.ndarray) -> np.ndarray:
+        """Each live group's allowance, shared out once its size is known (see the class
+        docstring)."""
+        if self.allow is None:
+            assert self.family is not None
+            first, n_children, remaining = self.family
+            owner = np.repeat(np.arange(len(first)), n_children)
+            weight = np.where(self.live_fails, 0, part_sizes).astype(np.int64)
+            total = np.bincount(owner, weights=weight, minlength=len(first)).astype(np.int64)
+            share = (weight * remaining[owner]) // np.maximum(total[owner], 1)
+            self.pool += int(remaining.sum() - share.sum())
+            self.allow = share.astype(np.int64)
+        return self.allow
 
-    def judge(self, cands: dict) -> tuple[np.ndarray, np.ndarray]:
-        """(per child: passes, per candidate: rows of its failing children), kept for the
-        level's bookkeeping."""
+    def judge(self, cands: dict, part_sizes: np.ndarray) -> dict:
+        """The level's verdicts: per child whether it passes, per candidate its cost, whether
+        it is clean and whether it could suppress (not clean, some rows kept, its group not
+        itself a suppressed child; a worker does not know which groups are)."""
         kids = cands["children"]
         ok = self.groups_safe(kids.sizes, kids.group, kids.value, kids.count)
         cost = np.add.reduceat(np.where(ok, 0, kids.sizes), cands["first_child"])
-        self.level = {"cands": cands, "ok": ok, "cost": cost}
-        self.charged = {}
-        return ok, cost
-
-    def may_suppress(self, cands: dict, cost: np.ndarray, part_sizes: np.ndarray
-                     ) -> np.ndarray:
-        """Per candidate: it is not clean but its failing children fit the budget left, keep
-        some of its group's rows, and the group is not itself a suppressed child (a worker
-        knows neither the budget left nor the suppressed groups: the client decides)."""
         part = cands["part"]
-        left = self.budget if self.local else self.left
-        out = (cost > 0) & (cost <= left) & (cost < part_sizes[part])
+        could = (cost > 0) & (cost < part_sizes[part]) & (self.budget > 0)
         if not self.local:
-            out &= ~self.live_fails[part]
-        return out
+            could &= ~self.live_fails[part]
+            self.allowances(part_sizes)
+        self.level = {"cands": cands, "ok": ok, "cost": cost, "clean": cost == 0,
+                      "could": could}
+        self.charged = {}
+        return self.level
+
+    def affordable(self, c: int, p: int) -> bool:
+        assert self.allow is not None
+        return int(self.level["cost"][c]) <= int(self.allow[p]) + self.pool
+
+    def charge(self, c: int, p: int) -> None:
+        """Spend candidate ``c``'s cost from group ``p``'s allowance, then the pool."""
+        assert self.allow is not None
+        cost = int(self.level["cost"][c])
+        own = min(cost, int(self.allow[p]))
+        self.allow[p] -= own
+        self.pool -= cost - own
+        self.left -= cost
+        self.charged[p] = (c, own)
+
+    def refund(self, p: int) -> None:
+        c, own = self.charged.pop(p)
+        assert self.allow is not None
+        cost = int(self.level["cost"][c])
+        self.allow[p] += own
+        self.pool += cost - own
+        self.left += cost
 
     def choose(self, cands: dict, order: np.ndarray, chosen: np.ndarray,
                part_sizes: np.ndarray) -> None:
-        """The size rule's choices under the criteria: per group its first clean candidate
-        in priority order; then, groups in queue order, the first candidate that
-        suppresses within the budget; then the whole-release criteria (:meth:`cap`).  A
-        worker marks -2 the groups whose decision it leaves to the client."""
-        ok, cost = self.judge(cands)
-        part = cands["part"]
-        clean = order[cost[order] == 0]
-        first = np.unique(part[clean], return_index=True)[1]
-        chosen[part[clean[first]]] = clean[first]
-        if self.budget:
-            eligible = self.may_suppress(cands, cost, part_sizes)
-            cand = order[eligible[order] & (chosen[part[order]] == -1)]
-            if self.local:
-                chosen[part[cand]] = -2
-            else:
-                for c in cand.tolist():
-                    p = int(part[c])
-                    if chosen[p] == -1 and cost[c] <= self.left:
+        """The size rule's choices under the criteria: per group, its first candidate in
+        priority order that is clean or could suppress; a clean one is taken at once, the
+        others are served in queue order, each group taking its first candidate from there
+        that is clean or affordable (:meth:`affordable`); then the whole-release criteria
+        (:meth:`cap`).  A worker marks -2 the groups whose decision it leaves to the
+        client."""
+        level = self.judge(cands, part_sizes)
+        part, clean, could = cands["part"], level["clean"], level["could"]
+        usable = order[(clean | could)[order]]
+        first = np.unique(part[usable], return_index=True)[1]
+        heads = usable[first]
+        at_once = clean[heads]
+        chosen[part[heads[at_once]]] = heads[at_once]
+        spend = part[heads[~at_once]]
+        if self.local:
+            chosen[spend] = -2
+        elif len(spend):
+            position = np.empty(len(order), dtype=np.int64)
+            position[order] = np.arange(len(order))
+            for head in heads[~at_once].tolist():
+                p = int(part[head])
+                for c in order[position[head]:].tolist():
+                    if int(part[c]) != p:
+                        break
+                    if clean[c]:
                         chosen[p] = c
-                        self.left -= int(cost[c])
-                        self.charged[p] = c
+                        break
+                    if could[c] and self.affordable(c, p):
+                        chosen[p] = c
+                        self.charge(c, p)
+                        break
         if self.release_criteria:
             if self.local:
                 chosen[chosen >= 0] = -2
@@ -549,11 +601,14 @@ class CriteriaRule:
                 self.cap(cands, chosen, part_sizes)
 
     def blocked(self, cands: dict, part_sizes: np.ndarray) -> np.ndarray:
-        """Under a skyline policy: per candidate, whether the criteria rule it out (not
-        clean and not allowed to suppress), for :meth:`Rules.accept_level`."""
-        _, cost = self.judge(cands)
-        return (cost > 0) & ~(self.may_suppress(cands, cost, part_sizes) if self.budget
-                              else False)
+        """Under a skyline policy: per candidate, whether the criteria rule it out (neither
+        clean nor affordable at the level's start), for :meth:`Rules.accept_level`."""
+        level = self.judge(cands, part_sizes)
+        could = level["could"]
+        if not self.local and could.any():
+            assert self.allow is not None
+            could = could & (level["cost"] <= self.allow[cands["part"]] + self.pool)
+        return ~(level["clean"] | could)
 
     def settle(self, cands: dict, chosen: np.ndarray, part_sizes: np.ndarray) -> None:
         """After the skyline's acceptance: the accepted candidates that suppress are charged
@@ -563,9 +618,8 @@ class CriteriaRule:
         for p in np.flatnonzero(chosen >= 0).tolist():
             c = int(chosen[p])
             if cost[c] > 0:
-                if cost[c] <= self.left:
-                    self.left -= int(cost[c])
-                    self.charged[p] = c
+                if self.affordable(c, p):
+                    self.charge(c, p)
                 else:
                     chosen[p] = -1
         if self.release_criteria:
@@ -581,8 +635,7 @@ class CriteriaRule:
         ok = self.level["ok"]
         finals = (np.concatenate(self.final_sizes) if self.final_sizes
                   else np.zeros(0, dtype=np.int64))
-        final_fails = (np.concatenate(self.final_fails) if self.final_fails
-                       else np.zeros(0, dtype=bool))
+        final_fails = self.suppressed_groups
         base_pool = int(finals[final_fails].sum())
         finals = finals[~final_fails]
 
@@ -617,23 +670,31 @@ class CriteriaRule:
             done += todo[:lo]
             p = todo[lo]
             if p in self.charged:
-                self.left += int(self.level["cost"][self.charged.pop(p)])
+                self.refund(p)
             chosen[p] = -1
             todo = todo[lo + 1:]
 
-    def advance(self, final_sizes: np.ndarray, final_fails: np.ndarray, new_base: np.ndarray,
-                n_next: int) -> None:
-        """Record the groups finished this level; mark the suppressed children among the
-        next level's groups."""
-        self.final_sizes.append(np.asarray(final_sizes, dtype=np.int64))
-        self.final_fails.append(np.asarray(final_fails, dtype=bool))
+    def advance(self, part_sizes: np.ndarray, split: np.ndarray, n_children: np.ndarray,
+                new_base: np.ndarray) -> None:
+        """Record the groups finished this level (their allowance goes to the pool); mark
+        the suppressed children among the next level's groups and how the split groups
+        share their allowance with their children."""
+        done = ~split
+        self.final_sizes.append(np.asarray(part_sizes[done], dtype=np.int64))
+        self.final_fails.append(np.asarray(self.live_fails[done], dtype=bool))
+        n_next = int(n_children.sum())
         live = np.zeros(n_next, dtype=bool)
         if self.charged:
             cands, ok = self.level["cands"], self.level["ok"]
-            for p, c in self.charged.items():
+            for p, (c, _) in self.charged.items():
                 f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
                 live[int(new_base[p]) + np.flatnonzero(~ok[f:f + n])] = True
         self.live_fails = live
+        if self.budget:
+            allow = self.allowances(part_sizes)
+            self.pool += int(allow[done].sum())
+            self.family = (new_base[split], n_children[split], allow[split].copy())
+            self.allow = None
         self.charged, self.level = {}, {}
 
     @property
@@ -641,7 +702,6 @@ class CriteriaRule:
         """Per final group (in the order groups are finished): suppressed or not."""
         return (np.concatenate(self.final_fails) if self.final_fails
                 else np.zeros(0, dtype=bool))
-
 
 def _sizes_release(sizes: np.ndarray) -> ReleaseCandidate:
     """Groups of these sizes with one placeholder value: what criteria of class sizes read."""

@@ -63,8 +63,7 @@ def mondrian(source: Source, rules: Rules) -> int:
         n_splits += int(split.sum())
         rules.placed += int(sizes[~split].sum())
         if criteria is not None:
-            criteria.advance(sizes[~split], criteria.live_fails[~split], new_base,
-                             int(n_children.sum()))
+            criteria.advance(sizes, split, n_children, new_base)
         source.advance(final_id, new_base)
         rules.report(rules.placed)
     return n_splits + source.finish()
