@@ -52,6 +52,7 @@ QI = ["age", "workclass", "education", "marital-status", "race", "sex", "native-
 NUMERIC = ["age"]
 TARGET = "income"
 KS = (5, 10, 50, 100)
+SPLIT = "widest"
 
 
 def group_ids(released: pd.DataFrame, qi: list) -> np.ndarray:
@@ -130,7 +131,7 @@ def ours(table: pd.DataFrame, k: int, budget: int, method: str, hierarchies: dic
     start = time.perf_counter()
     result = anonymize(table, qi=QI, sensitive=TARGET, criteria=[KAnonymity(k)],
                        method=method, suppression_limit=Fraction(budget, len(table)),
-                       hierarchies=given, objective="loss", split="widest")
+                       hierarchies=given, objective="loss", split=SPLIT)
     seconds = time.perf_counter() - start
     released = result.table
     rows = table.index.get_indexer(released.index)

@@ -50,7 +50,7 @@ __all__ = ["PolicyPlan", "SparseGroups", "QStore", "LevelSweep", "Rules", "Crite
            "segment_cummin",
            "expand", "entropy_sum", "SPLITS"]
 
-SPLITS = ("infogain", "widest")
+SPLITS = ("infogain", "widest", "loss")
 INF = math.inf
 WINDOW, WINDOW_MAX = 16, 4096  # partitions judged together by the level sweep
 EXACT_FEW = 32  # up to this many holders (and l, m) get exact terms without a float filter
@@ -680,6 +680,7 @@ class CriteriaRule:
         the suppressed children among the next level's groups and how the split groups
         share their allowance with their children."""
         done = ~split
+        allow = self.allowances(part_sizes) if self.budget else None
         self.final_sizes.append(np.asarray(part_sizes[done], dtype=np.int64))
         self.final_fails.append(np.asarray(self.live_fails[done], dtype=bool))
         n_next = int(n_children.sum())
@@ -690,8 +691,7 @@ class CriteriaRule:
                 f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
                 live[int(new_base[p]) + np.flatnonzero(~ok[f:f + n])] = True
         self.live_fails = live
-        if self.budget:
-            allow = self.allowances(part_sizes)
+        if allow is not None:
             self.pool += int(allow[done].sum())
             self.family = (new_base[split], n_children[split], allow[split].copy())
             self.allow = None
@@ -776,7 +776,14 @@ class Rules:
 
     def priority_keys(self, cands: dict) -> np.ndarray:
         """Smaller is better: minus the information gain w.r.t. the sensitive attribute
-        (LeFevre et al. 2006), or minus the normalized width (Rules)."""
+        (LeFevre et al. 2006), or minus the normalized width (Rules), or (``loss``) minus
+        the fall of the generalization loss on the split attribute, w - sum_i n_i w_i / n
+        (w the group's normalized width, w_i and n_i its children's)."""
+        if self.split == "loss":  # the largest fall of the generalization loss (NCP)
+            first = cands["first_child"]
+            n = np.add.reduceat(cands["sizes"], first).astype(float)
+            kept = np.add.reduceat(cands["sizes"] * cands["child_width"], first)
+            return -(cands["width"] - kept / np.maximum(n, 1))
         if self.split == "widest" or cands["children"] is None:
             return -cands["width"]
         kids = cands["children"]

@@ -464,7 +464,7 @@ def _subset(cands: dict, parts: np.ndarray, part_ids: np.ndarray) -> dict:
     entry = new_id[kids.group] >= 0
     return {"part": part_ids[cands["part"][keep]], "attr": cands["attr"][keep],
             "n_children": n_children, "width": cands["width"][keep],
-            "sizes": kids.sizes[child],
+            "sizes": kids.sizes[child], "child_width": cands["child_width"][child],
             "counts": (new_id[kids.group[entry]], kids.value[entry], kids.count[entry]),
             "local": keep}
 
@@ -677,7 +677,7 @@ class DaskSource:
         found = LevelCandidates()
         for piece in pieces:
             found.add(piece["part"], piece["attr"], piece["n_children"], piece["width"],
-                      piece["sizes"], piece["counts"])
+                      piece["sizes"], piece["counts"], piece["child_width"])
         # the rules place the rows of the undecided groups only (the others are the workers')
         part_rows = np.zeros(n_parts, dtype=np.int64)
         for owner in owners:
