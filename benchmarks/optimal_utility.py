@@ -4,10 +4,11 @@
 lighthouse (``project-lighthouse-anonymize``, Core Mondrian, in the competitors' venv) runs at
 its recommended settings through ``competitors/run_lighthouse.py``; it decides itself how many
 rows to suppress (at most 1%).  Ours: Mondrian (:func:`skyprivacy.anonymize`, k-anonymity,
-the ARX hierarchies for the categorical QIs, age split at medians, the widest normalized range
-first, as lighthouse's RILM order does) with a suppression budget of exactly the rows
-lighthouse suppressed, and full-domain search (loss objective, the same budget).  Every
-release is measured by the same code here, from the released table and the original rows:
+the ARX hierarchies for the categorical QIs, age split at medians, ``split='loss'``: the
+candidate whose children lower the generalization loss most first) with a suppression
+budget of exactly the rows lighthouse suppressed, and full-domain search (loss objective,
+the same budget).  Every release is measured by the same code here, from the released table
+and the original rows:
 
 * ``suppressed``: rows not released;
 * ``discernibility_kept``: the sum of squared sizes of the released QI-groups (rows with the
@@ -52,7 +53,7 @@ QI = ["age", "workclass", "education", "marital-status", "race", "sex", "native-
 NUMERIC = ["age"]
 TARGET = "income"
 KS = (5, 10, 50, 100)
-SPLIT = "widest"
+SPLIT = "loss"
 
 
 def group_ids(released: pd.DataFrame, qi: list) -> np.ndarray:
