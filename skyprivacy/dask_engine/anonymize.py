@@ -635,7 +635,7 @@ class DaskSource:
     def _shuffled(self, n_rows: int):
         """The live rows, exchanged so that every group is in one share."""
         n_attrs = len(self.attrs)
-        policy_mode = self.rules.policy_mode
+        policy_mode = self.rules.need_counts  # a policy, or criteria reading the values
         with_values = policy_mode and self.semantics == "svpi"
         n_out = max(2, min(4 * len(self.chunks),
                            math.ceil(n_rows / max(CHUNK_ROWS, self.local_rows))))
