@@ -261,7 +261,7 @@ def test_result_summaries():
      "skyline_anonymize needs distinct quasi-identifier columns and a sensitive column that is "
      "not one of them. Got qi=['age', 'disease'] and sensitive='disease' instead."),
     (dict(split="median"), InvalidParameterError,
-     "The 'split' parameter of skyline_anonymize must be one of ['infogain', 'widest']. "
+     "The 'split' parameter of skyline_anonymize must be one of ['infogain', 'widest', 'loss']. "
      "Got 'median' instead."),
     (dict(output="anatomy"), InvalidParameterError,
      "The 'output' parameter of skyline_anonymize must be one of ['generalized', "
