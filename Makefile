@@ -1,7 +1,7 @@
 # Two entry points, both self-contained on a fresh machine with Python 3.10+:
 #   make demo   set up .venv, then run the main job on the bundled Adult data
 #   make test   set up .venv, then run the whole test suite
-#   make bench  also set up benchmarks/.venv-competitors (anonypy, anjana), then benchmark
+#   make bench  also set up benchmarks/.venv-competitors (anonypy, anjana, lighthouse), then benchmark
 #   make docs   build the manual (guides + API reference) into site/, warnings as errors, offline
 #   make docs-serve   serve it on http://127.0.0.1:8000
 PYTHON ?= python3
@@ -36,7 +36,7 @@ COMPETITORS := benchmarks/.venv-competitors/.installed-stamp
 
 $(COMPETITORS):
 	$(PYTHON) -m venv benchmarks/.venv-competitors
-	benchmarks/.venv-competitors/bin/python -m pip install --quiet anonypy anjana
+	benchmarks/.venv-competitors/bin/python -m pip install --quiet anonypy anjana project-lighthouse-anonymize
 	touch $(COMPETITORS)
 
 bench: $(STAMP) $(COMPETITORS)

@@ -24,7 +24,10 @@ c. The searches of a and b with the criteria skyline policy (1, 5, 1, 0.9) AND k
    time.  The skyline is monotone without suppression only, so at 1% the search cannot tag
    safe nodes; each search runs in a child process with a time limit (``--c-timeout``).
 
-Run:  python benchmarks/bench_optimal.py [--part a --part b --part c] [--repeat N]
+d. Utility against lighthouse on Adult, 7 QIs, k = 5, 10, 50, 100: see
+   benchmarks/optimal_utility.py (``--part d``, writes results/optimal_utility.json).
+
+Run:  python benchmarks/bench_optimal.py [--part a --part b --part c | --part d] [--repeat N]
       [--no-competitors]
 Writes benchmarks/results/optimal.json atomically, keeping the parts not run this time.
 """
@@ -292,8 +295,8 @@ def targets(results: dict) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", action="append", choices=["a", "b", "c"],
-                        help="parts to run (repeatable); default all")
+    parser.add_argument("--part", action="append", choices=["a", "b", "c", "d"],
+                        help="parts to run (repeatable; d alone); default a, b and c")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-competitors", action="store_true")
     parser.add_argument("--c-timeout", type=float, default=900,
@@ -303,6 +306,9 @@ def main(argv=None) -> int:
     if args.child:
         print(json.dumps(child(json.loads(args.child))))
         return 0
+    if args.part == ["d"]:  # utility against lighthouse: its own module and JSON
+        from optimal_utility import main as part_d
+        return part_d()
     parts = args.part or ["a", "b", "c"]
     results = json.loads(RESULT.read_text()) if RESULT.exists() else {}
     if isinstance(results.get("a"), list):  # the layout before the parts had sections

@@ -17,15 +17,15 @@ import numpy as np
 import pandas as pd
 
 from .._core.display import finish, progress_callback
-from .._core.engines import dispatchable
+from .._core.engines import dispatchable, partitioned_engine
 from ..check import skyline_check
-from ..criteria import KAnonymity, SkylinePolicy, as_criteria
+from ..criteria import AverageRisk, PopulationUniqueness, SkylinePolicy, as_criteria
 from ..errors import InfeasibleError, InvalidParameterError, param_error
 from ..knowledge import Policy
 from ..labels import DEFAULT_LABEL_LENGTH
 from ..release import ReleaseCandidate, encode_sensitive, pair_counts
 from .encoders import distinct_cells, make_encoder
-from .lattice import AnonymizeResult, full_domain_search
+from .lattice import SUPPRESSED, AnonymizeResult, full_domain_search, suppression_budget
 from .inputs import Checked, TableFacts, check_anonymization, check_k, check_local_rows
 from .released import (
     AnonymizationResult,
@@ -35,12 +35,13 @@ from .released import (
     set_labels_of,
     sizes_only,
 )
-from .rules import PolicyPlan, Rules, SparseGroups
+from .rules import CriteriaRule, PolicyPlan, Rules, SparseGroups
 from .search import check_feasible, mondrian
 from .source import MemorySource
 
 __all__ = ["anonymize", "METHODS", "skyline_anonymize", "k_anonymize", "splittable_groups",
-           "skyline_search", "k_search", "PandasEngine", "IDENTITY"]
+           "skyline_search", "k_search", "mondrian_search", "PandasEngine", "IDENTITY",
+           "SIZE_CRITERIA"]
 
 #: The sensitive column of k-anonymity's search: every individual's own (Proposition 3).
 IDENTITY = "__skyprivacy_identity__"
@@ -89,12 +90,15 @@ class PandasEngine:
     def run(self) -> int:
         return mondrian(self.source, self.rules)
 
-    def release(self, output: str, random_state, group_column: str) -> tuple:
-        """(released table, group of every row, per-group summary, group sizes)."""
+    def release(self, output: str, random_state, group_column: str, suppress=None,
+                mask: bool = False) -> tuple:
+        """(released table, group of every row, per-group summary, group sizes); the rows of
+        the final groups ``suppress`` flags are dropped, or masked with ``mask``."""
         released, assignment, groups = build_release(
             self.attrs, self.table, self.qi, self.source.final, self.sensitive, output,
-            random_state, group_column)
-        return (released, pd.Series(assignment, index=self.table.index, name="group"),
+            random_state, group_column, suppress=suppress, mask=mask)
+        index = self.table.index if suppress is None else released.index
+        return (released, pd.Series(assignment, index=index, name="group"),
                 groups, groups["n_individuals"].to_numpy())
 
 
@@ -382,12 +386,89 @@ def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple
 
 #: The strategies of :func:`anonymize`.
 METHODS = ("mondrian", "full-domain")
+#: Whole-release criteria Mondrian keeps true level by level: functions of the class sizes.
+SIZE_CRITERIA = (AverageRisk, PopulationUniqueness)
+
+
+def mondrian_criteria(criteria, owner: str = "anonymize") -> tuple:
+    """The criteria of a Mondrian search, sorted for the rules: (the skyline policy or None,
+    the per-group criteria, the whole-release criteria of class sizes, every criterion)."""
+    listed = as_criteria(criteria)
+    policies = [c for c in listed if isinstance(c, SkylinePolicy)]
+    if len(policies) > 1:
+        raise InvalidParameterError(
+            f"method='mondrian' takes at most one skyline Policy; got {len(policies)}: "
+            f"merge them into one Policy.")
+    other = [c for c in listed if not c.per_group and not isinstance(c, SkylinePolicy)
+             and not isinstance(c, SIZE_CRITERIA)]
+    if other:
+        raise InvalidParameterError(
+            f"method='mondrian' cannot judge {other[0]!r}: it is neither a per-group "
+            f"criterion nor one of class sizes; use method='full-domain'.")
+    return (policies[0].policy if policies else None, [c for c in listed if c.per_group],
+            [c for c in listed if isinstance(c, SIZE_CRITERIA)], listed)
+
+
+def mondrian_search(new_engine, *, qi, sensitive, criteria, hierarchies, semantics, split,
+                    budget: int, mask: bool, missing: str, progress=None) -> AnonymizeResult:
+    """:func:`anonymize`'s Mondrian over an engine (``new_engine()`` makes a fresh one:
+    :class:`PandasEngine`, or the Dask engine's): the checks, the search under
+    :class:`~.rules.CriteriaRule`, the release with its suppressed rows, and an independent
+    evaluation of every criterion on the released table.  A release that fails it (the
+    suppressed rows moved a per-group criterion's reference distribution, or the masked
+    group fails) is never returned: the search runs again with half the budget, down to
+    none."""
+    owner = "anonymize"
+    policy, group_criteria, size_criteria, listed = mondrian_criteria(criteria, owner)
+    while True:
+        engine = new_engine()
+        checked = check_anonymization(
+            engine.table, engine.facts(sensitive, semantics, missing), qi=qi,
+            sensitive=sensitive, policy=policy if policy is not None else
+            Policy.uniform([(0, 0, 0, 1)]), hierarchies=hierarchies, semantics=semantics,
+            split=split, output="generalized", group_column="group", missing=missing,
+            numeric=None, categorical=None, order=None, label_length=DEFAULT_LABEL_LENGTH,
+            owner=owner)
+        qi_list, semantics = checked.qi, checked.semantics
+        search = engine.search(checked, sensitive, policy, split,
+                               None if policy is not None else 1, progress, missing)
+        root = search.root()
+        if policy is not None:
+            check_feasible(root, search.values, semantics, policy)
+        totals = np.zeros(len(search.values), dtype=np.int64)
+        np.add.at(totals, root.value, root.count)
+        rule = search.rules.criteria = CriteriaRule(
+            group_criteria, size_criteria, search.values, totals, semantics, budget, mask)
+        failing = rule.start(root)
+        if failing:
+            raise InfeasibleError(
+                f"Even the whole table as one group fails {', '.join(failing)}: no "
+                f"generalization can satisfy the criteria.")
+        search.run()
+        flags = rule.suppressed_groups
+        released, _, _, _ = search.release("generalized", None, "group",
+                                           suppress=flags if flags.any() else None,
+                                           mask=mask)
+        candidate = release_candidate(released, qi=qi_list, sensitive=sensitive,
+                                      output="generalized", group_column="group",
+                                      semantics=semantics, missing=missing)
+        unsafe = [repr(c) for c in listed if not c.evaluate(candidate).safe]
+        if not unsafe:
+            assert rule.suppressed <= budget
+            return AnonymizeResult(table=released, levels=None, objective="loss", value=None,
+                                   suppressed=rule.suppressed, candidate=candidate,
+                                   nodes_checked=None, lattice_size=None, method="mondrian",
+                                   criteria=tuple(repr(c) for c in listed))
+        if budget == 0:  # pragma: no cover - every split was judged against the release
+            raise InfeasibleError(f"The Mondrian release fails {', '.join(unsafe)}.")
+        budget //= 2
 
 
 def anonymize(table: pd.DataFrame, *, qi, sensitive, criteria, method: str = "mondrian",
               suppression_limit=0.0, suppressed: str = "drop", objective: str = "loss",
               hierarchies: Mapping | None = None, semantics: str = "svpi",
-              missing: str = "error", frontier: bool = False) -> AnonymizeResult:
+              missing: str = "error", frontier: bool = False, split: str = "infogain",
+              local_rows: int | None = None) -> AnonymizeResult:
     """Anonymize a table under combined criteria, by Mondrian or by full-domain search.
 
     The one entry point of :mod:`skyprivacy.anonymize`, also callable as
@@ -395,20 +476,25 @@ def anonymize(table: pd.DataFrame, *, qi, sensitive, criteria, method: str = "mo
 
     Parameters
     ----------
-    table : pandas.DataFrame
+    table : pandas.DataFrame (or a dask DataFrame with ``method='mondrian'``)
         Not modified.
     qi : str or list of str
     sensitive : str
     criteria : Criterion, Policy or list of them
-        The release is safe when every one holds (:mod:`skyprivacy.criteria`).
+        The release is safe when every one holds (:mod:`skyprivacy.criteria`).  Mondrian
+        takes any list of per-group criteria (k-anonymity, the l-diversities, t-closeness,
+        beta-likeness, delta-disclosure, prosecutor risk), at most one skyline policy, and
+        the criteria of class sizes (average risk, population uniqueness).
     method : {'mondrian', 'full-domain'}, default 'mondrian'
-        Mondrian's multidimensional partitioning (Sect. 6.2, Fig. 4; it supports one skyline
-        policy or one k-anonymity criterion, without suppression, for now), or the optimal
-        full-domain generalization over the lattice of hierarchy levels
+        Mondrian's multidimensional partitioning (Sect. 6.2, Fig. 4, with the rules of
+        :class:`~skyprivacy.anonymize.rules.CriteriaRule`), or the optimal full-domain
+        generalization over the lattice of hierarchy levels
         (:func:`~skyprivacy.anonymize.lattice.full_domain_search`).
     suppression_limit : float in [0, 1], default 0
-        The fraction of rows that may be suppressed.
+        The fraction of rows that may be suppressed (rounded down to rows); never exceeded.
     suppressed : {'drop', 'mask'}, default 'drop'
+        Suppressed rows are removed, or released with every QI ``'*'``, where they form one
+        group that must itself satisfy every criterion.
     objective : {'loss', 'precision', 'height', 'discernibility', 'aecs', 'entropy'}, \
 default 'loss'
         What full-domain search minimises: the measures of :mod:`skyprivacy.utility`
@@ -419,6 +505,11 @@ default 'loss'
     missing : {'error', 'as_value'}, default 'error'
     frontier : bool, default False
         Full-domain: also report every minimal safe node.
+    split : {'infogain', 'widest'}, default 'infogain'
+        Mondrian's split priority (as in :func:`skyline_anonymize`).
+    local_rows : int, optional
+        Mondrian on a dask frame: groups of at most this many rows are finished on the
+        worker that holds them.
 
     Returns
     -------
@@ -431,7 +522,26 @@ default 'loss'
     InvalidParameterError
         For a bad parameter, or a criterion the chosen method does not support.
     InfeasibleError
-        If no release satisfies the criteria.
+        If no release satisfies the criteria (for Mondrian: the whole table as one group
+        fails one).
+
+    Notes
+    -----
+    Mondrian splits a group when every child satisfies every per-group criterion (judged
+    against the table's sensitive distribution, which t-closeness, beta-likeness and
+    delta-disclosure read), the skyline rule of Fig. 4 accepts the split, and the release
+    with it still satisfies the criteria of class sizes.  With a budget of B =
+    floor(suppression_limit x rows), a group without such a split may take one whose
+    failing children hold at most the rows still left of B and not the whole group: those
+    children are suppressed, and never split again (groups are served one level at a time
+    in queue order, each with its first such split in priority order).  Suppression thus
+    buys the splits a few outlier rows block, as in ARX and lighthouse.  Whatever the
+    criteria (monotone or not: population uniqueness is a model estimate), the released
+    table, with its masked group under ``suppressed='mask'``, is evaluated by every
+    criterion before it is returned; if a check fails (the suppressed rows shifted the
+    distribution a per-group criterion compares with, or the masked group is unsafe), the
+    search is run again with half the budget, down to none, where every split was judged
+    against exactly what is released.
 
     References
     ----------
@@ -446,39 +556,32 @@ default 'loss'
     >>> anonymize(t, qi=["sex", "zip"], sensitive="dx", criteria=[KAnonymity(2)],
     ...           method="full-domain").levels
     {'sex': 0, 'zip': 1}
+    >>> anonymize(t, qi=["sex", "zip"], sensitive="dx", criteria=[KAnonymity(2)]
+    ...           ).candidate.sizes_array.tolist()
+    [2, 2]
     """
+    owner = "anonymize"
     if method not in METHODS:
-        raise param_error("method", "anonymize", f"be one of {list(METHODS)}", method)
+        raise param_error("method", owner, f"be one of {list(METHODS)}", method)
     if method == "full-domain":
         return full_domain_search(
             table, qi=qi, sensitive=sensitive, criteria=criteria, hierarchies=hierarchies,
             objective=objective, suppression_limit=suppression_limit, suppressed=suppressed,
             semantics=semantics, missing=missing, frontier=frontier)
-    listed = as_criteria(criteria)
-    if len(listed) != 1 or not isinstance(listed[0], (SkylinePolicy, KAnonymity)):
-        other = next((c for c in listed if not isinstance(c, (SkylinePolicy, KAnonymity))),
-                     listed[-1])
-        raise InvalidParameterError(
-            f"method='mondrian' supports one skyline Policy or one KAnonymity criterion for "
-            f"now; got {other!r} in {listed!r}: use method='full-domain'.")
-    if not (isinstance(suppression_limit, (int, float)) and suppression_limit == 0):
-        raise param_error("suppression_limit", "anonymize", "be 0 with method='mondrian' "
-                          "(use method='full-domain' to suppress rows)", suppression_limit)
-    criterion = listed[0]
-    if isinstance(criterion, SkylinePolicy):
-        result = skyline_anonymize(table, qi=qi, sensitive=sensitive, policy=criterion.policy,
-                                   hierarchies=hierarchies, semantics=semantics,
-                                   missing=missing)
-        candidate, released = result.candidate, result.table
-    else:
-        assert isinstance(criterion, KAnonymity)
-        k_result = k_anonymize(table, qi=qi, k=criterion.k, hierarchies=hierarchies,
-                               missing=missing)
-        released = k_result.table
-        candidate = ReleaseCandidate.from_table(
-            released, sensitive=sensitive, qi=[qi] if isinstance(qi, str) else list(qi),
-            semantics=semantics, missing=missing)
-    return AnonymizeResult(table=released, levels=None, objective=objective, value=None,
-                           suppressed=0, candidate=candidate, nodes_checked=None,
-                           lattice_size=None, method="mondrian",
-                           criteria=(repr(criterion),))
+    engine = partitioned_engine(table)
+    if engine is not None:
+        return engine.anonymize(table, qi=qi, sensitive=sensitive, criteria=criteria,
+                                suppression_limit=suppression_limit, suppressed=suppressed,
+                                hierarchies=hierarchies, semantics=semantics,
+                                missing=missing, split=split, local_rows=local_rows)
+    if not isinstance(table, pd.DataFrame):
+        raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
+    check_local_rows(local_rows, owner)
+    mondrian_criteria(criteria, owner)
+    if suppressed not in SUPPRESSED:
+        raise param_error("suppressed", owner, f"be one of {list(SUPPRESSED)}", suppressed)
+    budget = suppression_budget(suppression_limit, len(table), owner)
+    return mondrian_search(lambda: PandasEngine(table), qi=qi, sensitive=sensitive,
+                           criteria=criteria, hierarchies=hierarchies, semantics=semantics,
+                           split=split, budget=budget, mask=suppressed == "mask",
+                           missing=missing)

@@ -332,6 +332,13 @@ class NumericQI:
                  (self.uniques[hi] - self.uniques[lo]).astype(float) / self.span)
         return child, n_children, width
 
+    def extent(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """The normalized width of groups spanning codes ``lo..hi`` (their generalization
+        loss on this QI)."""
+        if self.span == 0:
+            return np.zeros(len(lo))
+        return (self.uniques[hi] - self.uniques[lo]).astype(float) / self.span
+
     def label(self, lo: int, hi: int) -> str:
         a, b = self.texts[lo].strip(), self.texts[hi].strip()
         return a if lo == hi else f"[{a}, {b}]"
@@ -475,6 +482,18 @@ class TreeQI:
         width = (np.zeros(len(lo)) if self.n_leaves <= 1 else
                  (self.node_hi[lca] - self.node_lo[lca]).astype(float) / (self.n_leaves - 1))
         return child, n_children, width
+
+    def extent(self, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+        """The normalized width of groups spanning leaves ``lo..hi``: (leaves under their
+        lowest common ancestor - 1) / (leaves - 1), their generalization loss on this QI."""
+        if self.n_leaves <= 1:
+            return np.zeros(len(lo))
+        anc = self._ancestors()
+        depth = np.zeros(len(lo), dtype=np.int64)
+        for d in range(1, anc.shape[0]):
+            depth = np.where(anc[d, lo] == anc[d, hi], d, depth)
+        lca = anc[depth, lo]
+        return (self.node_hi[lca] - self.node_lo[lca]).astype(float) / (self.n_leaves - 1)
 
     def lca(self, lo: int, hi: int) -> int:
         """The lowest common ancestor of leaves ``lo`` and ``hi``: the deepest node both

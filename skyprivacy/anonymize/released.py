@@ -21,6 +21,7 @@ from .._core.exact import readable_fraction
 from .._core.text import percent_text
 from ..check import SkylineCheckResult
 from ..release import ReleaseCandidate
+from .lattice import MASK
 from .source import lexicographic_ids
 
 if TYPE_CHECKING:
@@ -258,7 +259,17 @@ def release_rows(pdf: pd.DataFrame, key: np.ndarray, labels: dict, spec: dict,
                 cells = spec["value_objects"][bucket["cell"].to_numpy(dtype=np.int64)]
             released[sensitive] = pd.Series(cells, index=pdf.index, dtype=object)
         released.insert(len(released.columns), spec["group_column"], group)
-    return released, pd.Series(group, index=pdf.index, name="group")
+    suppress = spec.get("suppress")
+    if suppress is not None:  # the rows of suppressed groups: dropped, or every QI masked
+        hit = suppress[key]
+        if spec.get("mask"):
+            for name in spec["qi"]:
+                cells = released[name].to_numpy(dtype=object).copy()
+                cells[hit] = MASK
+                released[name] = pd.Series(cells, index=released.index, dtype=object)
+        else:
+            released, group = released.loc[~hit], group[~hit]
+    return released, pd.Series(group, index=released.index, name="group")
 
 
 def bucket_assign(frame: pd.DataFrame) -> pd.DataFrame:
@@ -284,17 +295,19 @@ def groups_slice(labels: dict, qi: list, start: int, stop: int) -> pd.DataFrame:
 
 
 def build_release(attrs, table: pd.DataFrame, qi, final: np.ndarray, sensitive, output,
-                  random_state, group_column) -> tuple:
+                  random_state, group_column, suppress: np.ndarray | None = None,
+                  mask: bool = False) -> tuple:
     """The released table, the group of every row (numbered by first row) and the per-group
     summary, from the final group of every row, as the Dask engine makes them partition by
-    partition."""
+    partition; the rows of the final groups ``suppress`` flags are dropped (or, with
+    ``mask``, released with every QI ``'*'``)."""
     n = len(table)
     raw = {a: pd.factorize(table[attr.name], use_na_sentinel=False)[0]
            for a, attr in enumerate(attrs)}
     stats = group_stats(final, np.arange(n), np.column_stack([a.codes for a in attrs]), raw)
     labels = group_labels(attrs, list(raw), stats)
     spec = {"qi": qi, "output": output, "sensitive": sensitive, "group_column": group_column,
-            "value_objects": None}
+            "value_objects": None, "suppress": suppress, "mask": mask}
     bucket = None
     if output == "bucketized" and sensitive:
         bucket = bucket_assign(pd.DataFrame({

@@ -9,10 +9,17 @@ A candidate split is accepted iff, with SSi <- min(SSi, terms of its children) f
 has n <= k + m; verdicts near the threshold are decided with exact fractions.  Candidates are
 ranked by information gain w.r.t. the sensitive attribute (LeFevre et al. 2006) or by the
 widest normalized range (Rules); with ``min_size`` the rule is plain k-anonymity.
+
+Combined criteria (:mod:`skyprivacy.criteria`) join these rules through
+:class:`CriteriaRule`: every per-group criterion is judged on a candidate's children (a
+candidate whose children all pass is *clean*), whole-release criteria on the class sizes the
+release would have, and a suppression budget lets a split through whose failing children fit
+what is left of it (those children are suppressed).
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,12 +44,13 @@ from ..formulas import (
     log_threshold,
 )
 from ..knowledge import Policy
-from ..release import row_order
+from ..release import ReleaseCandidate, row_order
 
-__all__ = ["PolicyPlan", "SparseGroups", "QStore", "LevelSweep", "Rules", "segment_cummin",
+__all__ = ["PolicyPlan", "SparseGroups", "QStore", "LevelSweep", "Rules", "CriteriaRule",
+           "segment_cummin",
            "expand", "entropy_sum", "SPLITS"]
 
-SPLITS = ("infogain", "widest")
+SPLITS = ("infogain", "widest", "loss")
 INF = math.inf
 WINDOW, WINDOW_MAX = 16, 4096  # partitions judged together by the level sweep
 EXACT_FEW = 32  # up to this many holders (and l, m) get exact terms without a float filter
@@ -393,6 +401,315 @@ class LevelSweep:
                                         combos["mins"][:, at]) for at in close.tolist())
 
 
+class CriteriaRule:
+    """Combined criteria in Mondrian: per-group criteria judged on a level's children,
+    whole-release criteria on the class sizes the release would have, and the suppression
+    budget, with their state across levels.
+
+    * A per-group criterion (:attr:`~skyprivacy.criteria.Criterion.per_group`) is judged on
+      every child of every candidate of a level at once, in one
+      :class:`~skyprivacy.release.ReleaseCandidate` holding the children and one *filler*
+      group whose counts bring the value totals to a multiple of the table's: a group's
+      verdict under t-closeness, beta-likeness and delta-disclosure depends on the release
+      only through that distribution, so each child is judged against the table's, which is
+      the release's when nothing is suppressed.  A candidate whose children all pass is
+      *clean*; its *cost* is the rows of its failing children.
+    * The suppression budget is shared out as lighthouse's Core Mondrian does (Bloomston et
+      al. 2025): the root holds all of it; a group that splits passes what it did not spend
+      to its kept children in proportion to their sizes (rounding remainders, and the
+      allowance of every group that ends, go to a common pool).  A group takes its first
+      candidate in priority order that is clean or whose failing children fit its allowance
+      plus the pool (and that keeps some of its rows): those children are suppressed, and
+      never split again.  Groups that spend are served in queue order.
+    * Whole-release criteria (average risk, population uniqueness: functions of the class
+      sizes) are kept true after every level: the level's accepted splits are taken in queue
+      order and a split after which the release would fail is undone.  Since the whole
+      table passes and every accepted set of splits is checked, the release passes after
+      every level, monotone criterion or not.
+
+    ``local`` (a Dask worker's copy): decisions that spend the budget or change a
+    whole-release measure are left to the client (marked -2).
+
+    References
+    ----------
+    Bloomston et al. (2025), "Core Mondrian: Basic Mondrian beyond k-anonymity",
+    arXiv:2510.09661 (the proportional suppression budget); LeFevre, DeWitt and
+    Ramakrishnan (2006).
+    """
+
+    def __init__(self, group_criteria: Sequence, release_criteria: Sequence, values: Sequence,
+                 totals: np.ndarray, semantics: str, budget: int, mask: bool):
+        self.group_criteria = list(group_criteria)
+        self.release_criteria = list(release_criteria)
+        self.values = list(values)
+        self.totals = np.asarray(totals, dtype=np.int64)  # the reference distribution
+        self.semantics = semantics
+        self.budget = self.left = int(budget)
+        self.mask = mask
+        self.local = False
+        self.live_fails = np.zeros(1, dtype=bool)  # per live group: a suppressed child
+        self.allow: np.ndarray | None = np.array([self.budget], dtype=np.int64)
+        self.pool = 0  # allowance no group holds
+        self.family: tuple | None = None  # how the last level's splits share allowances
+        self.final_sizes: list = []
+        self.final_fails: list = []
+        self.charged: dict = {}  # this level: part -> candidate whose failing children go
+        self.level: dict = {}
+
+    @property
+    def suppressed(self) -> int:
+        """Rows suppressed so far (charged to the budget)."""
+        return self.budget - self.left
+
+    def for_worker(self) -> CriteriaRule:
+        """The copy a Dask worker's rules use (decides only what spends nothing shared)."""
+        other = copy.copy(self)
+        other.local, other.charged, other.level = True, {}, {}
+        return other
+
+    def groups_safe(self, sizes, group, value, count) -> np.ndarray:
+        """Per group of the (group, value, count) nonzeros: every per-group criterion holds,
+        judged against the table's value distribution (see the class docstring)."""
+        n = len(sizes)
+        if not self.group_criteria:
+            return np.ones(n, dtype=bool)
+        ref = self.totals
+        held = np.rint(np.bincount(value, weights=count, minlength=len(ref))).astype(np.int64)
+        on = ref > 0
+        times = max(1, int((-(-held[on] // ref[on])).max(initial=1)))
+        fill = times * ref - held
+        sizes = np.asarray(sizes, dtype=np.int64)
+        if fill.sum() > 0:
+            at = np.flatnonzero(fill)
+            sizes = np.append(sizes, int(fill.sum()))
+            group = np.concatenate([group, np.full(len(at), n, dtype=np.int64)])
+            value = np.concatenate([value, at])
+            count = np.concatenate([count, fill[at]])
+        release = ReleaseCandidate.from_nonzeros(sizes, group, value, count, self.values,
+                                                 semantics=self.semantics)
+        safe = np.ones(n, dtype=bool)
+        for criterion in self.group_criteria:
+            safe &= np.asarray(criterion.group_safe(release), dtype=bool)[:n]
+        return safe
+
+    def start(self, root: SparseGroups) -> list:
+        """The criteria the whole table (``root``, one group) fails: none, or no
+        generalization helps."""
+        failing = []
+        for criterion in self.group_criteria:
+            keep, self.group_criteria = self.group_criteria, [criterion]
+            try:
+                if not self.groups_safe(root.sizes, root.group, root.value, root.count)[0]:
+                    failing.append(repr(criterion))
+            finally:
+                self.group_criteria = keep
+        sizes = root.sizes.astype(np.int64)
+        failing += [repr(c) for c in self.release_criteria
+                    if not c.evaluate(_sizes_release(sizes)).safe]
+        return failing
+
+    def allowances(self, part_sizes: np.ndarray) -> np.ndarray:
+        """Each live group's allowance, shared out once its size is known (see the class
+        docstring)."""
+        if self.allow is None:
+            assert self.family is not None
+            first, n_children, remaining = self.family
+            owner = np.repeat(np.arange(len(first)), n_children)
+            weight = np.where(self.live_fails, 0, part_sizes).astype(np.int64)
+            total = np.bincount(owner, weights=weight, minlength=len(first)).astype(np.int64)
+            share = (weight * remaining[owner]) // np.maximum(total[owner], 1)
+            self.pool += int(remaining.sum() - share.sum())
+            self.allow = share.astype(np.int64)
+        return self.allow
+
+    def judge(self, cands: dict, part_sizes: np.ndarray) -> dict:
+        """The level's verdicts: per child whether it passes, per candidate its cost, whether
+        it is clean and whether it could suppress (not clean, some rows kept, its group not
+        itself a suppressed child; a worker does not know which groups are)."""
+        kids = cands["children"]
+        ok = self.groups_safe(kids.sizes, kids.group, kids.value, kids.count)
+        cost = np.add.reduceat(np.where(ok, 0, kids.sizes), cands["first_child"])
+        part = cands["part"]
+        could = (cost > 0) & (cost < part_sizes[part]) & (self.budget > 0)
+        if not self.local:
+            could &= ~self.live_fails[part]
+            self.allowances(part_sizes)
+        self.level = {"cands": cands, "ok": ok, "cost": cost, "clean": cost == 0,
+                      "could": could}
+        self.charged = {}
+        return self.level
+
+    def affordable(self, c: int, p: int) -> bool:
+        assert self.allow is not None
+        return int(self.level["cost"][c]) <= int(self.allow[p]) + self.pool
+
+    def charge(self, c: int, p: int) -> None:
+        """Spend candidate ``c``'s cost from group ``p``'s allowance, then the pool."""
+        assert self.allow is not None
+        cost = int(self.level["cost"][c])
+        own = min(cost, int(self.allow[p]))
+        self.allow[p] -= own
+        self.pool -= cost - own
+        self.left -= cost
+        self.charged[p] = (c, own)
+
+    def refund(self, p: int) -> None:
+        c, own = self.charged.pop(p)
+        assert self.allow is not None
+        cost = int(self.level["cost"][c])
+        self.allow[p] += own
+        self.pool += cost - own
+        self.left += cost
+
+    def choose(self, cands: dict, order: np.ndarray, chosen: np.ndarray,
+               part_sizes: np.ndarray) -> None:
+        """The size rule's choices under the criteria: per group, its first candidate in
+        priority order that is clean or could suppress; a clean one is taken at once, the
+        others are served in queue order, each group taking its first candidate from there
+        that is clean or affordable (:meth:`affordable`); then the whole-release criteria
+        (:meth:`cap`).  A worker marks -2 the groups whose decision it leaves to the
+        client."""
+        level = self.judge(cands, part_sizes)
+        part, clean, could = cands["part"], level["clean"], level["could"]
+        usable = order[(clean | could)[order]]
+        first = np.unique(part[usable], return_index=True)[1]
+        heads = usable[first]
+        at_once = clean[heads]
+        chosen[part[heads[at_once]]] = heads[at_once]
+        spend = part[heads[~at_once]]
+        if self.local:
+            chosen[spend] = -2
+        elif len(spend):
+            position = np.empty(len(order), dtype=np.int64)
+            position[order] = np.arange(len(order))
+            for head in heads[~at_once].tolist():
+                p = int(part[head])
+                for c in order[position[head]:].tolist():
+                    if int(part[c]) != p:
+                        break
+                    if clean[c]:
+                        chosen[p] = c
+                        break
+                    if could[c] and self.affordable(c, p):
+                        chosen[p] = c
+                        self.charge(c, p)
+                        break
+        if self.release_criteria:
+            if self.local:
+                chosen[chosen >= 0] = -2
+            else:
+                self.cap(cands, chosen, part_sizes)
+
+    def blocked(self, cands: dict, part_sizes: np.ndarray) -> np.ndarray:
+        """Under a skyline policy: per candidate, whether the criteria rule it out (neither
+        clean nor affordable at the level's start), for :meth:`Rules.accept_level`."""
+        level = self.judge(cands, part_sizes)
+        could = level["could"]
+        if not self.local and could.any():
+            assert self.allow is not None
+            could = could & (level["cost"] <= self.allow[cands["part"]] + self.pool)
+        return ~(level["clean"] | could)
+
+    def settle(self, cands: dict, chosen: np.ndarray, part_sizes: np.ndarray) -> None:
+        """After the skyline's acceptance: the accepted candidates that suppress are charged
+        in queue order, and one that no longer fits is undone (its children lowered the
+        statistics already: stricter, never unsafe); then :meth:`cap`."""
+        cost = self.level["cost"]
+        for p in np.flatnonzero(chosen >= 0).tolist():
+            c = int(chosen[p])
+            if cost[c] > 0:
+                if self.affordable(c, p):
+                    self.charge(c, p)
+                else:
+                    chosen[p] = -1
+        if self.release_criteria:
+            self.cap(cands, chosen, part_sizes)
+
+    def cap(self, cands: dict, chosen: np.ndarray, part_sizes: np.ndarray) -> None:
+        """Undo, in queue order, each accepted split after which a whole-release criterion
+        would fail (the release at the level's start passes; each prefix found to pass is
+        kept, by bisection)."""
+        accepted = np.flatnonzero(chosen >= 0)
+        if not len(accepted):
+            return
+        ok = self.level["ok"]
+        finals = (np.concatenate(self.final_sizes) if self.final_sizes
+                  else np.zeros(0, dtype=np.int64))
+        final_fails = self.suppressed_groups
+        base_pool = int(finals[final_fails].sum())
+        finals = finals[~final_fails]
+
+        def holds(parts: list) -> bool:
+            keep = ~self.live_fails.copy()
+            pool = base_pool + int(part_sizes[self.live_fails].sum())
+            pieces = [finals]
+            for p in parts:
+                keep[p] = False
+                c = int(chosen[p])
+                f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
+                kid_sizes = cands["children"].sizes[f:f + n]
+                pieces.append(kid_sizes[ok[f:f + n]])
+                pool += int(kid_sizes[~ok[f:f + n]].sum())
+            pieces.append(part_sizes[keep])
+            sizes = np.concatenate(pieces).astype(np.int64)
+            if self.mask and pool:
+                sizes = np.append(sizes, pool)
+            release = _sizes_release(sizes)
+            return all(c.evaluate(release).safe for c in self.release_criteria)
+
+        done: list = []
+        todo = accepted.tolist()
+        while todo and not holds(done + todo):
+            lo, hi = 0, len(todo)  # done + todo[:lo] holds, done + todo[:hi] does not
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if holds(done + todo[:mid]):
+                    lo = mid
+                else:
+                    hi = mid
+            done += todo[:lo]
+            p = todo[lo]
+            if p in self.charged:
+                self.refund(p)
+            chosen[p] = -1
+            todo = todo[lo + 1:]
+
+    def advance(self, part_sizes: np.ndarray, split: np.ndarray, n_children: np.ndarray,
+                new_base: np.ndarray) -> None:
+        """Record the groups finished this level (their allowance goes to the pool); mark
+        the suppressed children among the next level's groups and how the split groups
+        share their allowance with their children."""
+        done = ~split
+        allow = self.allowances(part_sizes) if self.budget else None
+        self.final_sizes.append(np.asarray(part_sizes[done], dtype=np.int64))
+        self.final_fails.append(np.asarray(self.live_fails[done], dtype=bool))
+        n_next = int(n_children.sum())
+        live = np.zeros(n_next, dtype=bool)
+        if self.charged:
+            cands, ok = self.level["cands"], self.level["ok"]
+            for p, (c, _) in self.charged.items():
+                f, n = int(cands["first_child"][c]), int(cands["n_children"][c])
+                live[int(new_base[p]) + np.flatnonzero(~ok[f:f + n])] = True
+        self.live_fails = live
+        if allow is not None:
+            self.pool += int(allow[done].sum())
+            self.family = (new_base[split], n_children[split], allow[split].copy())
+            self.allow = None
+        self.charged, self.level = {}, {}
+
+    @property
+    def suppressed_groups(self) -> np.ndarray:
+        """Per final group (in the order groups are finished): suppressed or not."""
+        return (np.concatenate(self.final_fails) if self.final_fails
+                else np.zeros(0, dtype=bool))
+
+def _sizes_release(sizes: np.ndarray) -> ReleaseCandidate:
+    """Groups of these sizes with one placeholder value: what criteria of class sizes read."""
+    return ReleaseCandidate.from_nonzeros(sizes, np.arange(len(sizes)),
+                                          np.zeros(len(sizes), dtype=np.int64), sizes,
+                                          ("individuals",))
+
+
 class Rules:
     """The decision rules of Fig. 4 and their state: the policy cells, the global statistics
     SS1..SS5 (minima over every group queued), Q, and the number of candidates evaluated.
@@ -425,15 +742,25 @@ class Rules:
         self.n_rows = 0  # of the search, for progress
         self.placed = 0  # rows already in final groups
         self.pending: list[tuple[int, int]] = []  # (first child, number) of accepted ones
+        self.criteria: CriteriaRule | None = None  # combined criteria, attached by anonymize()
+        self.level_sizes = np.zeros(0, dtype=np.int64)  # the sizes of the level's groups
 
     @property
     def policy_mode(self) -> bool:
         """True under a skyline policy, False under k-anonymity's size rule."""
         return self.min_size is None
 
+    @property
+    def need_counts(self) -> bool:
+        """Whether candidates need their children's sensitive counts (a policy, or criteria
+        that read them)."""
+        return self.policy_mode or self.criteria is not None
+
     def splitting(self, n_rows: int) -> bool:
         """Whether the search splits at all: some policy cell, or k-anonymity with at least
-        ``min_size`` rows."""
+        ``min_size`` rows, or combined criteria."""
+        if self.criteria is not None:
+            return True
         return len(self.plan) > 0 if self.min_size is None else n_rows >= self.min_size
 
     def decide(self, cands: dict, chosen: np.ndarray) -> None:
@@ -442,12 +769,21 @@ class Rules:
         order = self.ordered(cands)
         if self.policy_mode:
             self.accept_level(cands, order, chosen)
+            if self.criteria is not None and not self.criteria.local:
+                self.criteria.settle(cands, chosen, self.level_sizes)
         else:
             self.choose_by_size(cands, order, chosen)
 
     def priority_keys(self, cands: dict) -> np.ndarray:
         """Smaller is better: minus the information gain w.r.t. the sensitive attribute
-        (LeFevre et al. 2006), or minus the normalized width (Rules)."""
+        (LeFevre et al. 2006), or minus the normalized width (Rules), or (``loss``) minus
+        the fall of the generalization loss on the split attribute, w - sum_i n_i w_i / n
+        (w the group's normalized width, w_i and n_i its children's)."""
+        if self.split == "loss":  # the largest fall of the generalization loss (NCP)
+            first = cands["first_child"]
+            n = np.add.reduceat(cands["sizes"], first).astype(float)
+            kept = np.add.reduceat(cands["sizes"] * cands["child_width"], first)
+            return -(cands["width"] - kept / np.maximum(n, 1))
         if self.split == "widest" or cands["children"] is None:
             return -cands["width"]
         kids = cands["children"]
@@ -593,7 +929,12 @@ class Rules:
 
     def choose_by_size(self, cands: dict, order: np.ndarray, chosen: np.ndarray) -> None:
         """k-anonymity's rule: per partition, the first candidate in priority order whose
-        children all hold at least ``min_size`` individuals."""
+        children all hold at least ``min_size`` individuals (with combined criteria,
+        :meth:`CriteriaRule.choose`)."""
+        if self.criteria is not None:
+            self.n_candidates += cands["n"]
+            self.criteria.choose(cands, order, chosen, self.level_sizes)
+            return
         small = np.minimum.reduceat(cands["sizes"], cands["first_child"])
         viable = order[small[order] >= self.min_size]
         # first viable candidate of each partition, in priority order
@@ -657,6 +998,9 @@ class Rules:
         found = np.zeros(len(runs), dtype=bool)
         todo = np.arange(len(runs))
         pinning = self.pinning(cands)
+        if self.criteria is not None:  # ruled out by the combined criteria, like a pin
+            blocked = self.criteria.blocked(cands, self.level_sizes)
+            pinning = blocked if pinning is None else pinning | blocked
 
         def evaluate(which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             """:meth:`LevelSweep.evaluate`; a candidate with a child that pins the target

@@ -6,7 +6,9 @@ candidate splits (one per quasi-identifier it spans) and :class:`~.rules.Rules` 
 most one per group, in Fig. 4's FIFO order; a group without an accepted split is final.  The
 loop runs over any :class:`~.source.Source` (rows in memory, partitions of a Dask frame), so
 the strategy is written once; in svpi the result is minimal (Theorem 4): no final group can be
-split by any candidate split.
+split by any candidate split.  With combined criteria (:class:`~.rules.CriteriaRule`) the
+rules also judge the children against every criterion and spend the suppression budget, and
+the loop tells them which groups each level finishes.
 """
 
 from __future__ import annotations
@@ -42,10 +44,12 @@ def mondrian(source: Source, rules: Rules) -> int:
         rules.start_statistics(source.root(), source.n_rows)
     splitting = rules.splitting(source.n_rows)
     n_final = n_splits = 0
+    criteria = rules.criteria
     while source.n_parts:
-        cands: dict = (source.candidates(need_counts=rules.policy_mode) if splitting
+        cands: dict = (source.candidates(need_counts=rules.need_counts) if splitting
                        else {"n": 0, "part_rows": source.sizes})
         sizes = source.sizes  # known once the level's candidates are (Dask workers tell)
+        rules.level_sizes = sizes
         chosen = np.full(len(cands["part_rows"]), -1, dtype=np.int64)
         if cands["n"]:
             rules.decide(cands, chosen)
@@ -58,6 +62,8 @@ def mondrian(source: Source, rules: Rules) -> int:
         new_base[split] = np.cumsum(n_children[split]) - n_children[split]
         n_splits += int(split.sum())
         rules.placed += int(sizes[~split].sum())
+        if criteria is not None:
+            criteria.advance(sizes, split, n_children, new_base)
         source.advance(final_id, new_base)
         rules.report(rules.placed)
     return n_splits + source.finish()

@@ -64,16 +64,21 @@ class LevelCandidates:
     def __init__(self) -> None:
         self.batches: list = []  # (group, attribute, number of children, width) per batch
         self.sizes: list = []
+        self.child_widths: list = []
         self.nonzeros: list = []
         self.n_before = 0  # children added so far
 
     def add(self, part: np.ndarray, attr: np.ndarray, n_children: np.ndarray,
-            width: np.ndarray, child_sizes: np.ndarray, counts: tuple | None) -> None:
+            width: np.ndarray, child_sizes: np.ndarray, counts: tuple | None,
+            child_width: np.ndarray | None = None) -> None:
         """Append candidates (their group, attribute, number of children and width) and
         their children; ``counts`` is the children's (child, value, count) nonzeros with
-        children numbered from 0 (None when not needed)."""
+        children numbered from 0 (None when not needed); ``child_width`` each child's
+        normalized width on the split attribute (zeros when not given)."""
         self.batches.append((part, attr, n_children, width))
         self.sizes.append(child_sizes)
+        self.child_widths.append(np.zeros(len(child_sizes)) if child_width is None
+                                 else child_width)
         if counts is not None:
             g, v, c = counts
             self.nonzeros.append((g + self.n_before, v, c))
@@ -91,7 +96,8 @@ class LevelCandidates:
                                     *(np.concatenate(x) for x in zip(*self.nonzeros)))
         return {"n": len(n_children), "part": part, "attr": attr, "n_children": n_children,
                 "first_child": np.cumsum(n_children) - n_children, "width": width,
-                "sizes": child_sizes, "children": children, **extra}
+                "sizes": child_sizes, "children": children,
+                "child_width": np.concatenate(self.child_widths), **extra}
 
 
 def level_candidates(attrs: list, entries: list, n_parts: int, n_values: int,
@@ -131,10 +137,17 @@ def level_candidates(attrs: list, entries: list, n_parts: int, n_values: int,
                                       [total, n_values], None if weight is None else weight[mine])
             counts = (g, v, c)
         child_of_entry[a] = np.where(keep, child, -1)
-        child_sizes = np.bincount(base[part[keep]] + child[keep], weights=count[keep],
+        child_id = base[part[keep]] + child[keep]
+        child_sizes = np.bincount(child_id, weights=count[keep],
                                   minlength=total).astype(np.int64)
+        # each child's extent on the attribute (codes ascend within a group)
+        child_lo = np.zeros(total, dtype=np.int64)
+        child_hi = np.zeros(total, dtype=np.int64)
+        child_lo[child_id[::-1]] = code[keep][::-1]
+        child_hi[child_id] = code[keep]
         found.add(splittable, np.full(len(splittable), a, dtype=np.int64),
-                  n_children[splittable], width[splittable], child_sizes, counts)
+                  n_children[splittable], width[splittable], child_sizes, counts,
+                  attr.extent(child_lo, child_hi))
     return found.arrays(need_counts, child_of_entry=child_of_entry)
 
 

@@ -27,7 +27,7 @@ from .._core.optional import require_dask as _require_dask
 _require_dask("skyprivacy.dask_engine")  # one clear message, not the first missing module's
 
 from ._compute import accepts, is_dask_frame  # noqa: E402
-from .anonymize import k_anonymize, skyline_anonymize  # noqa: E402
+from .anonymize import anonymize, k_anonymize, skyline_anonymize  # noqa: E402
 from .certificate import partition_digests, text_frame, whole_sha256  # noqa: E402
 from .lattice import full_domain_search  # noqa: E402
 from .release import from_table  # noqa: E402
@@ -41,6 +41,7 @@ from .risk import (  # noqa: E402
 )
 
 __all__ = ["accepts", "is_dask_frame", "from_table", "skyline_anonymize", "k_anonymize",
+           "anonymize",
            "text_frame", "partition_digests", "whole_sha256", "class_sizes", "identity_risk",
            "marketer_risk", "population_uniqueness", "prosecutor_risk", "sample_uniqueness",
            "full_domain_search"]

@@ -43,9 +43,10 @@ import numpy as np
 import pandas as pd
 
 from .._core.encoding import factorize
-from ..anonymize.api import k_search, skyline_search
+from ..anonymize.api import k_search, mondrian_criteria, mondrian_search, skyline_search
 from ..anonymize.encoders import make_encoder
 from ..anonymize.inputs import TableFacts, check_k, check_local_rows
+from ..anonymize.lattice import SUPPRESSED, AnonymizeResult, suppression_budget
 from ..anonymize.released import (
     AnonymizationResult,
     KAnonymizationResult,
@@ -85,7 +86,7 @@ from ._compute import (
 )
 from .release import merge_facts, raise_sensitive_faults, repeated_value, sensitive_facts
 
-__all__ = ["skyline_anonymize", "k_anonymize", "DaskSource", "DEFAULT_LOCAL_ROWS"]
+__all__ = ["skyline_anonymize", "k_anonymize", "anonymize", "DaskSource", "DEFAULT_LOCAL_ROWS"]
 
 #: Groups of at most this many rows are finished on the worker that holds them.
 DEFAULT_LOCAL_ROWS = 1_000_000
@@ -384,6 +385,8 @@ class _Local:
                                    parts=parts)
         self.rules = Rules(engine_args["plan"], len(values), semantics, engine_args["split"],
                            engine_args["min_size"])
+        criteria = engine_args.get("criteria")
+        self.rules.criteria = None if criteria is None else criteria.for_worker()
         self.status: np.ndarray | None = None
 
     def copy(self) -> _Local:
@@ -392,6 +395,8 @@ class _Local:
         other = copy.copy(self)
         other.source, other.rules = copy.copy(self.source), copy.copy(self.rules)
         other.source.final = self.source.final.copy()
+        if self.rules.criteria is not None:
+            other.rules.criteria = self.rules.criteria.for_worker()
         return other
 
 
@@ -412,16 +417,22 @@ def _evaluate(local: _Local, statistics) -> tuple:
     state.status = report["status"]
     if not n_parts:
         return state, report
-    cands = source.candidates(need_counts=rules.policy_mode)
+    cands = source.candidates(need_counts=rules.need_counts)
     if not cands["n"]:
         return state, report
+    rules.level_sizes = source.sizes
     # the children of every row are kept until the decisions come back: narrowly
     widest = int(cands["n_children"].max())
     cands["row_child"] = cands["row_child"].astype(np.int8 if widest < 127 else np.int32)
     report["n"] = int(cands["n"])
     if not rules.policy_mode:
+        # under combined criteria, groups whose choice spends the suppression budget or
+        # changes a whole-release measure come back -2: the client decides them
         rules.choose_by_size(cands, rules.ordered(cands), report["status"])
         report["n_children"] = children_of(cands, report["status"])
+        undecided = np.flatnonzero(report["status"] == -2)
+        if len(undecided):
+            report["undecided"] = _subset(cands, undecided, source.parts)
         return state, report
     rules.ss, rules.pinned = statistics
     order = rules.ordered(cands)
@@ -436,6 +447,11 @@ def _evaluate(local: _Local, statistics) -> tuple:
     clear &= ~combos["pinned"]
     unclear = np.zeros(cands["n"], dtype=bool)
     unclear[combos["cand"][~clear]] = True
+    if rules.criteria is not None:  # combined criteria: what spends goes to the client
+        bad |= rules.criteria.blocked(cands, source.sizes)
+        unclear |= rules.criteria.level["could"]
+        if rules.criteria.release_criteria:
+            unclear[:] = True
     viable = order[~bad[order]]
     parts = cands["part"][viable]
     first = np.unique(parts, return_index=True)[1]
@@ -464,7 +480,7 @@ def _subset(cands: dict, parts: np.ndarray, part_ids: np.ndarray) -> dict:
     entry = new_id[kids.group] >= 0
     return {"part": part_ids[cands["part"][keep]], "attr": cands["attr"][keep],
             "n_children": n_children, "width": cands["width"][keep],
-            "sizes": kids.sizes[child],
+            "sizes": kids.sizes[child], "child_width": cands["child_width"][child],
             "counts": (new_id[kids.group[entry]], kids.value[entry], kids.count[entry]),
             "local": keep}
 
@@ -619,7 +635,7 @@ class DaskSource:
     def _shuffled(self, n_rows: int):
         """The live rows, exchanged so that every group is in one share."""
         n_attrs = len(self.attrs)
-        policy_mode = self.rules.policy_mode
+        policy_mode = self.rules.need_counts  # a policy, or criteria reading the values
         with_values = policy_mode and self.semantics == "svpi"
         n_out = max(2, min(4 * len(self.chunks),
                            math.ceil(n_rows / max(CHUNK_ROWS, self.local_rows))))
@@ -652,7 +668,8 @@ class DaskSource:
             # what a worker needs to build its share's source and rules
             args = literal({"attrs": self.attrs, "values": self.values, "plan": self.rules.plan,
                             "semantics": self.semantics, "split": self.rules.split,
-                            "min_size": self.rules.min_size}, "engine")
+                            "min_size": self.rules.min_size,
+                            "criteria": self.rules.criteria}, "engine")
             self.states = self._go_local([call(_Local, r, e, args, len(self.attrs),
                                                self.raw_attrs, prefix="local")
                                           for r, e in zip(rows, elements)])
@@ -677,7 +694,7 @@ class DaskSource:
         found = LevelCandidates()
         for piece in pieces:
             found.add(piece["part"], piece["attr"], piece["n_children"], piece["width"],
-                      piece["sizes"], piece["counts"])
+                      piece["sizes"], piece["counts"], piece["child_width"])
         # the rules place the rows of the undecided groups only (the others are the workers')
         part_rows = np.zeros(n_parts, dtype=np.int64)
         for owner in owners:
@@ -722,10 +739,13 @@ class DaskSource:
         return 0
 
     # -- the release
-    def release(self, output: str, random_state, group_column: str) -> tuple:
-        """(released dask frame, group of every row, per-group summary, group sizes)."""
+    def release(self, output: str, random_state, group_column: str, suppress=None,
+                mask: bool = False) -> tuple:
+        """(released dask frame, group of every row, per-group summary, group sizes); the
+        rows of the final groups ``suppress`` flags are dropped, or masked with ``mask``."""
         labels = group_labels(self.attrs, self.raw_attrs, self.groups())
-        released, assignment = _released(self, labels, output, group_column, random_state)
+        released, assignment = _released(self, labels, output, group_column, random_state,
+                                         suppress, mask)
         return (released, assignment, _groups_frame(self, labels),
                 labels["size"][labels["key_of_id"]])
 
@@ -794,15 +814,19 @@ def _bucket_sources(pdf: pd.DataFrame, chunk: _Chunk, routed, labels: dict, spec
                          "u": _uniform(stream, chunk.offset, len(pdf)), "cell": cells})
 
 
-def _released(run: DaskSource, labels: dict, output: str, group_column: str, random_state):
-    """The released dask frame and the group number of every row."""
+def _released(run: DaskSource, labels: dict, output: str, group_column: str, random_state,
+              suppress=None, mask: bool = False):
+    """The released dask frame and the group number of every row (the rows of suppressed
+    final groups dropped or masked, as :func:`~skyprivacy.anonymize.released.release_rows`
+    does)."""
     import dask.dataframe as dd
     from dask.dataframe.utils import make_meta
 
     table = run.table
     routed = run.local_keys()
     spec = {"qi": run.qi, "output": output, "sensitive": run.sensitive,
-            "group_column": group_column, "value_objects": None, "value_uniques": None}
+            "group_column": group_column, "value_objects": None, "value_uniques": None,
+            "suppress": suppress, "mask": mask}
     buckets = [None] * len(run.chunks)
     labels_task = literal(labels, "labels")
     parts = run.parts
@@ -923,3 +947,23 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
                     split=split, output=output, group_column=group_column, progress=progress,
                     numeric=numeric, categorical=categorical, order=order,
                     label_length=label_length, missing=missing)
+
+
+def anonymize(table, *, qi, sensitive, criteria, suppression_limit=0.0,
+              suppressed: str = "drop", hierarchies=None, semantics: str = "svpi",
+              missing: str = "error", split: str = "infogain",
+              local_rows=None) -> AnonymizeResult:
+    """:func:`skyprivacy.anonymize` (``method='mondrian'``) for a dask DataFrame: the same
+    search under the same criteria and budget over the partitions (``.table`` is a dask
+    frame with the input's partitions and index, less the dropped rows)."""
+    owner = "anonymize"
+    local_rows = check_local_rows(local_rows, owner, DEFAULT_LOCAL_ROWS)
+    mondrian_criteria(criteria, owner)
+    if suppressed not in SUPPRESSED:
+        raise param_error("suppressed", owner, f"be one of {list(SUPPRESSED)}", suppressed)
+    n_rows = int(table.map_partitions(len).compute().sum())
+    budget = suppression_budget(suppression_limit, n_rows, owner)
+    return mondrian_search(lambda: DaskEngine(table, local_rows), qi=qi, sensitive=sensitive,
+                           criteria=criteria, hierarchies=hierarchies, semantics=semantics,
+                           split=split, budget=budget, mask=suppressed == "mask",
+                           missing=missing)

@@ -261,7 +261,7 @@ def test_result_summaries():
      "skyline_anonymize needs distinct quasi-identifier columns and a sensitive column that is "
      "not one of them. Got qi=['age', 'disease'] and sensitive='disease' instead."),
     (dict(split="median"), InvalidParameterError,
-     "The 'split' parameter of skyline_anonymize must be one of ['infogain', 'widest']. "
+     "The 'split' parameter of skyline_anonymize must be one of ['infogain', 'widest', 'loss']. "
      "Got 'median' instead."),
     (dict(output="anatomy"), InvalidParameterError,
      "The 'output' parameter of skyline_anonymize must be one of ['generalized', "
@@ -392,20 +392,36 @@ def test_anonymize_runs_mondrian_on_one_policy_or_one_k():
 @pytest.mark.parametrize("options, message", [
     ({"method": "flash"}, r"^The 'method' parameter of anonymize must be one of \['mondrian', "
                           r"'full-domain'\]. Got 'flash' instead.$"),
-    ({"criteria": "DistinctLDiversity"},
-     r"^method='mondrian' supports one skyline Policy or one KAnonymity criterion for now; got "
-     r"DistinctLDiversity\(l=2\) in \[KAnonymity\(k=2\), DistinctLDiversity\(l=2\)\]: use "
-     r"method='full-domain'.$"),
-    ({"suppression_limit": 0.01},
-     r"^The 'suppression_limit' parameter of anonymize must be 0 with method='mondrian' \(use "
-     r"method='full-domain' to suppress rows\). Got 0.01 instead.$"),
+    ({"criteria": "two policies"},
+     r"^method='mondrian' takes at most one skyline Policy; got 2: merge them into one "
+     r"Policy.$"),
+    ({"criteria": "unknown"},
+     r"^method='mondrian' cannot judge Whole\(\): it is neither a per-group criterion nor one "
+     r"of class sizes; use method='full-domain'.$"),
+    ({"suppression_limit": 1.5},
+     r"^The 'suppression_limit' parameter of anonymize must be a fraction of rows in \[0, 1\]. "
+     r"Got 1.5 instead.$"),
+    ({"suppressed": "hide"},
+     r"^The 'suppressed' parameter of anonymize must be one of \['drop', 'mask'\]. Got 'hide' "
+     r"instead.$"),
+    ({"local_rows": 0},
+     r"^The 'local_rows' parameter of anonymize must be a positive integer. Got 0 instead.$"),
 ])
 def test_anonymize_errors_name_the_bad_value(options, message):
     from skyprivacy.anonymize.api import anonymize
-    from skyprivacy.criteria import DistinctLDiversity, KAnonymity
+    from skyprivacy.criteria import Criterion, KAnonymity
 
-    if options.get("criteria") == "DistinctLDiversity":
-        options = {"criteria": [KAnonymity(2), DistinctLDiversity(2)]}
+    class Whole(Criterion):
+        per_group = False
+
+        def __repr__(self):
+            return "Whole()"
+
+    if options.get("criteria") == "two policies":
+        policy = Policy.uniform([(0, 0, 0, 0.9)])
+        options = {"criteria": [KAnonymity(2), policy, policy]}
+    elif options.get("criteria") == "unknown":
+        options = {"criteria": [KAnonymity(2), Whole()]}
     arguments = {"qi": ["sex", "zip"], "sensitive": "dx", "criteria": [KAnonymity(2)],
                  **options}
     with pytest.raises(InvalidParameterError, match=message):

@@ -65,6 +65,6 @@ def test_local_rows_and_k_are_checked_first():
             "The 'k' parameter of f must be an integer >= 2. Got True instead.")):
         check_k(True, "widest", "f")
     with pytest.raises(InvalidParameterError, match=re.escape(
-            "The 'split' parameter of f must be one of ['infogain', 'widest']. Got 'x' "
+            "The 'split' parameter of f must be one of ['infogain', 'widest', 'loss']. Got 'x' "
             "instead.")):
         check_k(2, "x", "f")

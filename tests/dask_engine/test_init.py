@@ -10,9 +10,9 @@ from skyprivacy import dask_engine
 
 PACKAGE = Path(dask_engine.__file__).resolve().parents[1]
 EXPORTS = {"accepts", "is_dask_frame", "from_table", "skyline_anonymize", "k_anonymize",
-           "text_frame", "partition_digests", "whole_sha256", "class_sizes", "identity_risk",
-           "marketer_risk", "population_uniqueness", "prosecutor_risk", "sample_uniqueness",
-           "full_domain_search"}
+           "anonymize", "text_frame", "partition_digests", "whole_sha256", "class_sizes",
+           "identity_risk", "marketer_risk", "population_uniqueness", "prosecutor_risk",
+           "sample_uniqueness", "full_domain_search"}
 
 
 def test_exports():
