@@ -1,20 +1,27 @@
 """Re-run the experiments of Hamman, Chen and Dutta and print them next to the paper's tables.
 
-Prints Markdown (the tables of docs/fairness_queries.md come from this script):
+Prints Markdown and writes every cell, with every run, to JSON (the tables of
+docs/fairness_queries.md are checked against that JSON by tests/test_fairness_docs_figures.py):
 
-    python examples/fairness_query_reproduce.py            # full: about 12 minutes
+    python examples/fairness_query_reproduce.py            # full: about 12 minutes, writes
+                                                           # benchmarks/results/fairness_reproduce.json
     python examples/fairness_query_reproduce.py --quick    # smoke run: a few seconds
+
+The JSON is rewritten after each section, so an interrupted run keeps the sections it finished
+(``sections_done`` lists them).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
 import tempfile
 import time
 
+import numpy as np
 import pandas as pd
 
 from skyprivacy.fairness_queries import crossover_epsilon
@@ -41,15 +48,55 @@ def markdown(frame: pd.DataFrame, digits: int = 3) -> str:
     return "\n".join([header, rule, *body])
 
 
+DEFAULT_JSON = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                            "benchmarks", "results", "fairness_reproduce.json")
+
+
+def records(frame: pd.DataFrame) -> dict:
+    """A section of the JSON: the summary rows and, when the frame carries them, every run."""
+    section = {"rows": frame.to_dict("records")}
+    if "trials" in frame.attrs:
+        section["trials"] = frame.attrs["trials"]
+    return section
+
+
+def _plain(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"not JSON serialisable: {value!r}")
+
+
+def write_json(path: str, report: dict) -> None:
+    """Write the report atomically (``inf`` as JSON ``Infinity``, which ``json`` reads back)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp") as tmp:
+        json.dump(report, tmp, indent=1, default=_plain)
+        tmp.write("\n")
+    os.replace(tmp.name, path)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small subset, one run each")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--output", help="also write the Markdown to this file")
+    parser.add_argument("--json", help="write every cell and run here (default: "
+                        "benchmarks/results/fairness_reproduce.json on a full run, "
+                        "nothing on a quick one)")
     args = parser.parse_args(argv)
     quick = args.quick
+    json_path = args.json or (None if quick else DEFAULT_JSON)
     started = time.perf_counter()
     out: list[str] = []
+    report: dict = {"schema_version": 1, "script": "examples/fairness_query_reproduce.py",
+                    "seed": args.seed, "quick": quick, "sections_done": []}
+
+    def done(name: str, section) -> None:
+        report[name] = section
+        report["sections_done"].append(name)
+        report["seconds"] = time.perf_counter() - started
+        if json_path:
+            write_json(json_path, report)
 
     task = adult_race_task(random_state=args.seed)
     out += ["## Adult set-up", "",
@@ -58,12 +105,15 @@ def main(argv=None) -> int:
             f"- Base model: logistic regression, held-out accuracy {task.test_accuracy:.2%} "
             f"on {task.a.size} rows (paper: perturbed models 86.23%; model class not stated).",
             ""]
+    done("setup", {"black_share": task.black_share, "test_accuracy": task.test_accuracy,
+                   "test_pool": int(task.a.size), "n_train": task.n_train})
 
     cells = [k for k in PAPER_TABLE1 if k[0] == 100] if quick else list(PAPER_TABLE1)
     table1 = reproduce_table1(runs=1 if quick else 6, cells=cells, task=task,
                               random_state=args.seed)
     out += ["## Table 1 (Adult): Leakage (%) and answer error (x1e-3)", "",
             markdown(table1), ""]
+    done("table1", {"runs": 1 if quick else 6, **records(table1)})
 
     recovery_settings = [("bernoulli", 1000, 10, m) for m in ((40, 80) if quick
                                                               else (30, 40, 50, 60, 80))]
@@ -76,11 +126,14 @@ def main(argv=None) -> int:
     recovery = reproduce_recovery(recovery_settings, runs=2 if quick else 8, task=task,
                                   random_state=args.seed)
     out += ["## Noiseless recovery (spec §4.4 performance table)", "", markdown(recovery), ""]
+    done("recovery", {"runs": 2 if quick else 8, **records(recovery)})
 
     scale_cells = [(100, 10, 25, 5), (100, 10, 25, 100), (1000, 104, 300, 100),
                    (1000, 104, 400, 100), (1000, 10, 60, 100), (10000, 100, 1000, 100)]
+    scales = error_scale_table(scale_cells)
     out += ["## Closed-form median errors against the paper's errors", "",
-            markdown(error_scale_table(scale_cells), digits=4), ""]
+            markdown(scales, digits=4), ""]
+    done("error_scale", records(scales))
 
     synthetic_settings = [(1000, 10, 100, eps) for eps in ((100,) if quick
                                                              else (10, 50, 100, 500))]
@@ -90,11 +143,13 @@ def main(argv=None) -> int:
                                     random_state=args.seed)
     out += ["## Table 3 (synthetic, Algorithm 2 on Uniform(0, 1) scores)", "",
             markdown(synthetic), ""]
+    done("table3", {"runs": 1 if quick else 5, **records(synthetic)})
 
     crossings = pd.DataFrame([{"n": n, "N0": n0, "m": m,
                                "crossover epsilon": crossover_epsilon(n, n0, n_queries=m)}
                               for n, n0, m in [(100, 10, 25), (1000, 104, 300),
                                                (1000, 310, 800), (10000, 1000, 1000)]])
+    done("crossover", records(crossings))
     out += ["## Smallest epsilon at which Attribute-Conceal beats Laplace (median error)", "",
             markdown(crossings, digits=4), "",
             f"_Generated in {time.perf_counter() - started:.0f} s "
