@@ -3,8 +3,8 @@
 Prints Markdown and writes every cell, with every run, to JSON (the tables of
 docs/fairness_queries.md are checked against that JSON by tests/test_fairness_docs_figures.py):
 
-    python examples/fairness_query_reproduce.py            # full: about 12 minutes, writes
-                                                           # benchmarks/results/fairness_reproduce.json
+    python examples/fairness_query_reproduce.py            # full: about 12 minutes; writes
+                                           # benchmarks/results/fairness_reproduce.json
     python examples/fairness_query_reproduce.py --quick    # smoke run: a few seconds
 
 The JSON is rewritten after each section, so an interrupted run keeps the sections it finished
@@ -72,6 +72,7 @@ def write_json(path: str, report: dict) -> None:
     with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp") as tmp:
         json.dump(report, tmp, indent=1, default=_plain)
         tmp.write("\n")
+    os.chmod(tmp.name, 0o644)  # a results file, readable like the others
     os.replace(tmp.name, path)
 
 
