@@ -233,7 +233,7 @@ def main(argv=None) -> int:
         elif part == "fig3":
             report["fig3"] = fig3(seed=args.seed)
         elif part == "table2":
-            cells = [(1000, 10, 500)] if quick else [
+            cells = [(100, 10, 40)] if quick else [
                 (1000, n0, m) for n0 in (10, 50, 100, 200, 300, 400) for m in (500, 900)]
             report["table2"] = table2(cells, runs=1, epsilon=100.0,
                                       seed=args.seed)

@@ -220,6 +220,7 @@ class _BiasQueryMechanism:
     epsilon: float
     delta: float
     clip: bool
+    _noise: str | None  # the noise family drawn by _draw ("cauchy", "laplace", "gaussian")
     accountant: BudgetAccountant | None
 
     def _init_common(self, *, metric, clip, random_state, accountant, risk_epsilon):
@@ -449,7 +450,7 @@ class AttributeConceal(_BiasQueryMechanism):
                  abs_mode="smooth_sp", clip=False, random_state=None, accountant=None,
                  risk_epsilon=10.0):
         owner = "AttributeConceal"
-        self.noise = noise
+        self.noise = self._noise = noise
         if noise is None:
             exact_only = "be math.inf with noise=None (exact answers)"
             eps = float(check(epsilon, Interval("real", 0, closed="neither", inf=True,
@@ -491,10 +492,6 @@ class AttributeConceal(_BiasQueryMechanism):
     @property
     def name(self) -> str:
         return "exact" if self.noise is None else f"attribute_conceal_{self.noise}"
-
-    @property
-    def _noise(self) -> str | None:
-        return self.noise
 
     def _prp_noise(self, sizes):
         return 0.0, 0.0  # exact answers only (noise=None); refused otherwise in __init__
