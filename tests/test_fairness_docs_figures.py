@@ -206,8 +206,16 @@ def table2_table(f: dict) -> str:
 
 
 def figure_sentences(f: dict) -> list[str]:
-    f3 = f["fig3"]
+    f1, f3 = f["fig1"], f["fig3"]
+    clean = [p for p in f1["points"] if p["mechanism"] == "none"]
+    noisy = [p for p in f1["points"] if p["mechanism"] == "attribute_conceal"]
+    first = min(p["m"] for p in clean if p["exact_runs"] == f1["runs"])
     out = [
+        f"noiseless, the attack recovers everyone in all {f1['runs']} test sets from m = {first} "
+        f"on (the paper: from 40); under Attribute-Conceal Leakage stays at "
+        f"{span([p['leakage'] for p in noisy], lambda x: f'{x:.0f}')}%",
+        f"Leakage stays at {span([p['leakage'] for p in f['fig2']['points']], pct)}% at every "
+        f"epsilon up to {max(p['epsilon'] for p in f['fig2']['points']):g}",
         f"Noiseless, the 60 answers recover everyone (Leakage {pct(f3['leakage_noiseless'])}%); "
         f"under Attribute-Conceal at epsilon = {f3['epsilon']:g} the same decoder scores "
         f"{pct(f3['leakage_noisy'])}%.",
