@@ -17,7 +17,7 @@ from fairness_query_experiments import (PAPER_TABLE1, adult_race_task,  # noqa: 
                                         error_scale_table, fit_logistic_regression, run_trial)
 
 
-def run_script(*args, timeout=120):
+def run_script(*args, timeout=600):  # generous: the machine may be shared
     env = dict(os.environ, PYTHONWARNINGS="error::DeprecationWarning")
     return subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout, env=env, check=False)
