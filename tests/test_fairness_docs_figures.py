@@ -64,7 +64,8 @@ def eps(x: float) -> str:
 
 
 def paper(x) -> str:
-    return "-" if x is None else f"{x:g}"
+    """The paper's figure, or '-' where it has none (None, or NaN after a DataFrame)."""
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:g}"
 
 
 def span(values, fmt) -> str:
