@@ -284,7 +284,7 @@ def markdown_tables(text: str) -> list[str]:
 def test_the_json_files_are_full_mode_runs():
     r, f = load(), load(FIGURES)
     assert r["quick"] is False and f["quick"] is False
-    assert {"setup", "error_scale", "crossover"} <= set(r["sections_done"])
+    assert {"setup", "recovery", "error_scale", "crossover"} <= set(r["sections_done"])
     assert {"fig1", "fig2", "fig3"} <= set(f["parts_done"])
     if "table1" in r["sections_done"]:
         assert len(r["table1"]["trials"]) == 16 * 2 * r["table1"]["runs"]
@@ -348,8 +348,6 @@ def test_a_seeded_fig2_point_recomputes_alone(experiments):
         assert new[key] == pytest.approx(old[key], rel=1e-9), key
 
 
-@pytest.mark.skipif("recovery" not in load()["sections_done"],
-                    reason="the committed JSON lacks the recovery section (the page says so)")
 def test_a_seeded_recovery_cell_recomputes_alone(experiments):
     exp, _ = experiments
     r = load()
