@@ -111,7 +111,8 @@ class SliceAudit:
     Attributes
     ----------
     slice : str
-        ``"all"``, ``"y=1"`` or ``"y=0"``.
+        ``"all"``, ``"y=1"``, ``"y=0"``, or ``"h=1"`` for predictive rate parity (each
+        model's own slice; n, n0, n1 are then the whole data's).
     n, n0, n1 : int
         Size of the slice and of its groups.
     sensitivity : float
@@ -122,7 +123,7 @@ class SliceAudit:
         Noise scale: Cauchy scale ``6 S / epsilon``, Laplace scale ``2 S / epsilon`` or
         ``Delta / epsilon``; 0 for noiseless answers.
     noise : str or None
-        ``"cauchy"``, ``"laplace"`` or None.
+        ``"cauchy"``, ``"laplace"``, ``"gaussian"`` (scale is then sigma) or None.
     """
 
     slice: str
@@ -168,9 +169,10 @@ class BiasQueryRelease:
         Released answers, shape (m,) or (m, 2) for equalized odds (TPR gap, FPR gap);
         read-only.
     metric : str
-        ``"sp"``, ``"abs_sp"``, ``"eo"`` or ``"equalized_odds"``.
+        ``"sp"``, ``"abs_sp"``, ``"eo"``, ``"equalized_odds"`` or ``"prp"``.
     mechanism : str
-        ``"attribute_conceal_cauchy"``, ``"attribute_conceal_laplace"``, ``"laplace"`` or
+        ``"attribute_conceal_cauchy"``, ``"attribute_conceal_laplace"``, ``"laplace"``,
+        ``"gaussian"`` or
         ``"exact"`` (no noise, epsilon = inf; for attacks and tests only).
     epsilon, delta : float
         Privacy parameters of this release.
