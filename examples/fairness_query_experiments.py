@@ -312,6 +312,12 @@ def run_trial(h0, a, *, n_queries, mechanism="none", epsilon=math.inf,
                        model_accuracy=accuracy)
 
 
+def _with_trials(frame: pd.DataFrame, trials: list[dict]) -> pd.DataFrame:
+    """The summary frame, carrying every run's :class:`TrialResult` in ``attrs["trials"]``."""
+    frame.attrs["trials"] = trials
+    return frame
+
+
 def _summarise(trials: list[TrialResult]) -> dict:
     return {"runs": len(trials), "n0_values": sorted({t.n0 for t in trials}),
             "leakage": float(np.mean([t.leakage for t in trials])),
@@ -346,7 +352,8 @@ def reproduce_table1(*, runs=6, cells=None, task=None, random_state=0) -> pd.Dat
     """
     task = adult_race_task(random_state=random_state) if task is None else task
     keys = list(PAPER_TABLE1) if cells is None else list(cells)
-    rows = []
+    rows: list[dict] = []
+    trials: list[dict] = []
     for n, m, eps in keys:
         per_mech: dict[str, list[TrialResult]] = {"attribute_conceal": [], "laplace": []}
         for run in range(runs):
@@ -373,7 +380,8 @@ def reproduce_table1(*, runs=6, cells=None, task=None, random_state=0) -> pd.Dat
             "model accuracy": float(np.mean([t.model_accuracy
                                              for t in per_mech["attribute_conceal"]])),
         })
-    return pd.DataFrame(rows)
+        trials += [t.to_dict() for kind in per_mech for t in per_mech[kind]]
+    return _with_trials(pd.DataFrame(rows), trials)
 
 
 def reproduce_recovery(settings, *, runs=8, task=None, random_state=0) -> pd.DataFrame:
@@ -394,7 +402,8 @@ def reproduce_recovery(settings, *, runs=8, task=None, random_state=0) -> pd.Dat
     pandas.DataFrame
         One row per setting: exact runs, mean Leakage, N_0 values met.
     """
-    rows = []
+    rows: list[dict] = []
+    every: list[dict] = []
     for design, n, n0, m in settings:
         _one_of(design, ("bernoulli", "synthetic", "adult"), "design")
         trials = []
@@ -416,7 +425,8 @@ def reproduce_recovery(settings, *, runs=8, task=None, random_state=0) -> pd.Dat
         rows.append({"design": design, "n": n, "N0": summary["n0_values"], "m": m,
                      "exact runs": f"{summary['exact_runs']}/{runs}",
                      "leakage": summary["leakage"]})
-    return pd.DataFrame(rows)
+        every += [{"design": design, **t.to_dict()} for t in trials]
+    return _with_trials(pd.DataFrame(rows), every)
 
 
 def reproduce_synthetic(settings, *, runs=5, random_state=0) -> pd.DataFrame:
@@ -436,7 +446,8 @@ def reproduce_synthetic(settings, *, runs=5, random_state=0) -> pd.DataFrame:
         The paper's Table 3 cell (when it has one) next to the recomputed Leakage and the
         mean/median absolute error (x1e-3) of both mechanisms.
     """
-    rows = []
+    rows: list[dict] = []
+    trials: list[dict] = []
     for n, n0, m, eps in settings:
         per_mech: dict[str, list[TrialResult]] = {"attribute_conceal": [], "laplace": []}
         for run in range(runs):
@@ -457,7 +468,8 @@ def reproduce_synthetic(settings, *, runs=5, random_state=0) -> pd.DataFrame:
                      "err Lap mean": 1e3 * lap["mean_abs_error"],
                      "err Lap median": 1e3 * lap["median_abs_error"],
                      "leak Ours": ours["leakage"], "leak Lap": lap["leakage"]})
-    return pd.DataFrame(rows)
+        trials += [t.to_dict() for kind in per_mech for t in per_mech[kind]]
+    return _with_trials(pd.DataFrame(rows), trials)
 
 
 def error_scale_table(cells) -> pd.DataFrame:

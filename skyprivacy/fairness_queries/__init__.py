@@ -8,15 +8,16 @@ of the smooth sensitivity, and the sensitivities of absolute SP and equal opport
 Submodules
 ----------
 metrics
-    The queries (statistical parity, its absolute value, equal opportunity, equalized odds)
-    and the evaluation scores (Leakage, average answer error).
+    The queries (statistical parity, its absolute value, equal opportunity, equalized odds,
+    predictive rate parity) and the evaluation scores (Leakage, average answer error).
 sensitivity
     Local, smooth and global sensitivities in closed form, with lattice oracles.
 accountant
     The budget accountant (sequential composition, exact, passed explicitly).
 mechanisms
-    Attribute-Conceal (Cauchy and Laplace smooth-sensitivity noise), the Laplace baseline and
-    the compliance oracle the attacks talk to.
+    Attribute-Conceal (Cauchy and Laplace smooth-sensitivity noise), the Laplace baseline, the
+    Gaussian mechanism (the paper's (epsilon, delta) alternative) and the compliance oracle the
+    attacks talk to.
 attacks
     Attribute-Reveal: single-query identification, exact reconstruction from n queries and
     compressed-sensing reconstruction from O(N_k log(n/N_k)) queries.

@@ -8,6 +8,9 @@ Theorems 4-6):
   pure epsilon-DP) or Laplace noise of scale ``2 S / epsilon`` with
   ``beta = epsilon / (4 (m + ln(2/delta)))`` (Theorem 6, (epsilon, delta)-DP).
 * :class:`LaplaceBiasQuery` is the plain Laplace mechanism on the global sensitivity.
+* :class:`GaussianBiasQuery` is the Gaussian mechanism the paper names as the
+  (epsilon, delta) alternative (§4, citing Dwork and Roth, Theorem A.1), on the global l2
+  sensitivity.
 * :class:`~skyprivacy.fairness_queries.accountant.BudgetAccountant` (its own module) is what
   a mechanism draws its budget from, passed explicitly.
 * :class:`ComplianceOracle` is what an attacker talks to: it holds the protected attribute,
@@ -51,10 +54,11 @@ from ._validation import (
     check_sizes,
     readonly,
 )
-from .metrics import parity_gaps
+from .metrics import check_binary_predictions, parity_gaps, prp_gaps
 from .sensitivity import (
     attribute_conceal_beta,
     global_sensitivity_abs_sp,
+    global_sensitivity_prp,
     global_sensitivity_sp,
     smooth_abs_sp_paper_value,
     smooth_sp_value,
@@ -66,20 +70,23 @@ __all__ = [
     "BiasQueryRelease",
     "AttributeConceal",
     "LaplaceBiasQuery",
+    "GaussianBiasQuery",
+    "gaussian_sigma",
     "ComplianceOracle",
     "expected_median_abs_error",
     "crossover_epsilon",
 ]
 
-METRICS = ("sp", "abs_sp", "eo", "equalized_odds")
+METRICS = ("sp", "abs_sp", "eo", "equalized_odds", "prp")
 _METRIC_COLUMNS = {"sp": ("sp",), "abs_sp": ("abs_sp",), "eo": ("eo",),
-                   "equalized_odds": ("tpr_gap", "fpr_gap")}
+                   "equalized_odds": ("tpr_gap", "fpr_gap"), "prp": ("prp",)}
 # (slice label, display name) answered for each metric; equalized odds uses both label
 # slices, answered separately (parallel composition, spec §7.5).
 _METRIC_SLICES = {"sp": ((None, "all"),), "abs_sp": ((None, "all"),), "eo": ((1, "y=1"),),
                   "equalized_odds": ((1, "y=1"), (0, "y=0"))}
 _METRIC_NAMES = {"sp": "statistical parity gap", "abs_sp": "absolute statistical parity gap",
-                 "eo": "equal-opportunity gap", "equalized_odds": "equalized-odds gap"}
+                 "eo": "equal-opportunity gap", "equalized_odds": "equalized-odds gap",
+                 "prp": "predictive-rate-parity gap"}
 
 
 #: The declared options shared by the mechanisms.
@@ -105,7 +112,8 @@ class SliceAudit:
     Attributes
     ----------
     slice : str
-        ``"all"``, ``"y=1"`` or ``"y=0"``.
+        ``"all"``, ``"y=1"``, ``"y=0"``, or ``"h=1"`` for predictive rate parity (each
+        model's own slice; n, n0, n1 are then the whole data's).
     n, n0, n1 : int
         Size of the slice and of its groups.
     sensitivity : float
@@ -116,7 +124,7 @@ class SliceAudit:
         Noise scale: Cauchy scale ``6 S / epsilon``, Laplace scale ``2 S / epsilon`` or
         ``Delta / epsilon``; 0 for noiseless answers.
     noise : str or None
-        ``"cauchy"``, ``"laplace"`` or None.
+        ``"cauchy"``, ``"laplace"``, ``"gaussian"`` (scale is then sigma) or None.
     """
 
     slice: str
@@ -171,9 +179,10 @@ class BiasQueryRelease:
         Released answers, shape (m,) or (m, 2) for equalized odds (TPR gap, FPR gap);
         read-only.
     metric : str
-        ``"sp"``, ``"abs_sp"``, ``"eo"`` or ``"equalized_odds"``.
+        ``"sp"``, ``"abs_sp"``, ``"eo"``, ``"equalized_odds"`` or ``"prp"``.
     mechanism : str
-        ``"attribute_conceal_cauchy"``, ``"attribute_conceal_laplace"``, ``"laplace"`` or
+        ``"attribute_conceal_cauchy"``, ``"attribute_conceal_laplace"``, ``"laplace"``,
+        ``"gaussian"`` or
         ``"exact"`` (no noise, epsilon = inf; for attacks and tests only).
     epsilon, delta : float
         Privacy parameters of this release.
@@ -232,6 +241,7 @@ class _BiasQueryMechanism:
     epsilon: float
     delta: float
     clip: bool
+    _noise: str | None  # the noise family drawn by _draw ("cauchy", "laplace", "gaussian")
     accountant: BudgetAccountant | None
 
     def _init_common(self, *, metric, clip, random_state, accountant, risk_epsilon):
@@ -263,7 +273,42 @@ class _BiasQueryMechanism:
             return np.zeros(size)
         if noise == "cauchy":
             return scale * self._rng.standard_cauchy(size)
+        if noise == "gaussian":
+            return self._rng.normal(0.0, scale, size)
         return self._rng.laplace(0.0, scale, size)
+
+    def _prp_noise(self, sizes: np.ndarray) -> tuple[float, float]:
+        """(sensitivity, noise scale) of a predictive-rate-parity batch with these slices."""
+        raise NotImplementedError  # pragma: no cover - only the global mechanisms answer PRP
+
+    def _answer_prp(self, preds, a, y, owner) -> BiasQueryRelease:
+        """Remark 2: the PPV gap per model, each on the slice the model accepts."""
+        h, _ = check_binary_predictions(preds, a.size, owner=owner)
+        exact, sizes = prp_gaps(h, a, y)
+        if sizes.size and sizes.min() < 3:
+            i = int(np.argmin(sizes))
+            raise param_error("preds", owner, "accept at least 3 individuals per model for "
+                              "metric='prp' (the sensitivity bound assumes a slice of >= 3)",
+                              f"model {i} accepting {int(sizes[i])}")
+        m = int(exact.size)
+        audits = []
+        values = exact
+        if m > 0:
+            if self.accountant is not None:
+                self.accountant.spend(self.epsilon, self.delta)
+            sens, scale = self._prp_noise(sizes)
+            values = exact + self._draw(scale, m, self._noise)
+            n1 = int(a.sum())
+            audits.append(SliceAudit(slice="h=1", n=int(a.size), n0=int(a.size) - n1, n1=n1,
+                                     sensitivity=sens, beta=None, scale=scale,
+                                     noise=self._noise))
+        if self.clip:
+            values = np.clip(values, -1.0, 1.0)
+        return BiasQueryRelease(values=readonly(np.array(values, dtype=float)),
+                                metric=self.metric, mechanism=self.name,
+                                epsilon=self.epsilon, delta=self.delta,
+                                audit=ReleaseAudit(true_values=readonly(np.array(exact)),
+                                                   slices=tuple(audits)))
 
     def answer(self, preds, a, y=None) -> BiasQueryRelease:
         """Answer a batch of fairness queries.
@@ -295,11 +340,13 @@ class _BiasQueryMechanism:
         """
         owner = f"{type(self).__name__}.answer"
         a = check_binary_vector(a, name="a", owner=owner)
-        needs_y = self.metric in ("eo", "equalized_odds")
+        needs_y = self.metric in ("eo", "equalized_odds", "prp")
         if needs_y and y is None:
             raise param_error("y", owner, f"be given for metric={self.metric!r}", None)
         if y is not None:
             y = check_binary_vector(y, name="y", owner=owner, length=a.size)
+        if self.metric == "prp":
+            return self._answer_prp(preds, a, y, owner)
         h, _ = check_predictions(preds, a.size, owner=owner)
         m = int(h.shape[0])
 
@@ -424,7 +471,7 @@ class AttributeConceal(_BiasQueryMechanism):
                  abs_mode="smooth_sp", clip=False, random_state=None, accountant=None,
                  risk_epsilon=10.0):
         owner = "AttributeConceal"
-        self.noise = noise
+        self.noise = self._noise = noise
         if noise is None:
             exact_only = "be math.inf with noise=None (exact answers)"
             eps = float(check(epsilon, Interval("real", 0, closed="neither", inf=True,
@@ -452,6 +499,10 @@ class AttributeConceal(_BiasQueryMechanism):
         self.abs_mode = abs_mode
         self._init_common(metric=metric, clip=clip, random_state=random_state,
                           accountant=accountant, risk_epsilon=risk_epsilon)
+        if self.metric == "prp" and noise is not None:
+            raise param_error("metric", owner, "be 'sp', 'abs_sp', 'eo' or 'equalized_odds' "
+                              "with noise (no smooth sensitivity of predictive rate parity is "
+                              "derived; use LaplaceBiasQuery or GaussianBiasQuery)", metric)
         if self.metric == "abs_sp" and abs_mode == "paper":
             warn(
                 "AttributeConceal(abs_mode='paper') uses A.6's smooth sensitivity of |SP|, "
@@ -462,6 +513,9 @@ class AttributeConceal(_BiasQueryMechanism):
     @property
     def name(self) -> str:
         return "exact" if self.noise is None else f"attribute_conceal_{self.noise}"
+
+    def _prp_noise(self, sizes):
+        return 0.0, 0.0  # exact answers only (noise=None); refused otherwise in __init__
 
     def _slice_noise(self, n, n0, n_queries, slice_name):
         if self.noise is None:
@@ -540,6 +594,11 @@ class LaplaceBiasQuery(_BiasQueryMechanism):
         self._warn_if_weak("LaplaceBiasQuery")
 
     name = "laplace"
+    _noise = "laplace"
+
+    def _prp_noise(self, sizes):
+        sens = global_sensitivity_prp(sizes)
+        return sens, sens / self.epsilon
 
     def _slice_noise(self, n, n0, n_queries, slice_name):
         if self.metric == "abs_sp":
@@ -554,6 +613,144 @@ class LaplaceBiasQuery(_BiasQueryMechanism):
 
     def __repr__(self) -> str:
         return f"LaplaceBiasQuery(epsilon={self.epsilon}, metric={self.metric!r})"
+
+
+_GAUSSIAN_EPSILON = Interval("real", 0, 1, closed="neither",
+                             note="Dwork and Roth's Theorem A.1 is proven for epsilon < 1")
+_GAUSSIAN_DELTA = Interval("real", 0, 1, closed="neither")
+
+
+@validate_params({"l2_sensitivity": Interval("real", 0, closed="left"),
+                  "epsilon": _GAUSSIAN_EPSILON, "delta": _GAUSSIAN_DELTA})
+def gaussian_sigma(l2_sensitivity, *, epsilon, delta) -> float:
+    """Standard deviation of the classic Gaussian mechanism (Dwork and Roth, Theorem A.1).
+
+    Parameters
+    ----------
+    l2_sensitivity : float
+        Global l2 sensitivity ``Delta_2`` of the released vector, >= 0.
+    epsilon : float, keyword-only
+        In (0, 1): the theorem is proven only there.
+    delta : float, keyword-only
+        In (0, 1).
+
+    Returns
+    -------
+    float
+        ``sigma = Delta_2 sqrt(2 ln(1.25 / delta)) / epsilon``.
+
+    Raises
+    ------
+    InvalidParameterError
+        epsilon outside (0, 1), delta outside (0, 1), a negative sensitivity.
+
+    Notes
+    -----
+    Theorem A.1 states (epsilon, delta)-DP for ``sigma >= c Delta_2 / epsilon`` with
+    ``c^2 > 2 ln(1.25/delta)``; this returns the infimum ``c^2 = 2 ln(1.25/delta)``, which is
+    (epsilon, delta)-DP too, because for a fixed event both sides of the DP inequality are
+    continuous in sigma.  It is not the tightest calibration (the analytic Gaussian mechanism of
+    Balle and Wang, ICML 2018, needs less noise); it is the one the paper cites.
+
+    References
+    ----------
+    Hamman, Chen and Dutta, §4 ("The Gaussian mechanism is used to achieve (epsilon, delta)-DP
+    ... [52, Theorem A.1]") and Remark 3; Dwork and Roth, The Algorithmic Foundations of
+    Differential Privacy (2014), Theorem A.1.
+
+    Examples
+    --------
+    >>> round(gaussian_sigma(1.0, epsilon=0.5, delta=1e-5), 4)  # 2 sqrt(2 ln 125000)
+    9.6896
+    """
+    return float(l2_sensitivity) * math.sqrt(2.0 * math.log(1.25 / float(delta))) \
+        / float(epsilon)
+
+
+class GaussianBiasQuery(_BiasQueryMechanism):
+    """Gaussian mechanism for fairness queries: the paper's (epsilon, delta) alternative.
+
+    Parameters
+    ----------
+    epsilon : float, keyword-only
+        In (0, 1) (Theorem A.1 of Dwork and Roth is proven only there).
+    delta : float, keyword-only
+        In (0, 1); charged to the accountant with epsilon.
+    metric : {"sp", "abs_sp", "eo", "equalized_odds", "prp"}, keyword-only
+        ``"prp"`` (predictive rate parity, Remark 2) needs binary predictions.
+    abs_variant : {"exact", "binary", "paper"}, keyword-only
+        Per-query sensitivity of ``|SP|`` (:func:`global_sensitivity_abs_sp`).
+    clip : bool, keyword-only
+        Clip to the metric's range (post-processing, Remark 3).
+    random_state : None, int or numpy.random.Generator, keyword-only
+    accountant : BudgetAccountant, optional, keyword-only
+        Charged ``(epsilon, delta)`` per answered batch.
+    risk_epsilon : float, keyword-only
+        Emit :class:`PrivacyRiskWarning` above this epsilon (default 10; never reached here).
+
+    Notes
+    -----
+    ``value_i + N(0, sigma^2)`` i.i.d. with ``sigma = gaussian_sigma(Delta_2, epsilon, delta)``.
+    A flip of one ``a_j`` moves each of the m answers by at most the per-query global
+    sensitivity ``g`` (``1/2 + 1/(n-1)`` for SP, ``n/(2(n-1))`` for ``|SP|``, the slice's value
+    for EO), so ``Delta_2 = sqrt(m) g`` where the Laplace baseline pays ``Delta_1 = m g``; for
+    predictive rate parity ``Delta_2 = sqrt(sum_i g_i^2)`` over the models' slices.  Equalized
+    odds answers both label slices at the full budget (parallel composition, spec §7.5).  The
+    scale depends only on public quantities.
+
+    References
+    ----------
+    Hamman, Chen and Dutta, §4 and Remark 3; Dwork and Roth (2014), Theorem A.1.
+
+    Examples
+    --------
+    >>> mech = GaussianBiasQuery(epsilon=0.5, delta=1e-5, random_state=0)
+    >>> release = mech.answer([[0.5] * 100] * 25, [1] * 90 + [0] * 10)
+    >>> round(release.audit.slices[0].sensitivity, 5)  # sqrt(25) (1/2 + 1/99)
+    2.55051
+    >>> round(release.audit.slices[0].scale, 3)  # sigma
+    24.713
+    """
+
+    @validate_params({"epsilon": _GAUSSIAN_EPSILON, "delta": _GAUSSIAN_DELTA,
+                      "abs_variant": Options("exact", "binary", "paper"), **_MECHANISM})
+    def __init__(self, *, epsilon, delta, metric="sp", abs_variant="exact", clip=False,
+                 random_state=None, accountant=None, risk_epsilon=10.0):
+        self.epsilon = float(epsilon)
+        self.delta = float(delta)
+        self.abs_variant = abs_variant
+        self._init_common(metric=metric, clip=clip, random_state=random_state,
+                          accountant=accountant, risk_epsilon=risk_epsilon)
+        if self.metric == "abs_sp" and abs_variant == "paper":
+            global_sensitivity_abs_sp(3, variant="paper")  # warns once, here
+        self._warn_if_weak("GaussianBiasQuery")
+
+    name = "gaussian"
+    _noise = "gaussian"
+
+    def _sigma(self, l2: float) -> float:
+        return gaussian_sigma(l2, epsilon=self.epsilon, delta=self.delta)
+
+    def _prp_noise(self, sizes):
+        per_query = np.array([global_sensitivity_prp([k]) for k in sizes.tolist()])
+        l2 = float(np.sqrt((per_query ** 2).sum()))
+        return l2, self._sigma(l2)
+
+    def _slice_noise(self, n, n0, n_queries, slice_name):
+        if self.metric == "abs_sp":
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UnsafeConstantWarning)
+                per_query = global_sensitivity_abs_sp(n, variant=self.abs_variant)
+        else:
+            per_query = global_sensitivity_sp(n)
+        l2 = math.sqrt(n_queries) * per_query
+        sigma = self._sigma(l2)
+        return sigma, SliceAudit(slice=slice_name, n=n, n0=n0, n1=n - n0, sensitivity=l2,
+                                 beta=None, scale=sigma, noise="gaussian")
+
+    def __repr__(self) -> str:
+        return (f"GaussianBiasQuery(epsilon={self.epsilon}, delta={self.delta}, "
+                f"metric={self.metric!r})")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._core.display import Shown, dict_facts, result_html
 from .._core.validation import Options, validate_params
-from ..errors import param_error
+from ..errors import DegenerateGroupError, param_error
 from ._validation import (
     check_binary_vector,
     check_group_sizes,
@@ -34,6 +34,7 @@ __all__ = [
     "false_positive_rate_gap",
     "equalized_odds_gaps",
     "equalized_odds_gap",
+    "predictive_rate_parity_gap",
     "leakage_score",
     "avg_sp_error",
 ]
@@ -354,6 +355,90 @@ def equalized_odds_gap(preds, a, y):
     pairs = np.atleast_2d(equalized_odds_gaps(preds, a, y))
     worst = np.abs(pairs).max(axis=1)
     return float(worst[0]) if np.ndim(preds) == 1 else worst
+
+
+def prp_gaps(h: np.ndarray, a: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """PPV gap of every row of a binary h, and each row's slice size (package-internal).
+
+    Row i is the SP of ``y`` over ``{j : h_i(x_j) = 1}``; an empty group in a slice raises.
+    """
+    values = np.empty(h.shape[0])
+    sizes = np.empty(h.shape[0], dtype=np.int64)
+    for i, row in enumerate(h):
+        keep = row == 1.0
+        sizes[i] = int(keep.sum())
+        try:
+            values[i] = parity_gaps(y[None, keep].astype(float), a[keep],
+                                    metric="predictive-rate-parity gap")[0]
+        except DegenerateGroupError as exc:
+            raise DegenerateGroupError(f"{str(exc)[:-1]} among the individuals model {i} "
+                                       "accepts (h = 1).") from None
+    return values, sizes
+
+
+def check_binary_predictions(preds, n: int, *, owner: str) -> tuple[np.ndarray, bool]:
+    """Predictions that must be 0/1 (predictive rate parity conditions on ``h = 1``)."""
+    h, was_1d = check_predictions(preds, n, owner=owner)
+    soft = (h != 0.0) & (h != 1.0)
+    if soft.any():
+        position = tuple(int(i) for i in np.argwhere(soft)[0])
+        raise param_error("preds", owner, "be binary (0/1) for predictive rate parity",
+                          f"{float(h[position])} at position "
+                          f"{position[1] if was_1d else position}")
+    return h, was_1d
+
+
+def predictive_rate_parity_gap(preds, a, y):
+    """Predictive-rate-parity (positive-predictive-value) gap of binary models (Remark 2).
+
+    Parameters
+    ----------
+    preds : array-like of 0/1, shape (n,) or (m, n)
+        Binary predictions (the metric conditions on ``h = 1``).
+    a : array-like of 0/1, shape (n,)
+        Protected attribute.
+    y : array-like of 0/1, shape (n,)
+        True labels (public).
+
+    Returns
+    -------
+    float or numpy.ndarray of shape (m,)
+        ``P(Y=1 | h=1, A=1) - P(Y=1 | h=1, A=0)``: the statistical-parity gap of ``y``
+        computed on the individuals the model accepts.
+
+    Raises
+    ------
+    InvalidParameterError
+        Non-binary predictions, bad labels, lengths that differ.
+    DegenerateGroupError
+        If a model accepts nobody of one group.
+
+    Notes
+    -----
+    Remark 2 says the attacks "extend to" predictive rate parity and footnote 2 defines it
+    in words; the paper gives no formula or sensitivity (spec fairness-queries §3.1 leaves it
+    out of scope).  This is the footnote's definition; its sensitivity is
+    :func:`~skyprivacy.fairness_queries.global_sensitivity_prp`.  It leaks like SP: the
+    developers choose the slice, so a model accepting a known set plus one target reveals the
+    target's group through the change of the gap.
+
+    References
+    ----------
+    Hamman, Chen and Dutta, Remark 2 and footnote 2; Verma and Rubin, "Fairness definitions
+    explained" (FairWare 2018), the paper's [50].
+
+    Examples
+    --------
+    >>> a, y = [1, 1, 1, 1, 1, 0, 0, 0], [1, 0, 1, 1, 0, 1, 0, 1]
+    >>> h = [1, 0, 1, 0, 1, 1, 0, 1]
+    >>> round(predictive_rate_parity_gap(h, a, y), 6)  # PPV 2/3 (A=1) - 2/2 (A=0)
+    -0.333333
+    """
+    owner = "predictive_rate_parity_gap"
+    a = check_binary_vector(a, name="a", owner=owner)
+    y = check_binary_vector(y, name="y", owner=owner, length=a.size)
+    h, was_1d = check_binary_predictions(preds, a.size, owner=owner)
+    return _finish(prp_gaps(h, a, y)[0], was_1d)
 
 
 def leakage_score(a, a_hat) -> float:

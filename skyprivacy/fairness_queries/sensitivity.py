@@ -42,6 +42,7 @@ __all__ = [
     "local_sensitivity_equalized_odds",
     "smooth_sensitivity_equalized_odds",
     "global_sensitivity_equalized_odds",
+    "global_sensitivity_prp",
     "smooth_sensitivity_lattice",
     "smooth_sensitivity_lattice_2d",
     "attribute_conceal_beta",
@@ -454,6 +455,49 @@ def global_sensitivity_eo(n_pos, *, n_queries=1, exact=False):
     0.552632
     """
     value = n_queries * _gs_sp_fraction(int(n_pos))
+    return value if exact else float(value)
+
+
+@validate_params({"exact": _EXACT})
+def global_sensitivity_prp(slice_sizes, *, exact=False):
+    """Global l1 sensitivity of m predictive-rate-parity queries (Remark 2).
+
+    Query i is the PPV gap of a binary model h_i: ``P(Y=1 | h_i=1, A=1) - P(Y=1 | h_i=1,
+    A=0)``, i.e. the statistical-parity gap of the public labels ``y`` computed on the slice
+    ``{j : h_i(x_j) = 1}`` of size ``k_i``.  A flip of one ``a_j`` moves it by at most the SP
+    bound of that slice, ``1/2 + 1/(k_i - 1)`` (Theorem 4 applied to the slice; ``k_i`` is
+    public because the developers chose ``h_i``), so the batch's l1 sensitivity is the sum.
+
+    Parameters
+    ----------
+    slice_sizes : sequence of int
+        ``k_i = #{j : h_i(x_j) = 1}`` per query, each at least 3.
+    exact : bool, keyword-only
+        Return a Fraction.
+
+    Returns
+    -------
+    float or Fraction
+        ``sum_i (1/2 + 1/(k_i - 1))``.
+
+    Raises
+    ------
+    InvalidParameterError
+        A slice with fewer than 3 individuals.
+
+    References
+    ----------
+    Hamman, Chen and Dutta, Remark 2 and footnote 2 (predictive rate parity, no sensitivity
+    given), Theorem 4 (the SP bound used per slice).
+
+    Examples
+    --------
+    >>> global_sensitivity_prp([10, 4], exact=True)  # (1/2 + 1/9) + (1/2 + 1/3)
+    Fraction(13, 9)
+    """
+    sizes = [check(k, SIZE, name="slice_sizes", owner="global_sensitivity_prp")
+             for k in np.asarray(slice_sizes, dtype=object).ravel().tolist()]
+    value = sum((_gs_sp_fraction(int(k)) for k in sizes), Fraction(0))
     return value if exact else float(value)
 
 

@@ -14,14 +14,16 @@ EXPORTS = {
     # metrics.py
     "GroupSizes", "group_sizes", "statistical_parity_gap", "abs_statistical_parity_gap",
     "equal_opportunity_gap", "false_positive_rate_gap", "equalized_odds_gaps",
-    "equalized_odds_gap", "leakage_score", "avg_sp_error",
+    "equalized_odds_gap", "leakage_score", "avg_sp_error", "predictive_rate_parity_gap",
     # sensitivity.py
     *(f"{kind}_sensitivity_{query}" for kind in ("local", "smooth", "global")
       for query in ("sp", "abs_sp", "eo", "equalized_odds")),
     "smooth_sensitivity_lattice", "smooth_sensitivity_lattice_2d", "attribute_conceal_beta",
+    "global_sensitivity_prp",
     # mechanisms.py
     "BudgetAccountant", "SliceAudit", "ReleaseAudit", "BiasQueryRelease", "AttributeConceal",
     "LaplaceBiasQuery", "ComplianceOracle", "expected_median_abs_error", "crossover_epsilon",
+    "GaussianBiasQuery", "gaussian_sigma",
     # attacks.py
     "AttackResult", "TargetResult", "GroupSizeEstimate", "single_query_design", "decode_single",
     "single_query_reveal", "flip_pair_design", "decode_flip_pair", "flip_pair_reveal",

@@ -309,7 +309,8 @@ def test_mechanism_parameter_errors():
         AttributeConceal(epsilon=1.0, delta=1e-5)
     with pytest.raises(InvalidParameterError,
                        match=r"The 'metric' parameter of AttributeConceal must be one of "
-                             r"\['sp', 'abs_sp', 'eo', 'equalized_odds'\]\. Got 'dp' instead\."):
+                             r"\['sp', 'abs_sp', 'eo', 'equalized_odds', 'prp'\]\. "
+                             r"Got 'dp' instead\."):
         AttributeConceal(epsilon=1.0, metric="dp")
     with pytest.raises(InvalidParameterError,
                        match=r"The 'noise' parameter of AttributeConceal must be one of "
