@@ -125,9 +125,10 @@ def _hierarchy_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--numeric", type=column_list, default=[], metavar="COL,...",
                    help="quasi-identifiers to split as ordered numbers (default: text whose "
                         "every cell is a number, except leading-zero codes such as 02139)")
-    p.add_argument("--split", choices=("infogain", "widest"), default=None,
-                   help="split priority (default: infogain for skyline policies, widest for "
-                        "k-anonymity)")
+    p.add_argument("--split", choices=("infogain", "widest", "loss"), default=None,
+                   help="Mondrian's split priority: infogain, widest, or loss (the cut that "
+                        "saves the most generalization loss); default infogain for skyline "
+                        "policies and combined criteria, widest for k-anonymity")
     p.add_argument("--order", type=order_spec, action="append", default=[],
                    metavar="[COL=]RULE",
                    help="order in which a categorical QI's values are split into runs: sorted "

@@ -291,7 +291,7 @@ def _skyline_alone(args, criteria: list) -> bool:
 #: Options of SkylineAnonymize alone, with their defaults: (flag, attribute, default).
 _SKYLINE_ONLY: tuple[tuple[str, str, object], ...] = (
     ("--bucketized", "bucketized", False), ("--group-column", "group_column", "group"),
-    ("--random-state", "random_state", None), ("--split", "split", None),
+    ("--random-state", "random_state", None),
     ("--order", "order", []), ("--numeric", "numeric", []),
     ("--categorical", "categorical", []), ("--labels", "labels", None),
     ("--engine dask", "engine", "pandas"))
@@ -315,6 +315,9 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
     if args.method == "mondrian" and args.objective is not None:
         raise UsageError("--objective chooses what --method full-domain minimises; Mondrian "
                          "splits by information gain")
+    if args.split is not None and args.method != "mondrian":
+        raise UsageError(f"--split {args.split} chooses Mondrian's cuts; --method "
+                         f"{args.method} has none")
     if args.suppressed is not None and args.suppression_limit == 0:
         raise UsageError(f"--suppressed {args.suppressed} has no use without a "
                          f"--suppression-limit above 0")
@@ -332,7 +335,9 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
                        # 0 as an int: anonymize's Mondrian takes no Fraction for "none"
                        suppression_limit=args.suppression_limit or 0,
                        suppressed=suppressed, objective=args.objective or "loss",
-                       hierarchies=hierarchies, semantics=args.semantics)
+                       hierarchies=hierarchies, semantics=args.semantics,
+                       **({"split": args.split or "infogain"} if args.method == "mondrian"
+                          else {}))
     reasons = suppression_reasons(table, result, criteria, hierarchies, args)
     with OutputFiles() as out:
         add_table(args, out, args.output, result.table, output_format)

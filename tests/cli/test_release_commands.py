@@ -651,9 +651,8 @@ MORE = ["--output", "x.csv"]
     (["--k", "5", "--method", "full-domain", "--bucketized", *MORE],
      "--bucketized works with a skyline policy alone under --method mondrian without "
      "suppression; it has no use with --method full-domain"),
-    (["--k", "5", "--split", "widest", *MORE],
-     "--split works with a skyline policy alone under --method mondrian without suppression; "
-     "it has no use with criteria other than a skyline policy alone"),
+    (["--k", "5", "--method", "full-domain", "--split", "loss", *MORE],
+     "--split loss chooses Mondrian's cuts; --method full-domain has none"),
     (["--policy", "policy.toml", "--suppression-limit", "1%", "--order", "first", *MORE],
      "--order works with a skyline policy alone under --method mondrian without suppression; "
      "it has no use with --suppression-limit"),
@@ -761,3 +760,19 @@ def test_huge_numbers_in_a_policy_file_allocate_nothing(work, line):
         assert len(done.stderr.splitlines()) == 1, done.stderr[-2000:]
         assert "infeasible" in done.stderr or "method='mondrian' supports" in done.stderr
         assert not os.path.exists("x.csv")
+
+
+def test_mondrian_under_combined_criteria_with_a_budget_end_to_end(work, capsys):
+    """The criterion flags, a 1% budget and split=loss through Mondrian; the certificate of
+    the release verifies against the original."""
+    code, out, err = run(capsys, "anonymize", "adult.csv", "--qi", "age,sex,race",
+                         "--sensitive", "occupation", "--k", "5", "--l-diversity",
+                         "distinct:2", "--suppression-limit", "1%", "--split", "loss",
+                         "--output", "m.csv", "--certificate", "m.json", "-q")
+    assert code == 0, err
+    certificate = json.loads(open("m.json").read())
+    assert certificate["verdict"] == "safe"
+    code, out, err = run(capsys, "verify", "m.csv", "--certificate", "m.json", "--original",
+                         "adult.csv")
+    assert code == 0, err
+    assert out.startswith("VERIFIED"), out
