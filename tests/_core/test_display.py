@@ -319,7 +319,9 @@ def test_every_progress_parameter_is_covered():
 
 #: Functions with ``progress=`` reached through another one, tested through it.
 BEHIND = {"skyline_search": "the engines' search behind skyline_anonymize",
-          "k_search": "the engines' search behind k_anonymize"}
+          "k_search": "the engines' search behind k_anonymize",
+          "mondrian_search": "the engines' Mondrian behind anonymize(method='mondrian'), "
+                             "which draws no bar of its own"}
 
 
 # ------------------------------------------------------------------------- the notebook
