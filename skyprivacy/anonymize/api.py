@@ -190,7 +190,7 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     hierarchies : mapping of column -> Hierarchy, optional
         Generalization hierarchies (e.g. :func:`skyprivacy.hierarchy.load_adult_hierarchies`).
     semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
-    split : {'infogain', 'widest'}, default 'infogain'
+    split : {'infogain', 'widest', 'loss'}, default 'infogain'
         Split priority: information gain w.r.t. the sensitive attribute (Sect. 8.4), or the
         widest normalized range (Mondrian's choice).
     output : {'generalized', 'bucketized'}, default 'generalized'
@@ -505,7 +505,7 @@ default 'loss'
     missing : {'error', 'as_value'}, default 'error'
     frontier : bool, default False
         Full-domain: also report every minimal safe node.
-    split : {'infogain', 'widest'}, default 'infogain'
+    split : {'infogain', 'widest', 'loss'}, default 'infogain'
         Mondrian's split priority (as in :func:`skyline_anonymize`).
     local_rows : int, optional
         Mondrian on a dask frame: groups of at most this many rows are finished on the

@@ -336,8 +336,7 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
                        suppression_limit=args.suppression_limit or 0,
                        suppressed=suppressed, objective=args.objective or "loss",
                        hierarchies=hierarchies, semantics=args.semantics,
-                       **({"split": args.split or "infogain"} if args.method == "mondrian"
-                          else {}))
+                       split=args.split or "infogain")  # Mondrian's; full-domain has none
     reasons = suppression_reasons(table, result, criteria, hierarchies, args)
     with OutputFiles() as out:
         add_table(args, out, args.output, result.table, output_format)
