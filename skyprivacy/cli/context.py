@@ -23,7 +23,7 @@ from ..io import (
     table_format,
     write_parquet_dataset,
 )
-from .shared import SCHEMA_VERSION, json_default, one_line
+from .shared import EXIT_OK, EXIT_UNSAFE, SCHEMA_VERSION, json_default, one_line
 
 
 class Progress:
@@ -249,3 +249,17 @@ def verification_json(command: str, verification, args, certificate: dict) -> di
     return {"command": command, "verified": verification.ok,
             "differences": list(verification.differences),
             "table": {"path": args.table, "sha256": certificate["table"]["sha256"]}}
+
+
+def required_verdict(ctx: Context, verified: bool, verdict, wanted: str) -> int:
+    """The exit code of a verify command: 1 when the certificate does not verify, and with
+    ``--require-safe`` also when it verifies but certifies another verdict than ``wanted``
+    (a pipeline's ``verify && publish`` must not publish an honestly certified unsafe
+    table); the reason is one stderr line."""
+    if not verified:
+        return EXIT_UNSAFE
+    if getattr(ctx.args, "require_safe", False) and verdict != wanted:
+        print(f"{ctx.name}: NOT SAFE: the certificate verifies, but its verdict is "
+              f"{verdict!r}; --require-safe asks for {wanted!r}", file=ctx.stderr)
+        return EXIT_UNSAFE
+    return EXIT_OK

@@ -303,6 +303,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the original table of a certificate made by anonymize under "
                         "criteria: its rows must be the ones recorded, so the suppressed rows "
                         "are counted against it")
+    p.add_argument("--require-safe", action="store_true",
+                   help="exit 1 unless the certificate verifies AND its verdict is safe (for "
+                        "pipelines: verify && publish)")
     _run_options(p, cmd_verify)
 
     p = table_command("risk", "re-identification risk of a table on its quasi-identifiers",
@@ -346,6 +349,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--rule", metavar="FILE",
                    help="the table holding the announced rule (default: the decision table)")
     q.add_argument("--certificate", required=True, metavar="JSON", help="the certificate")
+    q.add_argument("--require-safe", action="store_true",
+                   help="exit 1 unless the certificate verifies AND its verdict is certified "
+                        "(for pipelines: verify && publish)")
     _common_output(q)
     q.set_defaults(handler=cmd_transparency_verify)
     for name, help_text, description in (

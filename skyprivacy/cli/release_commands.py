@@ -32,6 +32,7 @@ from ..release import ReleaseCandidate
 from ..risk import identity_risk
 from .context import (
     Context,
+    required_verdict,
     add_table,
     check_outputs,
     dataset_output,
@@ -613,7 +614,7 @@ def cmd_verify(ctx: Context) -> int:
     else:
         ctx.emit("\n".join([f"NOT VERIFIED: {args.table} does not match {args.certificate}:"]
                            + [f"- {d}" for d in verification.differences]))
-    return EXIT_OK if verification.ok else EXIT_UNSAFE
+    return required_verdict(ctx, verification.ok, certificate["verdict"], "safe")
 
 
 def _labels_input(args, certificate: dict) -> str | None:

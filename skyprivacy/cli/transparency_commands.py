@@ -21,6 +21,7 @@ from ..io import (
 )
 from .context import (
     Context,
+    required_verdict,
     check_outputs,
     na_values,
     run_verification,
@@ -195,4 +196,4 @@ def cmd_transparency_verify(ctx: Context) -> int:
                  else f"{args.rule} and {args.table} do not")
         ctx.emit("\n".join([f"NOT VERIFIED: {files} match {args.certificate}:"]
                            + [f"- {d}" for d in verification.differences]))
-    return EXIT_OK if verification.ok else EXIT_UNSAFE
+    return required_verdict(ctx, verification.ok, certificate.get("verdict"), "certified")
