@@ -20,14 +20,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
-
-
-def load_hierarchy(path: Path, numeric: bool) -> dict:
-    frame = pd.read_csv(path, sep=";", header=None, dtype=str)
-    levels = {i: frame[i].to_numpy() for i in frame.columns}
-    if numeric:
-        levels[0] = frame[0].astype(int).to_numpy()
-    return levels
+from run_anjana import load_hierarchy  # one reader of ARX files into anjana's level dict
 
 
 def main():
