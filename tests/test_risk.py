@@ -1,10 +1,12 @@
 """Re-identification risk (skyprivacy/risk.py): every measure against a value computed by hand
 from its definition, Hypothesis properties, the estimators against populations whose truth is
 known, and every message."""
+import functools
 import json
 import math
 import re
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -171,13 +173,17 @@ def test_the_dankar_rule_takes_pitman_for_small_fractions_and_the_smaller_above(
             assert result.uniques == min(result.estimates["zayatz"], result.estimates["snb"])
 
 
-@pytest.mark.parametrize("shape", ["zipf", "lognormal", "pareto"])
-@pytest.mark.parametrize("fraction", [0.01, 0.05, 0.2])
-def test_the_decision_rule_on_a_million_people(shape, fraction):
-    """The simulation check: a population of 10^6 from a known heavy-tailed distribution
-    over QI tuples, a sample of 1%, 5% or 20%, and the rule's estimate of the population
-    uniques against the true count.  The bands (50% at 1%, 30% at 5%, 15% at 20%) are
-    what these shapes gave when the estimators were checked here, not the paper's figures."""
+SHAPES = ("zipf", "lognormal", "pareto")
+FRACTIONS = (0.01, 0.05, 0.2)
+MODELS = {"pitman": pitman_uniques, "zayatz": zayatz_uniques, "snb": snb_uniques}
+
+
+@functools.cache
+def simulation(shape: str, fraction: float) -> dict:
+    """The simulation check's one run per (shape, fraction): a population of 10^6 people
+    drawn from a known heavy-tailed distribution over QI tuples, a simple random sample of
+    the fraction, and each estimator's (and the decision rule's) relative error against the
+    true number of population uniques."""
     rng = np.random.default_rng({"zipf": 11, "lognormal": 12, "pareto": 13}[shape])
     n_people = 1_000_000
     if shape == "zipf":
@@ -190,9 +196,52 @@ def test_the_decision_rule_on_a_million_people(shape, fraction):
     sample = rng.choice(population, int(n_people * fraction), replace=False)
     hist = ClassSizes(*map(tuple, np.unique(np.unique(sample, return_counts=True)[1],
                                             return_counts=True)))
-    result = population_uniques_from_sizes(hist, n_people)
+    errors = {name: (model(hist, n_people) - true) / true for name, model in MODELS.items()}
+    rule = population_uniques_from_sizes(hist, n_people)
+    errors["rule"] = (rule.uniques - true) / true
+    return {"true": true, "chosen": rule.model, "errors": errors}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("fraction", FRACTIONS)
+def test_the_decision_rule_on_a_million_people(shape, fraction):
+    """The rule's estimate of the population uniques against the true count.  The bands
+    (50% at 1%, 30% at 5%, 15% at 20%) are what these shapes gave when the estimators were
+    checked here, not the paper's figures (see the next test for what the paper reports)."""
+    run = simulation(shape, fraction)
     band = {0.01: 0.5, 0.05: 0.3, 0.2: 0.15}[fraction]
-    assert abs(result.uniques - true) / true < band, (result.model, result.uniques, true)
+    assert abs(run["errors"]["rule"]) < band, run
+    assert run["chosen"] == ("pitman" if fraction <= 0.1 else "zayatz")
+
+
+def test_the_rule_is_the_most_consistent_estimator_as_dankar_et_al_report():
+    """Dankar et al. (2012, abstract): no single estimator performed well across all of the
+    conditions, and the decision rule had the best consistent median relative error across
+    conditions and data sets.  Their per-condition error figures are not in any source this
+    project can reach offline, so what is asserted is that finding, on these nine
+    conditions: every single estimator is beaten somewhere, and the rule's worst relative
+    error is no larger than any single estimator's worst."""
+    runs = [simulation(shape, fraction) for shape in SHAPES for fraction in FRACTIONS]
+    worst = {name: max(abs(run["errors"][name]) for run in runs) for name in [*MODELS, "rule"]}
+    assert all(worst["rule"] <= worst[name] for name in MODELS), worst
+    for name in MODELS:
+        assert any(abs(run["errors"][name]) > min(abs(run["errors"][other])
+                                                   for other in MODELS if other != name)
+                   for run in runs), name
+
+
+def test_the_risk_guide_quotes_the_simulation_as_run():
+    """The relative-error table in docs/risk.md is this simulation's output, cell by cell."""
+    text = (Path(__file__).parent.parent / "docs" / "risk.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (zipf|lognormal|pareto) \| (\d+)% \| ([^|]+)\| ([^|]+)\| ([^|]+)"
+                      r"\| ([^|]+)\| (\w+) \|$", text, flags=re.MULTILINE)
+    assert len(rows) == len(SHAPES) * len(FRACTIONS)
+    for shape, percent, *cells, chosen in rows:
+        run = simulation(shape, int(percent) / 100)
+        quoted = [float(cell.strip().rstrip("%")) for cell in cells]
+        measured = [round(100 * run["errors"][name], 1) for name in [*MODELS, "rule"]]
+        assert quoted == measured, (shape, percent)
+        assert chosen == run["chosen"]
 
 
 def test_individual_risk_by_hand():
