@@ -58,6 +58,7 @@ from ._core.engines import dispatchable
 from ._core.exact import decimal_fraction, fraction_text, native
 from ._core.validation import (Boolean, InstanceOf, Interval, Nullable, Options, check,
                                validate_params)
+from .release import missing_values_error
 from .errors import EstimatorError, InvalidParameterError, SchemaError, param_error
 
 __all__ = [
@@ -162,9 +163,7 @@ def _check_table(table, qi, owner: str, missing: str = "error") -> list:
         for column in names:
             n_missing = int(table[column].isna().sum())
             if n_missing:
-                raise SchemaError(
-                    f"Column {column!r} has {n_missing} missing value(s); pass "
-                    f"missing='as_value' to treat a missing value as a category of its own.")
+                raise missing_values_error(column, n_missing)
     return names
 
 

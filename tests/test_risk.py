@@ -309,8 +309,8 @@ def test_nothing_is_modified():
     (lambda: prosecutor_risk(TABLE.iloc[:0], qi=QI), SchemaError,
      "The table is empty: risk needs at least one record."),
     (lambda: prosecutor_risk(pd.DataFrame({"a": [1, None]}), qi="a"), SchemaError,
-     "Column 'a' has 1 missing value(s); pass missing='as_value' to treat a missing value as "
-     "a category of its own."),
+     "Column 'a' has 1 missing value(s); pass missing='as_value' to treat them as a category, "
+     "or clean the table."),
     (lambda: population_uniqueness(TABLE, qi=QI, population_size=3), InvalidParameterError,
      "The 'population_size' parameter of population_uniqueness must be an integer >= the "
      "number of records (7). Got 3 instead."),

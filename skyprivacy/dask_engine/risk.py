@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._core.encoding import column_names, require_columns
 from ..errors import SchemaError, param_error
+from ..release import missing_values_error
 from ..risk import (
     ClassSizes,
     IdentityRisk,
@@ -59,9 +60,7 @@ def _scan(table, names: list, top: int, missing: str) -> tuple:
     if missing == "error":
         for column, count in n_missing.items():
             if count:
-                raise SchemaError(
-                    f"Column {column!r} has {int(count)} missing value(s); pass "
-                    f"missing='as_value' to treat a missing value as a category of its own.")
+                raise missing_values_error(column, int(count))
     if counts.empty:
         raise SchemaError("The table is empty: risk needs at least one record.")
     counts = counts.sort_index()
