@@ -760,7 +760,7 @@ def _pin_differences(summary: dict, qi, sensitive, policy) -> list[str]:
         skyline, others = _split_criteria(policy, owner)
         digest = None if skyline is None else policy_digest(skyline)
         if digest != summary["policy_sha256"]:
-            out.append(f"The certificate certifies "
+            out.append("The certificate certifies "
                        + (f"the policy with sha256 {summary['policy_sha256']}"
                           if summary["policy_sha256"] else "no skyline policy")
                        + ", not the expected "
@@ -1194,10 +1194,12 @@ def _load_key(pem: bytes | str, private: bool):
     try:
         key = (serialization.load_pem_private_key(data, password=None) if private
                else serialization.load_pem_public_key(data))
-    except (ValueError, TypeError) as exc:
-        reason = str(exc).split("\n")[0].rstrip(".")[:120] or type(exc).__name__
-        raise InvalidParameterError(f"The {noun} key is not an unencrypted Ed25519 key in PEM "
-                                    f"form ({reason}).") from None
+    except (ValueError, TypeError):
+        other = "public" if private else "private"
+        held = (f"; it holds a {other} key" if f"BEGIN {other.upper()} KEY".encode() in data
+                else "")
+        raise InvalidParameterError(f"The {noun} key is not an unencrypted Ed25519 {noun} key "
+                                    f"in PEM form{held}.") from None
     wanted = ed25519.Ed25519PrivateKey if private else ed25519.Ed25519PublicKey
     if not isinstance(key, wanted):
         raise InvalidParameterError(f"The {noun} key is a {type(key).__name__.lstrip('_')}, "
@@ -1232,11 +1234,10 @@ def generate_signing_key() -> tuple[bytes, bytes]:
 def key_fingerprint(key: bytes | str) -> str:
     """The fingerprint of an Ed25519 key (PEM, public or private): the SHA-256 (hex) of its
     32 raw public-key bytes, as a signature file and ``verify`` name it."""
-    try:
-        public = _load_key(key, private=False)
-    except InvalidParameterError:
-        public = _load_key(key, private=True).public_key()
-    return _fingerprint(public)
+    data = key.encode("utf-8") if isinstance(key, str) else key
+    private = isinstance(data, bytes) and b"PRIVATE KEY" in data
+    loaded = _load_key(data, private=private)
+    return _fingerprint(loaded.public_key() if private else loaded)
 
 
 def sign_certificate(certificate: bytes | str, private_key: bytes | str) -> bytes:
