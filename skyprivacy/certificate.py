@@ -802,7 +802,14 @@ def _field_differences(claimed, actual, path: str) -> list[str]:
 
 
 def _parse_provenance(certificate: Mapping) -> None:
-    """The form of the fields no table gives back (:data:`PROVENANCE`)."""
+    """The form of the fields no table gives back (:data:`PROVENANCE`), and the fields every
+    certificate :func:`build_certificate` writes."""
+    missing = [name for name in ("created", "library", "release", "unused_policy_values",
+                                 "labels") if name not in certificate]
+    if missing:
+        raise malformed(f"missing field(s) {missing}")
+    if "criteria" in certificate and "anonymization" not in certificate:
+        raise malformed("'criteria' needs the 'anonymization' section it was certified with")
     created = certificate.get("created")
     if "created" in certificate:
         try:
@@ -1159,8 +1166,7 @@ def _risk_differences(claimed, actual, path: str) -> list[str]:
         return [d for i, (c, a) in enumerate(zip(claimed, actual))
                 for d in _risk_differences(c, a, f"{path}[{i}]")]
     same = (claimed == actual and type(claimed) is type(actual)) or (
-        isinstance(actual, float) and isinstance(claimed, (int, float))
-        and not isinstance(claimed, bool)
+        isinstance(actual, float) and isinstance(claimed, float)
         and math.isclose(claimed, actual, rel_tol=1e-9, abs_tol=0.0))
     if same:
         return []
@@ -1202,8 +1208,9 @@ def _load_key(pem: bytes | str, private: bool):
                                     f"in PEM form{held}.") from None
     wanted = ed25519.Ed25519PrivateKey if private else ed25519.Ed25519PublicKey
     if not isinstance(key, wanted):
-        raise InvalidParameterError(f"The {noun} key is a {type(key).__name__.lstrip('_')}, "
-                                    f"not an Ed25519 key; make one with 'skyprivacy keygen'.")
+        raise InvalidParameterError(f"The {noun} key is of type "
+                                    f"{type(key).__name__.lstrip('_')}, not an Ed25519 key; "
+                                    f"make one with 'skyprivacy keygen'.")
     return key
 
 
