@@ -185,7 +185,7 @@ def test_a_signed_certificate_rejects_every_edit(case):
     signed = verify_certificate(table, data, original=original, public_key=public,
                                 signature=signature)
     assert signed.ok and len(signed.certified["signed_by"]) == 64
-    for path, how, edited in _edits(cert):
+    for _path, _how, edited in _edits(cert):
         with pytest.raises(InvalidParameterError, match="changed after key"):
             verify_certificate(table, json.dumps(edited, indent=2).encode(), original=original,
                                public_key=public, signature=signature)
