@@ -104,7 +104,8 @@ def test_signing_needs_a_private_ed25519_key_and_a_certificate(folder, keys, cap
                        "^skyprivacy check: error: Key file 'k.pem.pub' \\(--sign\\) holds a "
                        "public key; --sign needs the private key \\('skyprivacy keygen' writes "
                        "both\\)\\.$", "c.json", "c.json.sig")
-    (folder / "bad.pem").write_text("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
+    (folder / "bad.pem").write_text("-----BEGIN PRIVATE KEY-----\nAAAA\n"
+                                    "-----END PRIVATE KEY-----\n")
     assert_input_error(capsys, [*CHECK, "--certificate", "c.json", "--sign", "bad.pem"],
                        "^skyprivacy check: error: Key file 'bad.pem' \\(--sign\\): The private "
                        "key is not an unencrypted Ed25519 private key in PEM form\\.$",
