@@ -39,10 +39,12 @@ Everything here is pure: no file is read or written (see :mod:`skyprivacy.io`).
 
 from __future__ import annotations
 
+import base64
 import csv
 import datetime as _dt
 import hashlib
 import io
+import json
 import math
 import re
 import warnings
@@ -60,6 +62,7 @@ from ._core.exact import (
     parse_fraction,
     readable_fraction,
 )
+from ._core.optional import optional_import
 from ._core.version import __version__
 from ._core.engines import partitioned_engine
 from .check import SkylineCheckResult, skyline_check
@@ -103,6 +106,16 @@ __all__ = [
     "policy_to_json",
     "policy_from_json",
     "Verification",
+    "PROVENANCE",
+    "unique_keys",
+    "parse_certificate_json",
+    "policy_digest",
+    "certified_summary",
+    "SIGNATURE_KIND",
+    "generate_signing_key",
+    "key_fingerprint",
+    "sign_certificate",
+    "verify_signature",
 ]
 
 #: Version of the certificate layout; :func:`verify_certificate` accepts exactly this one.
@@ -574,11 +587,16 @@ class Verification:
     recomputed : dict or None
         The certificate recomputed from the table (None when the table could not be read
         with the certificate's parameters or the hash already differs).
+    certified : dict or None
+        What the certificate certifies (:func:`certified_summary`): the QIs (or the group
+        column), the sensitive column, the kept columns, the policy's digest, the criteria
+        and the verdict.
     """
 
     ok: bool
     differences: tuple
     recomputed: dict | None = field(default=None, repr=False)
+    certified: dict | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict:
         """JSON-friendly form."""
@@ -598,6 +616,216 @@ class Verification:
 
 _REQUIRED = {"schema_version", "kind", "table", "parameters", "policy", "safe", "verdict",
              "checks"}
+#: The other fields a table certificate may hold; :func:`verify_certificate` refuses any field
+#: outside these two sets (``classification`` and ``normalization`` record how the release's
+#: columns were classified and its text normalized, when it records them).
+_OPTIONAL = {"created", "library", "release", "unused_policy_values", "labels", "criteria",
+             "risk", "anonymization", "classification", "normalization"}
+#: The fields no table can give back: when and by which version the certificate was made,
+#: and how an anonymization searched (its method, levels, objective and search figures, the
+#: suppression limit beyond the budget it allows, the labels and failed criteria of the
+#: suppressed groups).  :func:`verify_certificate` checks their form only and does not report
+#: them as verified; a signature (:func:`sign_certificate`) makes them tamper-evident.
+PROVENANCE = ("created", "library.version", "anonymization.method", "anonymization.levels",
+              "anonymization.objective", "anonymization.search",
+              "anonymization.suppression.limit", "anonymization.suppression.groups[].group",
+              "anonymization.suppression.groups[].fails")
+
+
+def unique_keys(pairs: list) -> dict:
+    """A JSON object that refuses a key occurring twice (the ``object_pairs_hook`` of
+    :func:`parse_certificate_json`): JSON readers keep the last copy, so a second copy could
+    hide the first from a reader of the file.
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming the key.
+
+    Examples
+    --------
+    >>> import json
+    >>> json.loads('{"verdict": "safe", "verdict": "unsafe"}', object_pairs_hook=unique_keys)
+    Traceback (most recent call last):
+    ...
+    skyprivacy.errors.InvalidParameterError: the key 'verdict' occurs twice in one object...
+    """
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise InvalidParameterError(f"the key {key!r} occurs twice in one object (a JSON "
+                                        f"reader keeps only the last)")
+        out[key] = value
+    return out
+
+
+def parse_certificate_json(text: str | bytes) -> dict:
+    """A certificate's JSON text as a ``dict``, refusing duplicate keys (:func:`unique_keys`).
+
+    Raises
+    ------
+    InvalidParameterError
+        For text that is not JSON, a duplicate key, or JSON that is not an object.
+
+    Examples
+    --------
+    >>> parse_certificate_json('{"verdict": "safe"}')
+    {'verdict': 'safe'}
+    """
+    if not isinstance(text, (str, bytes)):
+        raise param_error("text", "parse_certificate_json", "be JSON text (str or bytes)",
+                          type(text).__name__)
+    try:
+        data = json.loads(text, object_pairs_hook=unique_keys)
+    except InvalidParameterError as exc:
+        raise malformed(str(exc)) from None
+    except (ValueError, RecursionError) as exc:
+        raise malformed(f"it is not JSON ({str(exc)[:80]})") from None
+    if not isinstance(data, dict):
+        raise malformed(f"expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _canonical_json(data) -> bytes:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False).encode("utf-8")
+
+
+def policy_digest(policy: Policy) -> str:
+    """SHA-256 (hex) of a policy's canonical JSON (:func:`policy_to_json` of its values as
+    text, keys sorted, no spaces): the same policy read from TOML, from a certificate or
+    built in Python has the same digest, so ``verify --policy FILE`` can pin it.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> policy_digest(Policy.uniform([(0, 0, 0, 0.9)])) == policy_digest(
+    ...     Policy.uniform([(0, 0, 0, Fraction(9, 10))]))
+    True
+    """
+    if not isinstance(policy, Policy):
+        raise param_error("policy", "policy_digest", "be a Policy", type(policy).__name__)
+    return hashlib.sha256(_canonical_json(policy_to_json(_text_policy(policy)))).hexdigest()
+
+
+def certified_summary(certificate: Mapping) -> dict:
+    """What a (well-formed) table certificate certifies, as ``verify`` states it: ``qi`` (or
+    None for a bucketized release, then ``group``), ``sensitive``, ``kept`` (the columns
+    published as is, from its ``classification``; None when it records none), ``policy_sha256``
+    (:func:`policy_digest`, None without a skyline policy), ``criteria`` (the ``[criteria]``
+    spec, None without) and ``verdict``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"zip": ["1*", "1*"], "dx": ["flu", "hiv"]})
+    >>> cert = build_certificate(table, Policy.uniform([(0, 0, 0, 0.9)]), qi="zip",
+    ...                          sensitive="dx")
+    >>> summary = certified_summary(cert)
+    >>> summary["qi"], summary["sensitive"], summary["verdict"]
+    (['zip'], 'dx', 'safe')
+    """
+    parameters, policy = _parse(certificate)
+    classification = certificate.get("classification")
+    kept = classification.get("kept") if isinstance(classification, Mapping) else None
+    criteria = certificate.get("criteria")
+    return {"qi": parameters["qi"], "group": parameters["group"],
+            "sensitive": parameters["sensitive"],
+            "kept": list(kept) if isinstance(kept, list) else None,
+            "policy_sha256": None if policy is None else policy_digest(policy),
+            "criteria": criteria.get("spec") if isinstance(criteria, Mapping) else None,
+            "verdict": certificate["verdict"]}
+
+
+def _pin_differences(summary: dict, qi, sensitive, policy) -> list[str]:
+    """The sentences for what the certificate certifies against what the caller expects."""
+    owner = "verify_certificate"
+    out = []
+    if qi is not None:
+        expected = _columns(qi, owner)
+        assert expected is not None
+        if summary["qi"] is None:
+            out.append(f"The certificate certifies a bucketized release (group column "
+                       f"{summary['group']!r}), not the expected QIs {sorted(expected)}.")
+        elif sorted(summary["qi"]) != sorted(expected):
+            out.append(f"The certificate certifies the QIs {sorted(summary['qi'])}, not the "
+                       f"expected {sorted(expected)}.")
+    if sensitive is not None:
+        if not isinstance(sensitive, str):
+            raise param_error("sensitive", owner, "be a column name", sensitive)
+        if summary["sensitive"] != sensitive:
+            out.append(f"The certificate certifies the sensitive column "
+                       f"{summary['sensitive']!r}, not the expected {sensitive!r}.")
+    if policy is not None:
+        skyline, others = _split_criteria(policy, owner)
+        digest = None if skyline is None else policy_digest(skyline)
+        if digest != summary["policy_sha256"]:
+            out.append("The certificate certifies "
+                       + (f"the policy with sha256 {summary['policy_sha256']}"
+                          if summary["policy_sha256"] else "no skyline policy")
+                       + ", not the expected "
+                       + (f"policy (sha256 {digest})." if digest else "none."))
+        spec = criteria_to_spec(others) if others else None
+        if spec != summary["criteria"]:
+            out.append(f"The certificate certifies the criteria {summary['criteria']}, not "
+                       f"the expected {spec}.")
+    return out
+
+
+def _brief(value) -> str:
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _field_differences(claimed, actual, path: str) -> list[str]:
+    """One sentence per field (at its dotted path) where the certificate is not what the
+    table gives: a missing or unknown key, another value, or the same value of another JSON
+    type (``1`` is not ``true``, ``"5"`` is not ``5``)."""
+    if isinstance(actual, Mapping) and isinstance(claimed, Mapping):
+        out = []
+        for name in actual:
+            where = f"{path}.{name}"
+            if name not in claimed:
+                out.append(f"The certificate has no field {where!r}; the table gives "
+                           f"{_brief(actual[name])}.")
+            else:
+                out += _field_differences(claimed[name], actual[name], where)
+        return out + [f"The certificate has a field '{path}.{name}' that a certificate does "
+                      f"not hold." for name in claimed if name not in actual]
+    if isinstance(actual, list) and isinstance(claimed, list) and len(actual) == len(claimed):
+        return [d for i, (c, a) in enumerate(zip(claimed, actual))
+                for d in _field_differences(c, a, f"{path}[{i}]")]
+    if type(claimed) is type(actual) and claimed == actual:
+        return []
+    return [f"The field {path!r} differs: the certificate records {_brief(claimed)}, the "
+            f"table gives {_brief(actual)}."]
+
+
+def _parse_provenance(certificate: Mapping) -> None:
+    """The form of the fields no table gives back (:data:`PROVENANCE`), and the fields every
+    certificate :func:`build_certificate` writes."""
+    missing = [name for name in ("created", "library", "release", "unused_policy_values",
+                                 "labels") if name not in certificate]
+    if missing:
+        raise malformed(f"missing field(s) {missing}")
+    if "criteria" in certificate and "anonymization" not in certificate:
+        raise malformed("'criteria' needs the 'anonymization' section it was certified with")
+    created = certificate.get("created")
+    if "created" in certificate:
+        try:
+            ok = isinstance(created, str) and _dt.datetime.fromisoformat(
+                created.replace("Z", "+00:00")).tzinfo is not None
+        except ValueError:
+            ok = False
+        if not ok:
+            raise malformed(f"'created' must be an ISO 8601 time with its time zone, not "
+                            f"{created!r}")
+    if "library" in certificate:
+        library = certificate["library"]
+        if (not isinstance(library, Mapping) or set(library) != {"name", "version"}
+                or library["name"] != "skyprivacy" or not isinstance(library["version"], str)):
+            raise malformed(f"'library' must be {{'name': 'skyprivacy', 'version': text}}, "
+                            f"not {_brief(library)}")
 
 
 def malformed(what: str) -> InvalidParameterError:
@@ -613,7 +841,8 @@ def parse_header(certificate: Mapping, kind: str, version: int, required: set,
         raise malformed(f"expected a JSON object, got {type(certificate).__name__}")
     if "kind" in certificate and certificate["kind"] != kind:
         raise malformed(f"'kind' is {certificate['kind']!r}, expected {kind!r}")
-    if "schema_version" in certificate and certificate["schema_version"] != version:
+    if "schema_version" in certificate and (type(certificate["schema_version"]) is not int
+                                            or certificate["schema_version"] != version):
         raise malformed(f"schema_version {certificate['schema_version']!r} is not supported "
                         f"(this skyprivacy reads {version})")
     missing = sorted(required - set(certificate))
@@ -640,9 +869,17 @@ def _parse(certificate: Mapping) -> tuple[dict, Policy | None]:
     """Validate the layout; return the parameters and the policy."""
     parse_header(certificate, _KIND, CERTIFICATE_SCHEMA_VERSION, _REQUIRED, ("table",),
                  (CANONICAL_FORM, PARTITIONED_FORM))
+    unknown = sorted(set(certificate) - _REQUIRED - _OPTIONAL, key=str)
+    if unknown:
+        raise malformed(f"unknown field {unknown[0]!r} (a table certificate holds "
+                        f"{sorted(_REQUIRED | _OPTIONAL)})")
+    _parse_provenance(certificate)
     parameters = certificate["parameters"]
     if not isinstance(parameters, Mapping) or not isinstance(parameters.get("sensitive"), str):
         raise malformed("'parameters.sensitive' is missing")
+    if set(parameters) != {"qi", "group", "sensitive", "individual", "semantics"}:
+        raise malformed(f"'parameters' must hold exactly 'qi', 'group', 'sensitive', "
+                        f"'individual' and 'semantics', not {sorted(parameters, key=str)}")
     try:
         semantics = check_semantics(parameters.get("semantics"), "verify_certificate")
         qi = _columns(parameters.get("qi"), "verify_certificate")
@@ -685,9 +922,12 @@ def _key(entry: Mapping) -> tuple:
             fraction_text(parse_fraction(entry["c_exact"])))
 
 
-def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
+def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, *,
                        labels: bytes | str | None = None,
-                       original: pd.DataFrame | None = None) -> Verification:
+                       original: pd.DataFrame | None = None, qi=None,
+                       sensitive: str | None = None, policy=None,
+                       public_key: bytes | str | None = None,
+                       signature: bytes | str | None = None) -> Verification:
     """Recompute a certificate from a released table and list every difference.
 
     The table is hashed as in :func:`build_certificate`; then the release is rebuilt with the
@@ -703,8 +943,11 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
     ----------
     table : pandas.DataFrame
         The released table.
-    certificate : mapping
-        A certificate made by :func:`build_certificate` (parsed JSON).
+    certificate : mapping, str or bytes
+        A certificate made by :func:`build_certificate`: parsed JSON, or its JSON text
+        (parsed by :func:`parse_certificate_json`, which refuses duplicate keys).  Every
+        field is recomputed and compared, or refused when unknown; the fields no table gives
+        back (:data:`PROVENANCE`) are checked for their form only.
     labels : bytes or str, optional
         The content of the set-label file the certificate records (``labels``), when it
         records one: its SHA-256 must be the recorded one, every digest must be the SHA-256
@@ -715,6 +958,21 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
         (:func:`anonymization_certificate`): its number of rows must be the one recorded, so
         the suppressed rows are counted against it.  Without it, the recorded count is
         checked against the released table alone (the dropped rows and the masked group).
+    qi : str or list of str, optional
+        The QI columns the certificate must certify (in any order); another set is a
+        difference.
+    sensitive : str, optional
+        The sensitive column the certificate must certify.
+    policy : Policy, Criterion or list of them, optional
+        The policy (and ``[criteria]``) the certificate must certify: the same skyline policy
+        (:func:`policy_digest`) and the same other criteria.
+    public_key : bytes or str, optional
+        An Ed25519 public key (PEM): the certificate, given as its exact bytes, must carry
+        this key's ``signature`` (:func:`verify_signature`); the summary then names the key
+        (``certified["signed_by"]``).
+    signature : bytes or str, optional
+        The detached signature file's content (:func:`sign_certificate`), with
+        ``public_key``.
 
     Returns
     -------
@@ -724,8 +982,8 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
     Raises
     ------
     InvalidParameterError
-        If the certificate is malformed (missing fields, unknown schema version, a policy that
-        does not parse).
+        If the certificate is malformed (missing or unknown fields, a duplicate key or check,
+        unknown schema version, a policy that does not parse).
     SchemaError
         If the table lacks a column the certificate names or holds missing values there.
 
@@ -741,20 +999,35 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
     >>> check.ok, check.differences[0][:39]
     (False, 'The table does not match the certificat')
     """
-    parameters, policy = _parse(certificate)
+    signed_by = None
+    if public_key is not None or signature is not None:
+        if public_key is None or signature is None:
+            raise InvalidParameterError("verify_certificate checks a signature with both "
+                                        "'public_key' and 'signature'; one was not given.")
+        if not isinstance(certificate, (str, bytes)):
+            raise param_error("certificate", "verify_certificate", "be the certificate's "
+                              "exact bytes to check its signature", type(certificate).__name__)
+        signed_by = verify_signature(certificate, signature, public_key)
+    if isinstance(certificate, (str, bytes)):
+        certificate = parse_certificate_json(certificate)
+    parameters, policy_read = _parse(certificate)
+    summary = certified_summary(certificate)
+    if signed_by is not None:
+        summary["signed_by"] = signed_by
+    differences: list[str] = _pin_differences(summary, qi, sensitive, policy)
     try:
         record = _labels_record(certificate.get("labels"), "verify_certificate")
     except InvalidParameterError:
         raise malformed("'labels' must be null or an object with 'file' and a 'sha256' of "
                         "64 hex digits") from None
-    differences: list[str] = []
     form = certificate["table"].get("canonical_form", CANONICAL_FORM)
     entry = _table_entry(table, form)
     recorded = certificate["table"]["sha256"]
     if entry["sha256"] != recorded:
-        return Verification(False, (f"The table does not match the certificate: its SHA-256 "
+        return Verification(False, (*differences,
+                                    f"The table does not match the certificate: its SHA-256 "
                                     f"is {entry['sha256']}, the certificate records "
-                                    f"{recorded}.",), None)
+                                    f"{recorded}."), None, summary)
     risk = _parse_risk(certificate, parameters)
     if risk is not None and risk["population_size"] is not None \
             and risk["population_size"] < entry["n_rows"]:
@@ -766,46 +1039,54 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
     release = None
     if anonymization is not None:
         release = _release_of(_text_of(table), parameters)
-    recomputed = _certificate(table, policy, sensitive=parameters["sensitive"],
+    recomputed = _certificate(table, policy_read, sensitive=parameters["sensitive"],
                               qi=parameters["qi"], group=parameters["group"],
                               individual=parameters["individual"],
                               semantics=parameters["semantics"], result=None,
                               created=certificate.get("created"), entry=entry,
                               labels=record, risk=risk, criteria=criteria, release=release)
-    claimed = {}
-    for entry in certificate["checks"]:
+    claimed: dict = {}
+    for check in certificate["checks"]:
         try:
-            key = _key(entry)
-            exact = parse_fraction(entry["breach_probability_exact"])
+            key = _key(check)
+            exact = parse_fraction(check["breach_probability_exact"])
         except (TypeError, ValueError, ZeroDivisionError):
-            raise malformed(f"the check {_point_text(entry)} has an unreadable number") \
+            raise malformed(f"the check {_point_text(check)} has an unreadable number") \
                 from None
-        claimed[key] = (entry, exact)
-        if not (isinstance(entry["breach_probability"], (int, float))
-                and math.isclose(float(exact), float(entry["breach_probability"]),
+        if key in claimed:
+            raise malformed(f"the check {_point_text(check)} occurs twice in 'checks'")
+        claimed[key] = (check, exact)
+        if not (isinstance(check["breach_probability"], (int, float))
+                and math.isclose(float(exact), float(check["breach_probability"]),
                                  rel_tol=1e-12, abs_tol=0.0)):
             differences.append(f"The certificate's float breach probability "
-                               f"{entry['breach_probability']!r} for {_point_text(entry)} "
+                               f"{check['breach_probability']!r} for {_point_text(check)} "
                                f"disagrees with its exact value {readable_fraction(exact)}.")
-    actual = {_key(entry): entry for entry in recomputed["checks"]}
-    for key, entry in actual.items():
+    actual = {_key(check): check for check in recomputed["checks"]}
+    fields: list[str] = []  # every other field, compared after the named differences
+    for key, check in actual.items():
         if key not in claimed:
-            differences.append(f"The certificate has no check for {_point_text(entry)}, which "
+            differences.append(f"The certificate has no check for {_point_text(check)}, which "
                                f"its policy requires.")
             continue
-        claimed_entry, exact = claimed[key]
-        recorded = parse_fraction(entry["breach_probability_exact"])
+        claimed_check, exact = claimed[key]
+        recorded = parse_fraction(check["breach_probability_exact"])
         if recorded != exact:
-            differences.append(f"Breach probability of {_point_text(entry)} differs: the "
+            differences.append(f"Breach probability of {_point_text(check)} differs: the "
                                f"certificate records {readable_fraction(exact)}, the table "
                                f"gives {readable_fraction(recorded)}.")
-        elif bool(claimed_entry["safe"]) != entry["safe"]:
-            differences.append(f"The verdict of {_point_text(entry)} differs: the certificate "
-                               f"says {'safe' if claimed_entry['safe'] else 'unsafe'}, the "
-                               f"table gives {'safe' if entry['safe'] else 'unsafe'}.")
-    for key, (entry, _) in claimed.items():
+        elif bool(claimed_check["safe"]) != check["safe"]:
+            differences.append(f"The verdict of {_point_text(check)} differs: the certificate "
+                               f"says {'safe' if claimed_check['safe'] else 'unsafe'}, the "
+                               f"table gives {'safe' if check['safe'] else 'unsafe'}.")
+        else:
+            mine = dict(claimed_check)
+            if isinstance(mine["breach_probability"], float):  # its own sentence above
+                mine["breach_probability"] = check["breach_probability"]
+            fields += _field_differences(mine, check, f"checks[{_point_text(check)}]")
+    for key, (check, _) in claimed.items():
         if key not in actual:
-            differences.append(f"The certificate lists a check for {_point_text(entry)} that "
+            differences.append(f"The certificate lists a check for {_point_text(check)} that "
                                f"its policy and the table do not produce.")
     if (certificate["verdict"] != recomputed["verdict"]
             or certificate["safe"] != recomputed["safe"]):
@@ -813,17 +1094,31 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
                            f"{certificate['verdict']!r}, the table gives "
                            f"{recomputed['verdict']!r}.")
     differences += _label_file_differences(table, record, parameters["qi"], labels)
+    named_criteria: list[str] = []
     if criteria:
-        differences += _criteria_differences(certificate["criteria"]["results"],
-                                             recomputed["criteria"]["results"])
+        named_criteria = _criteria_differences(certificate["criteria"]["results"],
+                                               recomputed["criteria"]["results"])
+        differences += named_criteria
     if anonymization is not None:
         assert release is not None and criteria is not None
         differences += _anonymization_differences(anonymization, release, criteria,
                                                   n_rows, original)
+        fields += _anonymization_fields(certificate["anonymization"], release, criteria,
+                                        parameters["qi"])
     if risk is not None:
         differences += _risk_differences(certificate["risk"]["figures"],
                                          recomputed["risk"]["figures"], "")
-    return Verification(not differences, tuple(differences), recomputed)
+        fields += _field_differences(certificate["risk"], {
+            "assumptions": recomputed["risk"]["assumptions"],
+            "figures": certificate["risk"]["figures"]}, "risk")
+    for name in ("table", "parameters", "policy", "release", "unused_policy_values", "labels",
+                 "criteria"):
+        if name == "criteria" and named_criteria:
+            continue  # said above, verdict by verdict
+        if name in recomputed or name in certificate:
+            fields += _field_differences(certificate.get(name), recomputed.get(name), name)
+    differences += [d for d in dict.fromkeys(fields) if d not in differences]
+    return Verification(not differences, tuple(differences), recomputed, summary)
 
 
 def _parse_risk(certificate: Mapping, parameters: Mapping) -> dict | None:
@@ -871,13 +1166,175 @@ def _risk_differences(claimed, actual, path: str) -> list[str]:
         return [d for i, (c, a) in enumerate(zip(claimed, actual))
                 for d in _risk_differences(c, a, f"{path}[{i}]")]
     same = (claimed == actual and type(claimed) is type(actual)) or (
-        isinstance(actual, float) and isinstance(claimed, (int, float))
-        and not isinstance(claimed, bool)
+        isinstance(actual, float) and isinstance(claimed, float)
         and math.isclose(claimed, actual, rel_tol=1e-9, abs_tol=0.0))
     if same:
         return []
     return [f"The risk figure {path!r} differs: the certificate records {claimed!r}, the "
             f"table gives {actual!r}."]
+
+
+# ----------------------------------------------------------------------------- signatures
+#: The ``kind`` of a detached signature file (``<certificate>.sig``).
+SIGNATURE_KIND = "skyprivacy.signature"
+
+
+def _ed25519():
+    return optional_import("cryptography.hazmat.primitives.asymmetric.ed25519",
+                           owner="Signing certificates")
+
+
+def _serialization():
+    return optional_import("cryptography.hazmat.primitives.serialization",
+                           owner="Signing certificates")
+
+
+def _load_key(pem: bytes | str, private: bool):
+    """An Ed25519 key from PEM text; one InvalidParameterError line for anything else."""
+    noun = "private" if private else "public"
+    ed25519, serialization = _ed25519(), _serialization()
+    data = pem.encode("utf-8") if isinstance(pem, str) else pem
+    if not isinstance(data, bytes):
+        raise param_error(f"{noun}_key", "signing", "be PEM text (str or bytes)",
+                          type(pem).__name__)
+    try:
+        key = (serialization.load_pem_private_key(data, password=None) if private
+               else serialization.load_pem_public_key(data))
+    except (ValueError, TypeError):
+        other = "public" if private else "private"
+        held = (f"; it holds a {other} key" if f"BEGIN {other.upper()} KEY".encode() in data
+                else "")
+        raise InvalidParameterError(f"The {noun} key is not an unencrypted Ed25519 {noun} key "
+                                    f"in PEM form{held}.") from None
+    wanted = ed25519.Ed25519PrivateKey if private else ed25519.Ed25519PublicKey
+    if not isinstance(key, wanted):
+        raise InvalidParameterError(f"The {noun} key is of type "
+                                    f"{type(key).__name__.lstrip('_')}, not an Ed25519 key; "
+                                    f"make one with 'skyprivacy keygen'.")
+    return key
+
+
+def _fingerprint(public) -> str:
+    raw = public.public_bytes(_serialization().Encoding.Raw, _serialization().PublicFormat.Raw)
+    return hashlib.sha256(raw).hexdigest()
+
+
+def generate_signing_key() -> tuple[bytes, bytes]:
+    """A new Ed25519 key pair as PEM: (private key, unencrypted PKCS #8; public key,
+    SubjectPublicKeyInfo).  Needs the ``sign`` extra (``cryptography``).
+
+    Examples
+    --------
+    >>> private, public = generate_signing_key()
+    >>> private.startswith(b"-----BEGIN PRIVATE KEY-----"), len(key_fingerprint(public))
+    (True, 64)
+    """
+    serialization = _serialization()
+    key = _ed25519().Ed25519PrivateKey.generate()
+    private = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                serialization.NoEncryption())
+    public = key.public_key().public_bytes(serialization.Encoding.PEM,
+                                           serialization.PublicFormat.SubjectPublicKeyInfo)
+    return private, public
+
+
+def key_fingerprint(key: bytes | str) -> str:
+    """The fingerprint of an Ed25519 key (PEM, public or private): the SHA-256 (hex) of its
+    32 raw public-key bytes, as a signature file and ``verify`` name it."""
+    data = key.encode("utf-8") if isinstance(key, str) else key
+    private = isinstance(data, bytes) and b"PRIVATE KEY" in data
+    loaded = _load_key(data, private=private)
+    return _fingerprint(loaded.public_key() if private else loaded)
+
+
+def sign_certificate(certificate: bytes | str, private_key: bytes | str) -> bytes:
+    """A detached Ed25519 signature of a certificate's exact bytes (the ``.sig`` file).
+
+    Parameters
+    ----------
+    certificate : bytes or str
+        The certificate file's bytes exactly as written (a str is encoded as UTF-8).
+    private_key : bytes or str
+        An unencrypted Ed25519 private key in PEM form (:func:`generate_signing_key`,
+        ``skyprivacy keygen``, or ``openssl genpkey -algorithm ed25519``).
+
+    Returns
+    -------
+    bytes
+        The signature file: a JSON object ``{"kind": "skyprivacy.signature", "algorithm":
+        "ed25519", "key_sha256": <fingerprint>, "signature": <base64 of 64 bytes>}``.
+
+    Raises
+    ------
+    InvalidParameterError
+        For a key that is not an Ed25519 private key in PEM form.
+    ImportError
+        Without the ``sign`` extra.
+
+    Examples
+    --------
+    >>> private, public = generate_signing_key()
+    >>> signature = sign_certificate(b'{"verdict": "safe"}', private)
+    >>> verify_signature(b'{"verdict": "safe"}', signature, public) == key_fingerprint(public)
+    True
+    """
+    key = _load_key(private_key, private=True)
+    data = certificate.encode("utf-8") if isinstance(certificate, str) else certificate
+    if not isinstance(data, bytes):
+        raise param_error("certificate", "sign_certificate", "be the certificate's bytes",
+                          type(certificate).__name__)
+    record = {"kind": SIGNATURE_KIND, "algorithm": "ed25519",
+              "key_sha256": _fingerprint(key.public_key()),
+              "signature": base64.b64encode(key.sign(data)).decode("ascii")}
+    return (json.dumps(record, indent=2) + "\n").encode("utf-8")
+
+
+def verify_signature(certificate: bytes | str, signature: bytes | str,
+                     public_key: bytes | str) -> str:
+    """Check a detached signature (:func:`sign_certificate`) of a certificate's bytes.
+
+    Returns
+    -------
+    str
+        The key's fingerprint (:func:`key_fingerprint`), when the signature is the key's
+        signature of exactly these bytes.
+
+    Raises
+    ------
+    InvalidParameterError
+        One line: a malformed key or signature file, a signature made with another key
+        (both fingerprints named), or a signature that does not match the bytes (the
+        certificate was changed after it was signed).
+    """
+    key = _load_key(public_key, private=False)
+    fingerprint = _fingerprint(key)
+    try:
+        record = parse_certificate_json(signature)
+    except InvalidParameterError:
+        record = None
+    if (record is None or set(record) != {"kind", "algorithm", "key_sha256", "signature"}
+            or record["kind"] != SIGNATURE_KIND or record["algorithm"] != "ed25519"
+            or not isinstance(record["key_sha256"], str)
+            or not isinstance(record["signature"], str)):
+        raise InvalidParameterError("The signature file is malformed: expected a JSON object "
+                                    "with kind 'skyprivacy.signature', algorithm 'ed25519', "
+                                    "'key_sha256' and 'signature'.")
+    if record["key_sha256"] != fingerprint:
+        raise InvalidParameterError(f"The certificate was signed by key {record['key_sha256']}, "
+                                    f"not by the given key {fingerprint}.")
+    try:
+        raw = base64.b64decode(record["signature"], validate=True)
+    except ValueError:
+        raise InvalidParameterError("The signature file is malformed: 'signature' is not "
+                                    "base64.") from None
+    data = certificate.encode("utf-8") if isinstance(certificate, str) else certificate
+    try:
+        key.verify(raw, data)
+    except optional_import("cryptography.exceptions", owner="Signing certificates") \
+            .InvalidSignature:
+        raise InvalidParameterError(f"The signature does not match the certificate: it was "
+                                    f"changed after key {fingerprint} signed it.") from None
+    return fingerprint
 
 
 # ----------------------------------------------------------------------------- criteria spec
@@ -1360,6 +1817,67 @@ def _parse_anonymization(certificate: Mapping, parameters: Mapping) -> dict | No
         raise malformed("'anonymization.suppression.groups' must be null or a list of "
                         "objects with 'n_rows'")
     return {**section, "suppression": {**supp, "limit": limit}}
+
+
+def _anonymization_fields(section: Mapping, release: ReleaseCandidate, criteria: list,
+                          qi) -> list[str]:
+    """Every field of the ``anonymization`` section that is not what the released table
+    gives (typed: ``1`` is not ``true``) or not of its form, and every unknown field.  The
+    fields no table gives back (:data:`PROVENANCE`) are checked for their form."""
+    out = [f"The certificate has a field 'anonymization.{k}' that a certificate does not "
+           f"hold." for k in section if k not in _ANONYMIZATION]
+    supp = section["suppression"]
+    out += [f"The certificate has a field 'anonymization.suppression.{k}' that a certificate "
+            f"does not hold." for k in supp if k not in _SUPPRESSION]
+    actual = _release_figures(release, criteria, supp["suppressed"], supp["n_suppressed"],
+                              supp["n_original_rows"])
+    for name in ("partition", "utility", "masked_group"):
+        mine = section[name]
+        if name == "partition" and isinstance(mine, Mapping) and isinstance(
+                mine.get("average_group_size"), float) and math.isclose(
+                mine["average_group_size"], actual[name]["average_group_size"], rel_tol=1e-12):
+            mine = {**mine, "average_group_size": actual[name]["average_group_size"]}
+        if mine == actual[name]:  # else said by _anonymization_differences; here: the types
+            out += _field_differences(mine, actual[name], f"anonymization.{name}")
+
+    def bad(path: str, form: str, value) -> str:
+        return (f"The field 'anonymization.{path}' must be {form}, not {_brief(value)}.")
+
+    if not isinstance(section["method"], str) or not section["method"]:
+        out.append(bad("method", "the method's name", section["method"]))
+    levels = section["levels"]
+    if levels is not None and not (isinstance(levels, Mapping) and set(levels) == set(qi)
+                                   and all(_count(v) for v in levels.values())):
+        out.append(bad("levels", f"null or a level >= 0 for each QI of {qi}", levels))
+    objective = section["objective"]
+    value = objective.get("value") if isinstance(objective, Mapping) else None
+    try:
+        exact = None if value is None else parse_fraction(value)
+    except (TypeError, ValueError, ZeroDivisionError):
+        exact = Fraction(-1)
+    if not (isinstance(objective, Mapping) and set(objective) == {"name", "value", "value_float"}
+            and isinstance(objective["name"], str) and (isinstance(value, str) or value is None)
+            and exact != Fraction(-1)
+            and ((value is None and objective["value_float"] is None)
+                 or (exact is not None and type(objective["value_float"]) is float
+                     and objective["value_float"] == float(exact)))):
+        out.append(bad("objective", "{'name', 'value' ('p/q' or null), 'value_float' (its "
+                       "float)}", objective))
+    search = section["search"]
+    if not (isinstance(search, Mapping) and set(search) == {"nodes_checked", "lattice_size"}
+            and all(v is None or _count(v) for v in search.values())):
+        out.append(bad("search", "{'nodes_checked', 'lattice_size'}, each null or a count",
+                       search))
+    for i, group in enumerate(supp["groups"] or []):
+        labels = group.get("group")
+        fails = group.get("fails")
+        if not (set(group) == {"group", "n_rows", "fails"} and isinstance(labels, Mapping)
+                and set(labels) == set(qi) and all(isinstance(v, str) for v in labels.values())
+                and isinstance(fails, list) and fails
+                and all(isinstance(f, str) for f in fails)):
+            out.append(bad(f"suppression.groups[{i}]", "{'group': a label per QI, 'n_rows', "
+                           "'fails': the criteria it fails}", group))
+    return out
 
 
 def _anonymization_differences(section: Mapping, release: ReleaseCandidate, criteria: list,

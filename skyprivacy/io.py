@@ -56,7 +56,13 @@ from ._core.encoding import NA_MARKERS, as_numbers, did_you_mean, missing_mask
 from ._core.validation import InstanceOf, check, validate_params
 from ._core.text import MAX_NESTING, nesting_depth
 from ._core.warning import warn
-from .certificate import canonical_csv, criteria_from_spec, policy_from_json, text_table
+from .certificate import (
+    canonical_csv,
+    criteria_from_spec,
+    policy_from_json,
+    text_table,
+    unique_keys,
+)
 from .criteria import SkylinePolicy
 from .errors import (HierarchyError, InvalidParameterError, SchemaError, SkyPrivacyError,
                      SkyPrivacyWarning)
@@ -777,11 +783,13 @@ def read_certificate(path) -> dict:
     Raises
     ------
     InputError
-        The file cannot be read or is not a JSON object.
+        The file cannot be read or is not a JSON object, or a key occurs twice in one of its
+        objects (:func:`skyprivacy.certificate.unique_keys`).
     """
     where = _name(path)
-    data = _load_document(path, "Certificate", "certificate", "JSON", json.loads,
-                          json.JSONDecodeError)
+    data = _load_document(path, "Certificate", "certificate", "JSON",
+                          lambda text: json.loads(text, object_pairs_hook=unique_keys),
+                          (json.JSONDecodeError, InvalidParameterError))
     if not isinstance(data, dict):
         raise InputError(f"Certificate {where} is not a JSON object.")
     return data

@@ -43,7 +43,7 @@ EXPORTS = {
 
 #: Third-party libraries of the optional extras (dask, plot, ml, lp, excel), and the parts of
 #: the package that need them or the terminal: none is loaded by ``import skyprivacy``.
-NOT_LOADED = ["dask", "distributed", "matplotlib", "sklearn", "scipy", "openpyxl",
+NOT_LOADED = ["dask", "distributed", "matplotlib", "sklearn", "scipy", "openpyxl", "cryptography",
               "skyprivacy.dask_engine", "skyprivacy.cli"]
 
 

@@ -1,7 +1,8 @@
 """Optional dependencies: one function imports them, one wording names the extra to install.
 
 The extras are those of ``pyproject.toml``: ``lp`` (scipy), ``plot`` (matplotlib),
-``parquet`` (pyarrow), ``ml`` (scikit-learn), ``excel`` (openpyxl) and ``progress`` (tqdm).
+``parquet`` (pyarrow), ``ml`` (scikit-learn), ``excel`` (openpyxl), ``progress`` (tqdm) and
+``sign`` (cryptography).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ EXTRAS = {
     "sklearn": ("scikit-learn", "ml"),
     "openpyxl": ("openpyxl", "excel"),
     "tqdm": ("tqdm", "progress"),
+    "cryptography": ("cryptography", "sign"),
 }
 
 

@@ -29,8 +29,15 @@ from .argtypes import (
 )
 from .data_commands import cmd_data
 from .risk_commands import cmd_risk
-from .release_commands import cmd_anonymize, cmd_check, cmd_compare, cmd_find, cmd_verify
+from .release_commands import (
+    cmd_anonymize,
+    cmd_check,
+    cmd_compare,
+    cmd_find,
+    cmd_verify,
+)
 from .shared import EXIT_CODES, EXIT_USAGE
+from .signing import cmd_keygen
 from .transparency_commands import (
     cmd_transparency_check,
     cmd_transparency_optimize,
@@ -142,6 +149,13 @@ def _hierarchy_options(p: argparse.ArgumentParser) -> None:
                         f"set-label file")
 
 
+def _sign_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--sign", default=None, metavar="PEM",
+                   help="sign the certificate with this Ed25519 private key (make one with "
+                        "'skyprivacy keygen'): writes the detached signature JSON.sig beside "
+                        "it (needs the 'sign' extra)")
+
+
 def _run_options(p: argparse.ArgumentParser, handler, *, report: bool = False) -> None:
     """The options a command over a release ends with (the HTML report where it writes one,
     the engine, the output) and the handler it runs."""
@@ -190,6 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
                       "the released table (CSV or Parquet)")
     p.add_argument("--policy", required=True, metavar="TOML", help="the policy file")
     p.add_argument("--certificate", metavar="JSON", help="also write the certificate")
+    _sign_option(p)
     p.add_argument("--risk", action="store_true",
                    help="also certify the identity-disclosure risk on --qi (prosecutor, "
                         "marketer, uniqueness) in the certificate, and show it in the report")
@@ -239,6 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="format of --output (default: from its extension)")
     p.add_argument("--certificate", metavar="JSON",
                    help="the certificate (default: the output's name with .cert.json)")
+    _sign_option(p)
     p.add_argument("--labels", metavar="JSON",
                    help="the set-label file, written when a set is published as a digest "
                         "(default: the output's name with .labels.json)")
@@ -306,6 +322,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--require-safe", action="store_true",
                    help="exit 1 unless the certificate verifies AND its verdict is safe (for "
                         "pipelines: verify && publish)")
+    p.add_argument("--qi", type=column_list, default=None, metavar="COL,...",
+                   help="exit 1 unless the certificate certifies exactly these QI columns "
+                        "(in any order)")
+    p.add_argument("--sensitive", default=None, metavar="COL",
+                   help="exit 1 unless the certificate certifies this sensitive column")
+    p.add_argument("--policy", default=None, metavar="TOML",
+                   help="exit 1 unless the certificate certifies this policy file's skyline "
+                        "policy and [criteria]")
+    p.add_argument("--public-key", default=None, metavar="PEM",
+                   help="check the certificate's Ed25519 signature (the file JSON.sig) with "
+                        "this public key; the VERIFIED line names the key's fingerprint")
     _run_options(p, cmd_verify)
 
     p = table_command("risk", "re-identification risk of a table on its quasi-identifiers",
@@ -399,6 +426,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also write a self-contained HTML report")
         _common_output(q)
     p.set_defaults(handler=None, subparser=p)
+
+    p = command("keygen", "make an Ed25519 key pair to sign certificates",
+                "Write a new Ed25519 private key (PEM, unencrypted: keep it secret) and its "
+                "public key (give it to reviewers for 'verify --public-key'); print the key's "
+                "fingerprint. Needs the 'sign' extra (cryptography).")
+    p.add_argument("private", metavar="PRIVATE_PEM", help="the private key file to write")
+    p.add_argument("--public", metavar="PUBLIC_PEM", default=None,
+                   help="the public key file to write (default: PRIVATE_PEM with .pub)")
+    _common_output(p, json_format=False)
+    p.set_defaults(handler=cmd_keygen)
 
     p = command("data", "export bundled data sets",
                 "Write a bundled data set to a file (or stdout) so shell users can follow the "

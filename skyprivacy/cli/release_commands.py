@@ -20,9 +20,9 @@ from ..find import skyline_find_all
 from ..io import (
     InputError,
     OutputFiles,
-    json_bytes,
     read_bytes,
     read_certificate,
+    read_criteria,
     read_policy,
     read_table,
     table_bytes,
@@ -58,12 +58,14 @@ from .release_inputs import (
     suppression_reasons,
 )
 from .shared import EXIT_OK, EXIT_UNSAFE, release_line, text_table, verdict_line
+from .signing import add_certificate, read_key, signature_outputs, signature_path
 
 
 def cmd_check(ctx: Context) -> int:
     """``skyprivacy check``: the verdict of a released table under a policy."""
     args = ctx.args
-    check_outputs(args, {"--certificate": args.certificate, "--report": args.report},
+    check_outputs(args, {"--certificate": args.certificate, "--report": args.report,
+                         **signature_outputs(args, args.certificate)},
                    {"table": args.table, "--policy": args.policy})
     policy = read_policy(args.policy)
     # one bar over the stages: reading, the verdict, the worst cases in words, writing
@@ -95,7 +97,7 @@ def cmd_check(ctx: Context) -> int:
     bar(0.95)
     with OutputFiles() as out:
         if args.certificate:
-            out.add(args.certificate, json_bytes(certificate))
+            add_certificate(args, out, args.certificate, certificate)
         if args.report:
             out.add(args.report, report_page(ctx, certificate, release, result, args.table,
                                               risk=figures))
@@ -201,7 +203,7 @@ def cmd_anonymize(ctx: Context) -> int:
         dataset_output(args, "--output", args.output)
     check_outputs(args, {**({} if is_dask(args) else {"--output": args.output}),
                           "--certificate": certificate_path, "--labels": labels_path,
-                          "--report": args.report},
+                          "--report": args.report, **signature_outputs(args, certificate_path)},
                    {"table": args.table, "--policy": args.policy})
     output_format = table_format(args.output, args.output_format)
     criteria = policy_criteria(args)
@@ -244,7 +246,7 @@ def cmd_anonymize(ctx: Context) -> int:
         certificate = build_certificate(result.table, policy, sensitive=args.sensitive,
                                         semantics=args.semantics, result=result.certificate,
                                         labels=labels, **grouping)
-        out.add(certificate_path, json_bytes(certificate))
+        add_certificate(args, out, certificate_path, certificate)
         if args.report:
             out.add(args.report, report_page(ctx, certificate, result.candidate,
                                               result.certificate, args.output))
@@ -348,7 +350,7 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
         if not certificate["safe"]:  # the search only releases safe tables
             raise InfeasibleError("The released table failed its own certificate; nothing "
                                   "was written. Please report this as a bug.")
-        out.add(certificate_path, json_bytes(certificate))
+        add_certificate(args, out, certificate_path, certificate)
         if args.report:
             out.add(args.report, criteria_report_page(ctx, certificate, result.candidate,
                                                       policy, args.output))
@@ -561,9 +563,22 @@ def cmd_compare(ctx: Context) -> int:
 
 
 def cmd_verify(ctx: Context) -> int:
-    """``skyprivacy verify``: recompute a certificate from the released table."""
+    """``skyprivacy verify``: recompute a certificate from the released table, check what it
+    certifies against ``--qi``/``--sensitive``/``--policy`` and its signature against
+    ``--public-key``."""
     args = ctx.args
     certificate = read_certificate(args.certificate)
+    signed: dict = {}
+    if args.public_key is not None:
+        key = read_key(args.public_key, "--public-key")
+        try:
+            signature = read_bytes(signature_path(args.certificate), noun="signature file")
+        except InputError as exc:
+            raise InputError(f"{exc} --public-key checks the signature that --sign writes "
+                             f"beside the certificate.") from None
+        signed = {"public_key": key, "signature": signature,
+                  "certificate_bytes": read_bytes(args.certificate, noun="certificate")}
+    expected_policy = read_criteria(args.policy) if args.policy else None
     raw = read_input(args, one_partition_per_file=True) if is_dask(args) else read_input(args)
     labels_path, labels = _labels_input(args, certificate), None
     if labels_path is not None:
@@ -580,8 +595,10 @@ def cmd_verify(ctx: Context) -> int:
             raise UsageError("--original counts the suppressed rows of a certificate made by "
                              "anonymize under criteria; this certificate records none")
         original = read_table(args.original, format=args.input_format, sep=args.sep)
-    verification = run_verification(args, verify_certificate, raw, certificate, labels=labels,
-                                    original=original)
+    verification = run_verification(
+        args, verify_certificate, raw, signed.pop("certificate_bytes", certificate),
+        labels=labels, original=original, qi=args.qi, sensitive=args.sensitive,
+        policy=expected_policy, **signed)
     made_by = certificate.get("library", {}).get("version")
     if made_by and made_by != __version__:
         ctx.note(f"the certificate was made by skyprivacy {made_by}; recomputed with "
@@ -591,6 +608,7 @@ def cmd_verify(ctx: Context) -> int:
     if args.format == "json":
         ctx.emit_json({**verification_json("verify", verification, args, certificate),
                        "labels": labels_path,
+                       "certified": verification.certified,
                        "certificate": {"path": args.certificate,
                                        "created": certificate.get("created"),
                                        "library_version": made_by,
@@ -610,11 +628,27 @@ def cmd_verify(ctx: Context) -> int:
                       + (f" against {args.original}" if original is not None else "") + ", "
                       if "anonymization" in certificate else "")
                    + ("the identity-risk figures recomputed, " if "risk" in certificate else "")
-                   + f"verdict {certificate['verdict']}.")
+                   + _certified_text(verification.certified)
+                   + f"; verdict {certificate['verdict']}.")
     else:
         ctx.emit("\n".join([f"NOT VERIFIED: {args.table} does not match {args.certificate}:"]
                            + [f"- {d}" for d in verification.differences]))
     return required_verdict(ctx, verification.ok, certificate["verdict"], "safe")
+
+
+def _certified_text(summary: dict) -> str:
+    """What a verified certificate certifies, in the VERIFIED line's words."""
+    columns = (f"QIs {', '.join(summary['qi'])}" if summary["qi"] is not None
+               else f"group column {summary['group']}")
+    kept = summary["kept"]
+    policy = summary["policy_sha256"]
+    criteria = summary["criteria"]
+    return (f"certifying {columns}; sensitive {summary['sensitive']}; kept columns "
+            + ("not recorded" if kept is None else ", ".join(kept) if kept else "none")
+            + "; policy " + (f"sha256 {policy}" if policy else "none")
+            + (f"; criteria {criteria}" if criteria else "")
+            + (f"; signed by Ed25519 key {summary['signed_by']}" if "signed_by" in summary
+               else "; unsigned"))
 
 
 def _labels_input(args, certificate: dict) -> str | None:

@@ -96,7 +96,8 @@ def naming_the_file(exc, args) -> str:
               ("Certificate", getattr(args, "certificate", None)),
               ("Rule", getattr(args, "rule", None)),
               ("Population table", getattr(args, "population", None)),
-              ("Original table", getattr(args, "original", None))]
+              ("Original table", getattr(args, "original", None)),
+              ("Key", getattr(args, "public_key", None)), ("Key", getattr(args, "sign", None))]
     hierarchies = [(column, source) for column, source in getattr(args, "hierarchy", None) or ()]
     named = [path for _, path in inputs if path] + [source for _, source in hierarchies]
     if any(str(path) in message for path in named) or message.startswith("Cannot "):

@@ -14,6 +14,7 @@ Everything here is pure: no file is read or written (see :mod:`skyprivacy.io`).
 
 from __future__ import annotations
 
+import hashlib
 import math
 import warnings
 from collections.abc import Mapping, Sequence
@@ -46,7 +47,8 @@ from .fidelity import Alpha, Delta, fidelity_bounds
 from .optimal import optimal_privacy
 from .table import DecisionTable
 
-__all__ = ["RULE_CERTIFICATE_SCHEMA_VERSION", "build_rule_certificate", "verify_rule_certificate"]
+__all__ = ["RULE_CERTIFICATE_SCHEMA_VERSION", "build_rule_certificate", "verify_rule_certificate",
+           "cell_digests"]
 
 #: Version of the decision-rule certificate layout (:func:`verify_rule_certificate`).
 RULE_CERTIFICATE_SCHEMA_VERSION = 1
@@ -268,10 +270,12 @@ def build_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None = None
     return {
         **certificate_header(RULE_CERTIFICATE_SCHEMA_VERSION, _RULE_KIND, created),
         "table": {"sha256": table_sha256(table), "canonical_form": CANONICAL_FORM,
-                  "n_rows": int(len(table)), "columns": [str(c) for c in table.columns]},
+                  "n_rows": int(len(table)), "columns": [str(c) for c in table.columns],
+                  "cell_sha256": cell_digests(text)},
         "rule": {"sha256": table_sha256(rule_text[rule_columns]),
                  "canonical_form": CANONICAL_FORM, "n_rows": int(len(rule_text)),
-                 "columns": rule_columns},
+                 "columns": rule_columns,
+                 "cell_sha256": cell_digests(rule_text[rule_columns])},
         "parameters": parameters,
         "mode": "optimize" if optimal else "check",
         "beta": {**_number_of(target, exact), "gamma": -math.log(float(target)) + 0.0},
@@ -293,6 +297,71 @@ def build_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None = None
         "satisfied": satisfied,
         "verdict": "certified" if satisfied else "not certified",
     }
+
+
+#: Hex digits kept of each cell's SHA-256 in ``cell_sha256``: enough to tell which cell
+#: changed (the table's own ``sha256`` is what certifies it).
+_CELL_DIGITS = 16
+#: Changed cells named one by one in a difference; more are counted.
+_CELLS_NAMED = 100
+
+
+def _cell_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:_CELL_DIGITS]
+
+
+def cell_digests(text: pd.DataFrame) -> list[list[str]]:
+    """The ``cell_sha256`` of a table's text (:func:`skyprivacy.certificate.text_table`): one
+    list per row, one digest per column (the first 16 hex digits of the SHA-256 of the
+    cell's UTF-8 text), so ``verify`` can name each changed row and cell.
+
+    Examples
+    --------
+    >>> cell_digests(pd.DataFrame({"g": ["F"], "d": ["0.5"]}))[0][0]
+    'f67ab10ad4e4c531'
+    """
+    return [[_cell_digest(str(cell)) for cell in row]
+            for row in text.itertuples(index=False, name=None)]
+
+
+def _changed_cells(text: pd.DataFrame, entry: Mapping, keys: list) -> str:
+    """Which rows and cells of a table differ from the ones a certificate's entry records
+    (``columns`` and ``cell_sha256``), as a clause; '' when it records no cell digests."""
+    recorded = entry.get("cell_sha256")
+    columns = entry.get("columns")
+    if not isinstance(recorded, list) or not isinstance(columns, list):
+        return ""
+    parts = []
+    missing = [c for c in columns if c not in text.columns]
+    added = [c for c in text.columns if c not in columns]
+    if missing or added:
+        parts += [f"column {c!r} is missing" for c in missing]
+        parts += [f"column {c!r} was added" for c in added]
+    shared = [c for c in columns if c in text.columns]
+    where = {c: i for i, c in enumerate(columns)}
+    actual = cell_digests(text[shared])
+    changed = []
+    for r in range(min(len(actual), len(recorded))):
+        row = recorded[r]
+        for j, column in enumerate(shared):
+            if not isinstance(row, list) or len(row) != len(columns) \
+                    or row[where[column]] != actual[r][j]:
+                label = ", ".join(f"{k}={text.iloc[r][k]}" for k in keys if k in text.columns)
+                changed.append(f"row {r + 1}{f' ({label})' if label else ''}, column "
+                               f"{column!r} (now {text.iloc[r][column]!r})")
+    parts += changed[:_CELLS_NAMED]
+    if len(changed) > _CELLS_NAMED:
+        parts.append(f"and {len(changed) - _CELLS_NAMED} more cells")
+    for first, last, what in ((len(recorded) + 1, len(actual), "added"),
+                              (len(actual) + 1, len(recorded), "removed")):
+        if first == last:
+            parts.append(f"row {first} was {what}")
+        elif first < last:
+            parts.append(f"rows {first} to {last} were {what}")
+    if not parts:
+        parts.append("no cell differs; the columns are in another order"
+                     if [str(c) for c in text.columns] != columns else "no cell differs")
+    return "; changed: " + "; ".join(parts)
 
 
 def _plain(value):
@@ -394,12 +463,17 @@ def verify_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None,
     'The decision table does not match the ce'
     """
     kwargs = _parse_rule(certificate)
-    differences = [d for d in (
-        hash_difference("decision table", table, certificate["table"]["sha256"]),
-        hash_difference("announced rule", text_table(table if rule is None else rule)[
-            [c for c in certificate["rule"].get("columns", [])
-             if c in (table if rule is None else rule).columns]],
-            certificate["rule"]["sha256"])) if d]
+    keys = [*kwargs["public"], *kwargs["sensitive"]]
+    rule_text = text_table(table if rule is None else rule)
+    rule_text = rule_text[[c for c in certificate["rule"].get("columns", [])
+                           if c in rule_text.columns]]
+    differences = [d.rstrip(".") + _changed_cells(text, certificate[name], keys) + "."
+                   for d, text, name in (
+                       (hash_difference("decision table", table, certificate["table"]["sha256"]),
+                        text_table(table), "table"),
+                       (hash_difference("announced rule", rule_text,
+                                        certificate["rule"]["sha256"]), rule_text, "rule"))
+                   if d]
     try:
         recomputed = build_rule_certificate(table, rule, created=certificate.get("created"),
                                             **kwargs)

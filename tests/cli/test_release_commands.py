@@ -15,7 +15,8 @@ import pytest
 from skyprivacy import __version__
 from skyprivacy.cli import SCHEMA_VERSION
 from skyprivacy.cli.release_commands import _next_step
-from skyprivacy.io import write_table
+from skyprivacy.certificate import policy_digest
+from skyprivacy.io import read_policy, write_table
 
 from .helpers import RELEASE, assert_input_error, run
 
@@ -45,9 +46,12 @@ def test_the_three_commands_of_the_issue(work, capsys):
 
     code, out, err = run(capsys, "verify", "out.csv", "--certificate", "cert.json")
     assert code == 0 and err == ""
+    digest = policy_digest(read_policy(work / "policy.toml"))
     assert out == (f"VERIFIED: out.csv matches cert.json: table sha256 "
                    f"{certificate['table']['sha256']}, 14 breach probabilities recomputed "
-                   f"exactly, verdict safe.\n")
+                   f"exactly, certifying QIs age, workclass, sex; sensitive occupation; kept "
+                   f"columns not recorded; policy sha256 {digest}; "
+                   f"unsigned; verdict safe.\n")
 
 
 # -------------------------------------------------------------------------------- check
@@ -491,8 +495,8 @@ def test_check_risk_certifies_identity_risk_and_verify_recomputes_it(work, capsy
 
     code, out, err = run(capsys, "verify", "released.csv", "--certificate", "risk.cert.json")
     assert code == 0 and err == ""
-    assert out.endswith("breach probabilities recomputed exactly, the identity-risk figures "
-                        "recomputed, verdict safe.\n")
+    assert "breach probabilities recomputed exactly, the identity-risk figures recomputed, " \
+           "certifying QIs " in out and out.endswith("; verdict safe.\n")
 
     certificate["risk"]["figures"]["prosecutor_average_exact"] = "1/1000"
     (work / "edited.json").write_text(json.dumps(certificate))
@@ -576,8 +580,8 @@ def test_anonymize_full_domain_with_suppression_and_flags(work, capsys):
                          "--original", "adult.csv")
     assert code == 0, err
     assert out.startswith("VERIFIED: fd.csv matches fd.cert.json: table sha256 ")
-    assert out.rstrip().endswith(", 2 criteria recomputed, the suppressed rows and the "
-                                 "partition checked against adult.csv, verdict safe.")
+    assert ", 2 criteria recomputed, the suppressed rows and the partition checked against " \
+           "adult.csv, certifying QIs " in out and out.rstrip().endswith("; verdict safe.")
     # the same through the policy file, masked, as JSON
     (work / "crit.toml").write_text('[criteria]\nk = 5\nl-diversity = "distinct:2"\n')
     code, out, err = run(capsys, "anonymize", "adult.csv", *CRITERIA_QI, "--policy",

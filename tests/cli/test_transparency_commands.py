@@ -106,7 +106,8 @@ def test_verify_fails_when_a_decision_changed(work, capsys):
     assert code == 1
     assert re.fullmatch(rf"skyprivacy transparency verify: FAILED: The decision table does not "
                         rf"match the certificate: its SHA-256 is {SHA}, the certificate records "
-                        rf"{SHA}\.\n", err)
+                        rf"{SHA}; changed: row 5 \(gender=M, income=100k-200k\), column 'd' "
+                        rf"\(now '0\.6'\)\.\n", err)
     lines = out.splitlines()
     assert lines[0].startswith("NOT VERIFIED: ") and lines[0].endswith(" do not match c.json:")
     # an announced rule that does not verify names the rule, then the table

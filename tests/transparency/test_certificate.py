@@ -1,6 +1,7 @@
 """Decision-rule certificates (skyprivacy/transparency/certificate.py): certify, verify,
 tamper, report (issue "Certify decision rules the way tables are certified")."""
 import copy
+import hashlib
 import json
 import re
 import subprocess
@@ -223,3 +224,36 @@ def test_cli_rule_certificate_errors(tmp_path):
     assert "Certificate 'bad.json': The certificate is malformed: 'kind' is 'x', expected " \
            "'skyprivacy.rule-certificate'." in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_verify_names_each_changed_row_and_cell():
+    """Issue "Nothing released unexamined", item 3: the certificate records a digest per cell
+    (``cell_sha256``), so a table or rule that no longer matches is told cell by cell."""
+    frame = pd.DataFrame({"g": ["F", "F", "M", "M"], "s": ["a", "b", "a", "b"],
+                          "w": [3, 1, 1, 2], "d": [0.5, 0.2, 0.4, 0.6]})
+    cert = build_rule_certificate(frame, public="g", sensitive="s", weight="w", decision="d",
+                                  beta=0.9)
+    assert cert["table"]["cell_sha256"][0] == [
+        hashlib.sha256(text.encode()).hexdigest()[:16] for text in ("F", "a", "3", "0.5")]
+    edited = frame.copy()
+    edited.loc[1, "d"] = 0.25
+    edited.loc[2, "w"] = 2
+    first = verify_rule_certificate(edited, None, cert).differences[0]
+    assert first.endswith("; changed: row 2 (g=F, s=b), column 'd' (now '0.25'); row 3 "
+                          "(g=M, s=a), column 'w' (now '2').")
+    grown = pd.concat([frame, frame.iloc[:2]], ignore_index=True)
+    assert verify_rule_certificate(grown, None, cert).differences[0].endswith(
+        "; changed: rows 5 to 6 were added.")
+    assert verify_rule_certificate(frame.iloc[:3], None, cert).differences[0].endswith(
+        "; changed: row 4 was removed.")
+    assert verify_rule_certificate(frame[["g", "s", "d", "w"]], None, cert).differences[
+        0].endswith("; changed: no cell differs; the columns are in another order.")
+    assert verify_rule_certificate(frame.assign(x=1), None, cert).differences[0].endswith(
+        "; changed: column 'x' was added.")
+    rule_of = frame.assign(t=[0.5, 0.2, 0.4, 0.6])
+    cert = build_rule_certificate(frame, rule_of, public="g", sensitive="s", weight="w",
+                                  decision="d", announced="t", beta=0.9)
+    differences = verify_rule_certificate(frame, rule_of.assign(t=[0.5, 0.2, 0.4, 0.7]),
+                                          cert).differences
+    assert differences[0].startswith("The announced rule does not match the certificate")
+    assert differences[0].endswith("; changed: row 4 (g=M, s=b), column 't' (now '0.7').")
