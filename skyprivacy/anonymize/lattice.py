@@ -27,7 +27,8 @@ of ARX's Flash (Kohlmayer et al. 2012) in outline, written from their papers:
 
 The objectives (exact: integers and fractions, ties broken by the smaller levels tuple), each
 the measure of the same name in :mod:`skyprivacy.utility` on the released table, computed by
-its formulas there (:func:`~skyprivacy.utility.loss_value` and the others):
+its formulas there (:func:`~skyprivacy.utility.loss_value`, summed over one common
+denominator, and the others):
 
 ``loss``
     Generalization information loss, ARX's Loss / NCP (Iyengar 2002; Xu et al. 2006): per
@@ -98,7 +99,6 @@ from ..utility import (
     entropy_value,
     exact_dot,
     log2_units,
-    loss_value,
     precision_value,
 )
 
@@ -328,14 +328,17 @@ class Lattice:
         if objective == "height":
             return int(sum(levels))
         if objective == "loss":
-            costs = []
+            if gone is None:
+                return self.lower_bound(levels, objective)
+            # loss_value's total over the common denominator of lower_bound: per QI, the
+            # kept records' cost / (leaves - 1), and 1 per suppressed record
+            rep, size = gone
+            total = len(levels) * n_suppressed * self.common
             for j, level in enumerate(levels):
-                total = self.level_cost_sum[j][level]
-                if gone is not None:
-                    rep, size = gone
-                    total -= exact_dot(size, self.level_cost[j][level][self.base[rep, j]])
-                costs.append(total)
-            return loss_value(costs, [d + 1 for d in self.domain], n, n_suppressed)[1]
+                kept = self.level_cost_sum[j][level] - exact_dot(
+                    size, self.level_cost[j][level][self.base[rep, j]])
+                total += kept * (self.common // max(self.domain[j], 1))
+            return Fraction(total, self.common * n * max(len(levels), 1))
         if objective == "precision":
             kept = n - n_suppressed
             level_sums = [Fraction(kept * level, int(height)) if height else Fraction(0)
