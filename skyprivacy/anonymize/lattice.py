@@ -393,8 +393,8 @@ def _dense_ranks(key: np.ndarray, radix: int) -> tuple[np.ndarray, int]:
         present[key] = True
         rank = np.cumsum(present, dtype=np.int64) - 1
         return rank[key], int(rank[-1]) + 1 if radix else 0
-    rank, uniq = pd.factorize(key, sort=True)  # hashing, then sorting the distinct keys
-    return rank.astype(np.int64, copy=False), len(uniq)
+    uniq, rank = np.unique(key, return_inverse=True)  # one sort of the keys
+    return rank.reshape(-1).astype(np.int64, copy=False), len(uniq)
 
 
 # ----------------------------------------------------------------------------- node states
@@ -589,6 +589,8 @@ class _Pending:
 
 #: Why a node is unsafe when its failing groups hold more rows than the budget.
 _OVER_BUDGET = ("suppression budget",)
+#: Why, when the failing rows and those of the classes a skyline pins exceed the budget.
+_PINNED_OVER = ("suppression budget (with the classes a skyline pins)",)
 
 
 @dataclass
@@ -643,6 +645,18 @@ class _Checker:
         state, failing, n_suppressed = self._last = self._failing(levels)
         if n_suppressed > self.budget:
             return NodeVerdict(levels, False, n_suppressed, None, _OVER_BUDGET)
+        if self.pins and not self.mask:
+            # dropped, a class within a skyline's pinning size must be suppressed: kept, it
+            # is released and pins its values.  Those rows and the suppressed ones shrink
+            # along generalization (both are rows of classes that subdivide), so a node
+            # where they exceed the budget is unsafe with all its specializations
+            pin, name = self.pins[0]
+            sizes = state.sizes
+            pinned = int(sizes[(sizes <= pin) & ~failing].sum())
+            if pinned:
+                return NodeVerdict(levels, False, n_suppressed, None,
+                                   _PINNED_OVER if n_suppressed + pinned > self.budget
+                                   else (name,))
         if not n_suppressed:  # the objective with nothing suppressed is the lower bound
             value = self.lattice.lower_bound(levels, self.objective, state.sizes)
         else:
@@ -916,10 +930,11 @@ def _staged_search(checker: _Checker, nodes: _Nodes, order: np.ndarray, bound_of
     safe node off the heap is the optimum, and a node whose objective cannot win is never
     checked in full.
 
-    ``classify``: the first stage is monotone (every per-group criterion fails the classes
-    of a node that subdivide a class it fails, so a node's suppressed rows include those of
-    its generalizations: over the budget, so are its specializations; within it, so are its
-    generalizations), and nodes are tagged by it, as :func:`_search` tags by the verdict."""
+    ``classify``: the first stage's budget test is monotone (every per-group criterion fails
+    the classes of a node that subdivide a class it fails, and so does a skyline's pinning
+    size, so a node's suppressed and pinned rows include those of its generalizations: over
+    the budget, so are its specializations; within it, so are its generalizations), and
+    nodes are tagged by it, as :func:`_search` tags by the verdict."""
     tag = nodes.tag
     firsts: dict = {}
 
@@ -928,7 +943,8 @@ def _staged_search(checker: _Checker, nodes: _Nodes, order: np.ndarray, bound_of
         if out is None:
             out = firsts[levels] = checker.first(levels)
             if classify:
-                nodes.mark(levels, isinstance(out, _Pending))
+                nodes.mark(levels, isinstance(out, _Pending)
+                           or out.failing not in (_OVER_BUDGET, _PINNED_OVER))
         return out
 
     heap: list = []  # (objective, levels, pending)
