@@ -488,6 +488,25 @@ class SkylinePolicy(Criterion):
     def is_monotone(self, semantics: str = "svpi", *, suppression: bool = False) -> bool:
         return semantics == "svpi" and not suppression
 
+    def pinning_size(self) -> int:
+        """A group size at or below which a single-valued (svpi) release is unsafe, whatever
+        its values: a cheap necessary condition that a search checks on class sizes alone
+        before the closed form.
+
+        A value held in a group of n <= k + m individuals is pinned at a point (l, k, m, c)
+        of its skyline: the attacker who knows k others and m of the target's family rules
+        out everyone else, so the breach probability is 1, never below c <= 1 (Chen, LeFevre
+        and Ramakrishnan 2009, Fig. 3; the pinned rows of
+        :func:`skyprivacy.formulas.point_verdicts`, where capping k and m at the release's
+        individuals changes nothing, a group being no larger).  Every individual of an svpi
+        group holds a value, and whichever skyline applies to it (its own or the default)
+        has a point with k + m at least the smallest of the skylines' largest k + m, which
+        is returned; 0 (no condition) when some value may have no skyline."""
+        skylines = [self.policy.default, *(sky for _, sky in self.policy.items())]
+        if skylines[0] is None:
+            return 0
+        return min(max((p.k + p.m for p in sky), default=0) for sky in skylines)
+
 
 class ProsecutorRisk(Criterion):
     """The highest prosecutor risk, 1 / the smallest group, is at most ``r`` (this is

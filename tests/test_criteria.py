@@ -172,3 +172,25 @@ def test_ordered_t_closeness_reads_the_order():
     assert not TCloseness(0.3, distance="ordered").evaluate(release).safe
     assert TCloseness(0.5, distance="ordered", order=[1, 2, 3, 4]).evaluate(release).safe
     assert np.array_equal(KAnonymity(2).group_safe(release), [True, True])
+
+
+@settings(max_examples=80, deadline=None)
+@given(groups=groups_strategy, point=st.tuples(st.integers(0, 3), st.integers(0, 4),
+                                               st.integers(0, 3), st.sampled_from(
+                                                   [Fraction(1, 2), Fraction(9, 10), 1])))
+def test_a_group_within_the_pinning_size_makes_the_release_unsafe(groups, point):
+    """The skyline's cheap necessary condition: a group of at most k + m individuals pins
+    its values (breach probability 1), whatever they are."""
+    criterion = SkylinePolicy(Policy.uniform([point]))
+    pin = criterion.pinning_size()
+    assert pin == point[1] + point[2]
+    if min(len(g) for g in groups) <= pin:
+        assert not criterion.evaluate(release_of(groups)).safe, (groups, point)
+
+
+def test_the_pinning_size_is_the_smallest_of_the_skylines_largest_k_plus_m():
+    both = Policy({"a": [(0, 1, 0, 0.9), (0, 0, 0, 0.5)]}, default=[(1, 5, 1, 0.9)])
+    assert SkylinePolicy(both).pinning_size() == 1
+    assert SkylinePolicy(Policy.uniform([(1, 5, 1, 0.9), (0, 2, 9, 0.5)])).pinning_size() == 11
+    # a value without a skyline is never pinned: no condition
+    assert SkylinePolicy(Policy({"a": [(0, 3, 0, 0.9)]})).pinning_size() == 0

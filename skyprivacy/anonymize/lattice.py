@@ -27,7 +27,8 @@ of ARX's Flash (Kohlmayer et al. 2012) in outline, written from their papers:
 
 The objectives (exact: integers and fractions, ties broken by the smaller levels tuple), each
 the measure of the same name in :mod:`skyprivacy.utility` on the released table, computed by
-its formulas there (:func:`~skyprivacy.utility.loss_value` and the others):
+its formulas there (:func:`~skyprivacy.utility.loss_value`, summed over one common
+denominator, and the others):
 
 ``loss``
     Generalization information loss, ARX's Loss / NCP (Iyengar 2002; Xu et al. 2006): per
@@ -67,6 +68,7 @@ information", IEEE TKDE 21(2).
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -81,7 +83,7 @@ from .._core.display import Shown, head_rows, result_html, result_repr
 from .._core.encoding import factorize, is_missing, require_columns
 from .._core.engines import dispatchable
 from .._core.exact import decimal_fraction, is_real
-from ..criteria import AverageRisk, KAnonymity, ProsecutorRisk, as_criteria
+from ..criteria import AverageRisk, KAnonymity, ProsecutorRisk, SkylinePolicy, as_criteria
 from ..errors import (
     HierarchyError,
     InfeasibleError,
@@ -97,7 +99,6 @@ from ..utility import (
     entropy_value,
     exact_dot,
     log2_units,
-    loss_value,
     precision_value,
 )
 
@@ -252,9 +253,10 @@ class Lattice:
         # of a node without suppression is a sum of these, over a common denominator
         self.common = int(np.lcm.reduce([max(d, 1) for d in self.domain])) if self.domain \
             else 1
-        self.level_loss = [[int(np.dot(self.base_sizes, cost[self.base[:, j]]))
-                            * (self.common // max(self.domain[j], 1))
-                            for cost in self.level_cost[j]] for j in range(len(self.qi))]
+        self.level_cost_sum = [[exact_dot(self.base_sizes, cost[self.base[:, j]])
+                                for cost in self.level_cost[j]] for j in range(len(self.qi))]
+        self.level_loss = [[total * (self.common // max(self.domain[j], 1))
+                            for total in self.level_cost_sum[j]] for j in range(len(self.qi))]
 
     # -- nodes
     def nodes(self) -> list[tuple]:
@@ -312,19 +314,31 @@ class Lattice:
         return self.objective(levels, objective, sizes, None)
 
     def objective(self, levels: tuple, objective: str, sizes: np.ndarray | None,
-                  kept_tuples: np.ndarray | None, n_suppressed: int = 0):
-        """The objective of a node (``kept_tuples``: the base tuples released, None for all;
-        ``sizes``: the released class sizes, the suppressed rows not among them), by the
-        formulas of :mod:`skyprivacy.utility`; ``"precision"`` is 1 - Sweeney's precision."""
+                  gone: tuple | None, n_suppressed: int = 0):
+        """The objective of a node (``gone``: the suppressed classes, as (a base tuple of
+        each, its size), None for none; ``sizes``: the released class sizes, the suppressed
+        rows not among them), by the formulas of :mod:`skyprivacy.utility`; ``"precision"``
+        is 1 - Sweeney's precision.
+
+        Every record of a class has the same released value of each QI, so what a record
+        costs (the leaves under its value, the rows under its label) is read once per
+        suppressed class from its base tuple, and the suppressed records' share is taken off
+        the per-level sums: the rows are never revisited."""
         n = self.n_rows
         if objective == "height":
             return int(sum(levels))
         if objective == "loss":
-            weights = self.base_sizes if kept_tuples is None else \
-                np.where(kept_tuples, self.base_sizes, 0)
-            costs = [exact_dot(weights, self.level_cost[j][level][self.base[:, j]])
-                     for j, level in enumerate(levels)]
-            return loss_value(costs, [d + 1 for d in self.domain], n, n_suppressed)[1]
+            if gone is None:
+                return self.lower_bound(levels, objective)
+            # loss_value's total over the common denominator of lower_bound: per QI, the
+            # kept records' cost / (leaves - 1), and 1 per suppressed record
+            rep, size = gone
+            total = len(levels) * n_suppressed * self.common
+            for j, level in enumerate(levels):
+                kept = self.level_cost_sum[j][level] - exact_dot(
+                    size, self.level_cost[j][level][self.base[rep, j]])
+                total += kept * (self.common // max(self.domain[j], 1))
+            return Fraction(total, self.common * n * max(len(levels), 1))
         if objective == "precision":
             kept = n - n_suppressed
             level_sums = [Fraction(kept * level, int(height)) if height else Fraction(0)
@@ -333,12 +347,11 @@ class Lattice:
         if objective == "entropy":
             units, sums, log_n = self.entropy_tables
             total = sum(sums[j][level] for j, level in enumerate(levels))
-            if kept_tuples is not None:  # a suppressed row costs L(N) instead of L(c(E))
-                gone = ~kept_tuples
-                weights = self.base_sizes[gone]
+            if gone is not None:  # a suppressed row costs L(N) instead of L(c(E))
+                rep, size = gone
                 for j, level in enumerate(levels):
-                    under = units[j][level][self.level_codes[j][level][self.base[gone, j]]]
-                    total += exact_dot(weights, log_n - under)
+                    under = units[j][level][self.level_codes[j][level][self.base[rep, j]]]
+                    total += exact_dot(size, log_n - under)
             return entropy_value(total)
         assert sizes is not None
         if objective == "discernibility":
@@ -380,8 +393,8 @@ def _dense_ranks(key: np.ndarray, radix: int) -> tuple[np.ndarray, int]:
         present[key] = True
         rank = np.cumsum(present, dtype=np.int64) - 1
         return rank[key], int(rank[-1]) + 1 if radix else 0
-    rank, uniq = pd.factorize(key, sort=True)  # hashing, then sorting the distinct keys
-    return rank.astype(np.int64, copy=False), len(uniq)
+    uniq, rank = np.unique(key, return_inverse=True)  # one sort of the keys
+    return rank.reshape(-1).astype(np.int64, copy=False), len(uniq)
 
 
 # ----------------------------------------------------------------------------- node states
@@ -402,22 +415,22 @@ class _ClassSizes:
 
 @dataclass
 class _State:
-    """The classes of one node: a base tuple standing for each (``rep``), their sizes, the
-    (class, value, count) nonzeros when the criteria read values (``pairs``) and the class of
-    every base tuple when the objective needs it (``tuples``)."""
+    """The classes of one node: a base tuple standing for each (``rep``), their sizes and,
+    once a criterion has read values there, the (class, value, count) nonzeros (``pairs``)."""
 
     levels: tuple
     rep: np.ndarray
     sizes: np.ndarray
     pairs: tuple | None = None
-    tuples: np.ndarray | None = None
 
 
 class _States:
     """Class counts rolled up, never from the rows: a node's classes come from the cached
     node below it with the fewest classes (the base histogram at worst), whose classes each
     fall whole into one class of the node (a hierarchy maps a value's generalization at a
-    lower level to one value at every higher level)."""
+    lower level to one value at every higher level).  The sizes come first; the value
+    counts (``pairs``) only when a criterion reads values at the node, rolled up the same
+    way from the cached node below it that has them."""
 
     def __init__(self, lattice: Lattice, pairs: bool):
         self.lattice = lattice
@@ -426,8 +439,7 @@ class _States:
         self.base = _State((0,) * len(lattice.qi), np.arange(n_base, dtype=np.int64),
                            lattice.base_sizes,
                            (lattice.pair_tuple, lattice.pair_value, lattice.pair_count)
-                           if pairs else None,
-                           np.arange(n_base, dtype=np.int64))
+                           if pairs else None)
         self.cache: dict = {}  # levels -> _State, least recently used first
         self.base_codes: dict = {}  # (QI, level) -> the base tuples' codes at the level
         self.held = 0  # array entries held by the cache
@@ -436,26 +448,44 @@ class _States:
         self.capacity = 4 * n_base + 65536
         self.n_values = max(len(lattice.values), 1)
         # the cached states' levels and class counts, one slot each, for a vectorized choice
-        # of the source of a roll-up
+        # of the source of a roll-up (and whether each has its value counts)
         self.slot_of: dict = {}
         self.free: list = []
         self.slot_levels = np.zeros((0, len(lattice.qi)), dtype=np.int64)
         self.slot_classes = np.zeros(0, dtype=np.int64)
+        self.slot_pairs = np.zeros(0, dtype=bool)
 
-    def get(self, levels: tuple) -> _State:
+    def get(self, levels: tuple, pairs: bool = False) -> _State:
+        """The classes of a node (with their value counts when ``pairs``)."""
         state = self.cache.pop(levels, None)
         if state is None:
-            state = self._roll_up(levels, self._source(levels))
+            state = self._roll_up(levels, self._source(levels, pairs), pairs)
             self.held += self._entries(state)
-            while self.cache and self.held > self.capacity:
-                oldest = next(iter(self.cache))
-                self.held -= self._entries(self.cache.pop(oldest))
-                slot = self.slot_of.pop(oldest)
-                self.slot_classes[slot] = -1
-                self.free.append(slot)
             self._occupy(state)
         self.cache[levels] = state
+        if pairs and state.pairs is None:
+            self.with_pairs(state)
+        self._evict()
         return state
+
+    def with_pairs(self, state: _State) -> tuple:
+        """The value counts of a node's classes (rolled up on first use)."""
+        if state.pairs is None:
+            source = self._source(state.levels, True)
+            up, _ = self._classes(state.levels, source.rep)
+            state.pairs = self._roll_pairs(up, len(state.sizes), source)
+            if self.cache.get(state.levels) is state:
+                self.held += 3 * len(state.pairs[0])
+                self.slot_pairs[self.slot_of[state.levels]] = True
+        return state.pairs
+
+    def _evict(self) -> None:
+        while len(self.cache) > 1 and self.held > self.capacity:
+            oldest = next(iter(self.cache))
+            self.held -= self._entries(self.cache.pop(oldest))
+            slot = self.slot_of.pop(oldest)
+            self.slot_classes[slot] = -1
+            self.free.append(slot)
 
     def _occupy(self, state: _State) -> None:
         if not self.free:
@@ -464,18 +494,22 @@ class _States:
             self.slot_levels = np.resize(self.slot_levels, (grown, self.slot_levels.shape[1]))
             self.slot_classes = np.concatenate(
                 [self.slot_classes, np.full(grown - len(self.slot_classes), -1)])
+            self.slot_pairs = np.resize(self.slot_pairs, grown)
         slot = self.free.pop()
         self.slot_of[state.levels] = slot
         self.slot_levels[slot] = state.levels
         self.slot_classes[slot] = len(state.sizes)
+        self.slot_pairs[slot] = state.pairs is not None
 
     def _entries(self, state: _State) -> int:
-        return 2 * len(state.sizes) + (len(state.pairs[0]) * 3 if state.pairs else 0) \
-            + (len(state.tuples) if state.tuples is not None else 0)
+        return 2 * len(state.sizes) + (len(state.pairs[0]) * 3 if state.pairs else 0)
 
-    def _source(self, levels: tuple) -> _State:
-        """The cached state below ``levels`` with the fewest classes (or the base)."""
+    def _source(self, levels: tuple, pairs: bool) -> _State:
+        """The cached state below ``levels`` with the fewest classes (and value counts when
+        ``pairs``), or the base."""
         below = (self.slot_classes >= 0) & (self.slot_levels <= np.asarray(levels)).all(axis=1)
+        if pairs:
+            below &= self.slot_pairs
         if not below.any():
             return self.base
         slots = np.flatnonzero(below)
@@ -483,6 +517,15 @@ class _States:
         found = self.cache.get(tuple(int(x) for x in self.slot_levels[slot]))
         return self.base if found is None or len(found.sizes) >= len(self.base.sizes) \
             else found
+
+    def codes(self, j: int, level: int) -> np.ndarray:
+        """The code at ``level`` of QI ``j`` of every base tuple (built on first use)."""
+        codes = self.base_codes.get((j, level))
+        if codes is None:
+            lat = self.lattice
+            codes = self.base_codes[j, level] = lat.level_codes[j][level][
+                lat.base[:, j]].astype(np.int32)
+        return codes
 
     def _classes(self, levels: tuple, rep: np.ndarray) -> tuple[np.ndarray, int]:
         """The class at ``levels`` of each base tuple in ``rep``, and the number of classes.
@@ -492,74 +535,62 @@ class _States:
         lat = self.lattice
         key = np.zeros(len(rep), dtype=np.int64)
         radix = 1
+        every = rep is self.base.rep
         for j, level in enumerate(levels):
             width = len(lat.level_labels[j][level])
             if width == 1:
                 continue
             if radix * width >= 2 ** 62:  # recompress (order-preserving) before overflow
                 key, radix = _dense_ranks(key, radix)
-            if rep is self.base.rep:  # every base tuple: its codes at the level, kept
-                codes = self.base_codes.get((j, level))
-                if codes is None:
-                    codes = self.base_codes[j, level] = lat.level_codes[j][level][
-                        lat.base[:, j]].astype(np.int32)
-            else:
-                codes = lat.level_codes[j][level][lat.base[rep, j]]
+            codes = self.codes(j, level)
             key *= width
-            key += codes
+            key += codes if every else codes[rep]
             radix *= width
         return _dense_ranks(key, radix)
 
-    def _roll_up(self, levels: tuple, source: _State) -> _State:
+    def _roll_up(self, levels: tuple, source: _State, pairs: bool) -> _State:
         if source.levels == levels:
             return source
         up, n = self._classes(levels, source.rep)
         sizes = np.bincount(up, weights=source.sizes, minlength=n).round().astype(np.int64)
         rep = np.empty(n, dtype=np.int64)
         rep[up] = source.rep
-        pairs = None
-        if self.want_pairs:
-            assert source.pairs is not None
-            group, value, count = source.pairs
-            pair_key = up[group] * self.n_values + value
-            if n * self.n_values <= 4 * len(pair_key) + 4096:
-                dense = np.bincount(pair_key, weights=count, minlength=n * self.n_values)
-                where = np.flatnonzero(dense)
-                pairs = (where // self.n_values, where % self.n_values,
-                         dense[where].round().astype(np.int64))
-            else:
-                uniq, inverse = np.unique(pair_key, return_inverse=True)
-                merged = np.bincount(inverse.reshape(-1), weights=count, minlength=len(uniq))
-                pairs = (uniq // self.n_values, uniq % self.n_values,
-                         merged.round().astype(np.int64))
-        return _State(levels, rep, sizes, pairs)
+        return _State(levels, rep, sizes, self._roll_pairs(up, n, source) if pairs else None)
 
-    def tuples(self, state: _State) -> np.ndarray:
-        """The class of every base tuple at the node (rolled up, on demand, from the cached
-        state below it with the fewest classes that has them)."""
-        if state.tuples is None:
-            source = self.base
-            for other in self.cache.values():
-                if other.tuples is not None and len(other.sizes) < len(source.sizes) \
-                        and all(a <= b for a, b in zip(other.levels, state.levels)):
-                    source = other
-            assert source.tuples is not None
-            up, _ = self._classes(state.levels, source.rep)
-            state.tuples = up[source.tuples]
-            if state.levels in self.cache:
-                self.held += len(state.tuples)
-        return state.tuples
+    def _roll_pairs(self, up: np.ndarray, n: int, source: _State) -> tuple:
+        assert source.pairs is not None
+        group, value, count = source.pairs
+        pair_key = up[group] * self.n_values + value
+        if n * self.n_values <= 4 * len(pair_key) + 4096:
+            dense = np.bincount(pair_key, weights=count, minlength=n * self.n_values)
+            where = np.flatnonzero(dense)
+            return (where // self.n_values, where % self.n_values,
+                    dense[where].round().astype(np.int64))
+        uniq, inverse = np.unique(pair_key, return_inverse=True)
+        merged = np.bincount(inverse.reshape(-1), weights=count, minlength=len(uniq))
+        return uniq // self.n_values, uniq % self.n_values, merged.round().astype(np.int64)
 
     def labels(self, state: _State, j: int) -> np.ndarray:
         """The label of QI ``j`` of every class of the node."""
         lat = self.lattice
         level = state.levels[j]
-        return lat.level_labels[j][level][lat.level_codes[j][level][lat.base[state.rep, j]]]
+        return lat.level_labels[j][level][self.codes(j, level)[state.rep]]
 
 
 # ----------------------------------------------------------------------------- checking
+@dataclass(frozen=True)
+class _Pending:
+    """A node past the first stage of its check: within the budget, its objective known."""
+
+    levels: tuple
+    suppressed: int
+    objective: int | Fraction
+
+
 #: Why a node is unsafe when its failing groups hold more rows than the budget.
 _OVER_BUDGET = ("suppression budget",)
+#: Why, when the failing rows and those of the classes a skyline pins exceed the budget.
+_PINNED_OVER = ("suppression budget (with the classes a skyline pins)",)
 
 
 @dataclass
@@ -582,6 +613,13 @@ class _Checker:
         # population): bound to each node's levels, and the node's candidate is labelled
         self.labelled = any(hasattr(c, "at_levels") for c in self.criteria)
         self.all_criteria = self.criteria
+        # the skylines' pinning sizes, largest first, with the criterion each belongs to: a
+        # released class at most that large fails it (single-valued cells only)
+        self.pins = sorted(((c.pinning_size(), repr(c)) for c in self.criteria
+                            if isinstance(c, SkylinePolicy)
+                            and self.lattice.semantics == "svpi"), reverse=True)
+        self.pins = [pin for pin in self.pins if pin[0] > 0]
+        self._last: tuple | None = None  # the last first stage's classes and failing ones
 
     def _bind(self, levels: tuple) -> None:
         """Bind the level-aware criteria to the node being checked."""
@@ -593,18 +631,55 @@ class _Checker:
 
     def check(self, levels: tuple) -> NodeVerdict:
         """Evaluate the criteria at a node, suppressing within the budget."""
+        first = self.first(levels)
+        return first if isinstance(first, NodeVerdict) else self.second(first)
+
+    def first(self, levels: tuple) -> NodeVerdict | _Pending:
+        """The first stage of a check: the rows the per-group criteria suppress and the
+        objective, or the verdict when they exceed the budget (counted as one check).
+
+        The per-group criteria that read class sizes alone go first, on the sizes: when
+        their failing rows already exceed the budget, the node is over it, whatever the
+        others add, and its value counts are never rolled up."""
         self.checked += 1
-        self._bind(levels)
-        state = self.states.get(levels)
-        sizes = state.sizes
-        release = self._release(state, None)
-        failing = np.zeros(len(sizes), dtype=bool)
-        for criterion in self.per_group:
-            failing |= ~np.asarray(criterion.group_safe(release), dtype=bool)
-        n_suppressed = int(sizes[failing].sum())
+        state, failing, n_suppressed = self._last = self._failing(levels)
         if n_suppressed > self.budget:
             return NodeVerdict(levels, False, n_suppressed, None, _OVER_BUDGET)
-        released = self._release(state, ~failing) if n_suppressed else release
+        if self.pins and not self.mask:
+            # dropped, a class within a skyline's pinning size must be suppressed: kept, it
+            # is released and pins its values.  Those rows and the suppressed ones shrink
+            # along generalization (both are rows of classes that subdivide), so a node
+            # where they exceed the budget is unsafe with all its specializations
+            pin, name = self.pins[0]
+            sizes = state.sizes
+            pinned = int(sizes[(sizes <= pin) & ~failing].sum())
+            if pinned:
+                return NodeVerdict(levels, False, n_suppressed, None,
+                                   _PINNED_OVER if n_suppressed + pinned > self.budget
+                                   else (name,))
+        if not n_suppressed:  # the objective with nothing suppressed is the lower bound
+            value = self.lattice.lower_bound(levels, self.objective, state.sizes)
+        else:
+            sizes = state.sizes
+            value = self.lattice.objective(levels, self.objective, sizes[~failing],
+                                           (state.rep[failing], sizes[failing]), n_suppressed)
+        return _Pending(levels, n_suppressed, value)
+
+    def second(self, pending: _Pending) -> NodeVerdict:
+        """The second stage: every criterion on what the node releases.  A skyline's pinning
+        size (:meth:`~skyprivacy.criteria.SkylinePolicy.pinning_size`) is tried on the
+        released class sizes before the closed form."""
+        levels, n_suppressed = pending.levels, pending.suppressed
+        last = self._last
+        state, failing, _ = last if last is not None and last[0].levels == levels \
+            else self._failing(levels)
+        self._last = None
+        keep = ~failing if n_suppressed else None
+        if self.pins:
+            sizes = self._released_sizes(state, keep)
+            if sizes is not None and len(sizes) and int(sizes.min()) <= self.pins[0][0]:
+                return NodeVerdict(levels, False, n_suppressed, None, (self.pins[0][1],))
+        released = self._release(state, keep)
         if released is None:
             return NodeVerdict(levels, False, n_suppressed, None, ("nothing released",))
         bad = tuple(repr(c) for c in self.criteria
@@ -612,57 +687,81 @@ class _Checker:
                             else c.evaluate(released).safe))
         if bad:
             return NodeVerdict(levels, False, n_suppressed, None, bad)
-        if not n_suppressed:  # the objective with nothing suppressed is the lower bound
-            return NodeVerdict(levels, True, 0, self.lattice.lower_bound(
-                levels, self.objective, sizes))
-        kept_tuples = (~failing)[self.states.tuples(state)]
-        value = self.lattice.objective(levels, self.objective, sizes[~failing], kept_tuples,
-                                       n_suppressed)
-        return NodeVerdict(levels, True, n_suppressed, value)
+        return NodeVerdict(levels, True, n_suppressed, pending.objective)
+
+    def _failing(self, levels: tuple) -> tuple[_State, np.ndarray, int]:
+        """The node's classes, whether a per-group criterion fails each (their rows are the
+        suppressed ones) and the rows they hold; the sizes-only criteria first, the others
+        only while those stay within the budget."""
+        self._bind(levels)
+        sized = [c for c in self.per_group if type(c) in _GROUP_SIZE_ONLY]
+        valued = [c for c in self.per_group if type(c) not in _GROUP_SIZE_ONLY]
+        state = self.states.get(levels, pairs=bool(valued))
+        sizes = state.sizes
+        failing = np.zeros(len(sizes), dtype=bool)
+        view = _ClassSizes(sizes)
+        for criterion in sized:
+            failing |= ~np.asarray(criterion.group_safe(view), dtype=bool)
+        n_suppressed = int(sizes[failing].sum())
+        if valued and n_suppressed <= self.budget:
+            release = self._release(state, None)
+            for criterion in valued:
+                failing |= ~np.asarray(criterion.group_safe(release), dtype=bool)
+            n_suppressed = int(sizes[failing].sum())
+        return state, failing, n_suppressed
 
     def failing(self, levels: tuple) -> np.ndarray:
         """Per class of the node, whether a per-group criterion fails it (its rows are the
         suppressed ones)."""
-        self._bind(levels)
-        state = self.states.get(levels)
-        release = self._release(state, None)
-        failing = np.zeros(len(state.sizes), dtype=bool)
-        for criterion in self.per_group:
-            failing |= ~np.asarray(criterion.group_safe(release), dtype=bool)
-        return failing
+        return self._failing(levels)[1]
+
+    def _released_sizes(self, state: _State, keep: np.ndarray | None) -> np.ndarray | None:
+        """The sizes of the released classes (the kept ones; the masked rows added to the
+        kept class labelled '*' everywhere, else a class of their own), None when nothing
+        is released."""
+        sizes = state.sizes
+        if keep is None:
+            return sizes
+        masked = int(sizes[~keep].sum())
+        if not self.mask:
+            return sizes[keep] if keep.any() else None
+        kept = sizes[keep]
+        if masked:
+            target = self._mask_target(state, keep)
+            if target is None:
+                kept = np.append(kept, masked)
+            else:
+                kept[int(np.cumsum(keep)[target]) - 1] += masked
+        return kept
+
+    def _mask_target(self, state: _State, keep: np.ndarray) -> int | None:
+        """The kept class labelled '*' everywhere (the masked rows join it), or None."""
+        star = np.ones(len(state.sizes), dtype=bool)
+        for j in range(len(state.levels)):
+            star &= self.states.labels(state, j) == MASK
+        hits = np.flatnonzero(star & keep)
+        return int(hits[0]) if len(hits) else None
 
     def _release(self, state: _State, keep: np.ndarray | None) -> ReleaseCandidate | None:
         """The ReleaseCandidate of the node's classes (those with ``keep`` True; the others
         in one masked class when masking), or None when nothing is released."""
         sizes = state.sizes
-        target = None
-        if keep is not None:
-            masked = int(sizes[~keep].sum())
-            if not self.mask and not keep.any():
-                return None
-            if self.mask and masked:
-                star = np.ones(len(sizes), dtype=bool)
-                for j in range(len(state.levels)):
-                    star &= self.states.labels(state, j) == MASK
-                hits = np.flatnonzero(star & keep)
-                # a kept class labelled '*' everywhere is the masked class itself
-                target = int(hits[0]) if len(hits) else None
+        if keep is not None and not self.mask and not keep.any():
+            return None
         if self.sizes_only:
-            if keep is not None:
-                kept = sizes[keep]
-                if self.mask and int(sizes[~keep].sum()):
-                    if target is None:
-                        kept = np.append(kept, int(sizes[~keep].sum()))
-                    else:
-                        kept[int(np.cumsum(keep)[target]) - 1] += int(sizes[~keep].sum())
-                sizes = kept
+            released = self._released_sizes(state, keep)
+            assert released is not None
             if self.views:
-                return _ClassSizes(sizes)  # type: ignore[return-value]
-            return ReleaseCandidate.from_csr(sizes, np.arange(len(sizes) + 1), np.zeros(
-                len(sizes), dtype=np.int64), sizes, ("individuals",),
-                semantics=self.lattice.semantics)
-        assert state.pairs is not None
-        group, value, count = state.pairs
+                return _ClassSizes(released)  # type: ignore[return-value]
+            return ReleaseCandidate.from_csr(released, np.arange(len(released) + 1),
+                                             np.zeros(len(released), dtype=np.int64),
+                                             released, ("individuals",),
+                                             semantics=self.lattice.semantics)
+        target = None
+        if keep is not None and self.mask and int(sizes[~keep].sum()):
+            # a kept class labelled '*' everywhere is the masked class itself
+            target = self._mask_target(state, keep)
+        group, value, count = self.states.with_pairs(state)
         values = self.lattice.values
         labels = self._labels(state, keep, target) if self.labelled else None
         if keep is None:
@@ -821,7 +920,63 @@ def _bound_order(checker: _Checker, nodes: _Nodes):
     return np.asarray([i for _, _, i in order], dtype=np.int64), bounds.__getitem__
 
 
-def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: bool):
+def _staged_search(checker: _Checker, nodes: _Nodes, order: np.ndarray, bound_of,
+                   classify: bool):
+    """Best-first when the verdict is not monotone: the nodes in (lower bound, levels) order
+    go through the first stage of their check (the suppressed rows and the objective), and
+    those within the budget wait in a heap by (objective, levels) for the second (every
+    criterion on the release).  A queued node is checked in full only when no node not yet
+    reached can come before it (their objectives are at least their bounds), so the first
+    safe node off the heap is the optimum, and a node whose objective cannot win is never
+    checked in full.
+
+    ``classify``: the first stage's budget test is monotone (every per-group criterion fails
+    the classes of a node that subdivide a class it fails, and so does a skyline's pinning
+    size, so a node's suppressed and pinned rows include those of its generalizations: over
+    the budget, so are its specializations; within it, so are its generalizations), and
+    nodes are tagged by it, as :func:`_search` tags by the verdict."""
+    tag = nodes.tag
+    firsts: dict = {}
+
+    def first(levels: tuple):
+        out = firsts.get(levels)
+        if out is None:
+            out = firsts[levels] = checker.first(levels)
+            if classify:
+                nodes.mark(levels, isinstance(out, _Pending)
+                           or out.failing not in (_OVER_BUDGET, _PINNED_OVER))
+        return out
+
+    heap: list = []  # (objective, levels, pending)
+
+    def settle(before: tuple | None) -> NodeVerdict | None:
+        """Check in full the queued nodes that come before ``before`` (all when None)."""
+        while heap and (before is None or heap[0][:2] < before):
+            _, _, pending = heapq.heappop(heap)
+            verdict = checker.second(pending)
+            if verdict.safe:
+                return verdict
+        return None
+
+    for i in order.tolist():
+        if classify and tag[i] < 0:
+            continue
+        levels = tuple(int(x) for x in nodes.levels[i])
+        found = settle((bound_of(i), levels))
+        if found is not None:
+            return found
+        if classify and tag[i] == 0:
+            _classify(nodes, levels, first)
+            if tag[i] < 0:
+                continue
+        out = first(levels)
+        if isinstance(out, _Pending):
+            heapq.heappush(heap, (out.objective, levels, out))
+    return settle(None)
+
+
+def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: bool,
+            staged: bool = False, classify: bool = False):
     """Best-first over the lattice by (lower bound, levels); returns (best verdict, frontier).
 
     A node whose bound is not below the best found cannot win (the objective is at least
@@ -830,6 +985,9 @@ def _search(checker: _Checker, prune: bool, exhaustive: bool, want_frontier: boo
     lat = checker.lattice
     nodes = _Nodes(lat.heights)
     order, bound_of = _bound_order(checker, nodes)
+    if staged and not prune and not exhaustive:  # see _staged_search
+        found = _staged_search(checker, nodes, order, bound_of, classify)
+        return (None if found is None else (found.objective, found.levels, found)), None
     verdicts: dict = {}
 
     def check(levels: tuple) -> NodeVerdict:
@@ -1037,7 +1195,13 @@ def search_optimum(table: pd.DataFrame, weights, plan: SearchPlan, *, frontier: 
     prune = (not exhaustive and not (mask and with_suppression)
              and all(c.is_monotone(plan.semantics, suppression=with_suppression)
                      for c in plan.criteria))
-    best, found = _search(checker, prune, exhaustive, frontier)
+    # the first stage of a check (what the per-group criteria suppress) is monotone when
+    # each of them is proven monotone with suppression (k-anonymity, the prosecutor bound,
+    # k-map: a class they fail subdivides into classes they fail)
+    classify = all(c.is_monotone(plan.semantics, suppression=True)
+                   for c in plan.criteria if c.per_group)
+    best, found = _search(checker, prune, exhaustive, frontier, staged=True,
+                          classify=classify)
     if best is None:
         raise InfeasibleError(f"No generalization of {plan.qi} satisfies {plan.criteria} with "
                               f"at most {plan.budget} suppressed rows (suppression_limit="
