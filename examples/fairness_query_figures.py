@@ -16,6 +16,17 @@ What each part re-runs (spec fairness-queries §8.1, §8.3):
   original s vector, its noiseless and noisy reconstructions, and the answered SP queries.
 * Table 2: synthetic, epsilon = 100, n = 1,000, N_0 in {10, ..., 400}, m in {500, 900}.
 
+Parts not in the default run (``--parts fig1_n1000,fig2_n1000``):
+
+* ``fig1_n1000``: Fig. 1 on Adult test sets of n = 1,000 (N_0 about 95), m in {200, 300, 400},
+  two test sets per point;
+* ``fig2_n1000``: Fig. 2 at n = 1,000, (N_0, m) in {(10, 100), (100, 350)}, epsilon in
+  {10, 100, 500}, one run per point;
+* ``table2_n10000``: Table 2's n = 10,000 half (m = 1,000, N_0 in {50, ..., 5,000}): one
+  1,000 x 10,000 LP per cell, hours on a shared 2-core machine.
+
+A run with ``--parts`` keeps the other parts of the existing JSON (same seed).
+
 The JSON is rewritten after each part (``parts_done``), so an interrupted run keeps what it
 finished.  Figures need matplotlib (``pip install 'skyprivacy[plot]'``).
 """
@@ -23,6 +34,7 @@ finished.  Figures need matplotlib (``pip install 'skyprivacy[plot]'``).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -61,18 +73,23 @@ def synthetic_data(n: int, n0: int, seed) -> tuple[np.ndarray, np.ndarray]:
     return a, rng.uniform(0, 1, n)
 
 
-def fig1(task, *, ms, runs, epsilon, seed) -> dict:
-    """Leakage against m on Adult test sets of 100 (noiseless and Attribute-Conceal)."""
+def fig1(task, *, ms, runs, epsilon, seed, n=100) -> dict:
+    """Leakage against m on Adult test sets of n (noiseless and Attribute-Conceal).
+
+    The n = 100 draws keep their original seeds; other n add n to them.
+    """
     points = []
     for m in ms:
         for mech, eps in (("none", math.inf), ("attribute_conceal", epsilon)):
             trials = []
             for run in range(runs):
-                pick = np.random.default_rng([seed, 100, run]).choice(task.a.size, 100,
-                                                                      replace=False)
+                key = [seed, 100, run] if n == 100 else [seed, 100, n, run]
+                pick = np.random.default_rng(key).choice(task.a.size, n, replace=False)
                 trials.append(run_trial(task.scores[pick], task.a[pick], n_queries=m,
                                         mechanism=mech, epsilon=eps, y=task.y[pick],
-                                        random_state=np.random.default_rng([seed, 1, m, run])))
+                                        random_state=np.random.default_rng(
+                                            [seed, 1, m, run] if n == 100
+                                            else [seed, 1, n, m, run])))
             points.append({"m": m, "mechanism": mech, "epsilon": eps,
                            "leakage": float(np.mean([t.leakage for t in trials])),
                            "exact_runs": int(sum(t.exact for t in trials)),
@@ -82,7 +99,7 @@ def fig1(task, *, ms, runs, epsilon, seed) -> dict:
                            "model_accuracy": float(np.mean([t.model_accuracy
                                                             for t in trials])),
                            "runs": [t.to_dict() for t in trials]})
-    return {"n": 100, "runs": runs, "epsilon": epsilon, "points": points}
+    return {"n": n, "runs": runs, "epsilon": epsilon, "points": points}
 
 
 def fig2(*, n, settings, epsilons, runs, seed) -> dict:
@@ -153,8 +170,10 @@ def draw(report: dict, folder: str) -> list[str]:
     import matplotlib.pyplot as plt
 
     written = []
-    if "fig1" in report:
-        f1 = report["fig1"]
+    for key in ("fig1", "fig1_n1000"):
+        if key not in report:
+            continue
+        f1 = report[key]
         fig, ax = plt.subplots(figsize=(5, 3.5))
         for mech, label in (("none", "noiseless (epsilon = inf)"),
                             ("attribute_conceal", f"Attribute-Conceal (epsilon = "
@@ -163,11 +182,13 @@ def draw(report: dict, folder: str) -> list[str]:
             ax.plot([p["m"] for p in pts], [p["leakage"] for p in pts], marker="o", label=label)
         ax.axhline(50, color="grey", lw=0.8, ls="--")
         ax.set(xlabel="number of queries m", ylabel="Leakage (%)",
-               title=f"Fig. 1(a) re-run: Adult, n = 100, {f1['runs']} test sets")
+               title=f"Fig. 1 re-run: Adult, n = {f1['n']:,}, {f1['runs']} test sets")
         ax.legend()
-        written.append(_save(fig, folder, "fairness_fig1.png"))
-    if "fig2" in report:
-        f2 = report["fig2"]
+        written.append(_save(fig, folder, FIGURE_FILES[key]))
+    for key in ("fig2", "fig2_n1000"):
+        if key not in report:
+            continue
+        f2 = report[key]
         fig, ax = plt.subplots(figsize=(5, 3.5))
         for n0, m in sorted({(p["N0"], p["m"]) for p in f2["points"]}):
             pts = [p for p in f2["points"] if (p["N0"], p["m"]) == (n0, m)]
@@ -175,9 +196,9 @@ def draw(report: dict, folder: str) -> list[str]:
                     marker="o", label=f"N_0 = {n0}, m = {m}")
         ax.set_xscale("log")
         ax.set(xlabel="median |answer error| (one point per epsilon)", ylabel="Leakage (%)",
-               title=f"Fig. 2 re-run: synthetic, n = {f2['n']}")
+               title=f"Fig. 2 re-run: synthetic, n = {f2['n']:,}")
         ax.legend()
-        written.append(_save(fig, folder, "fairness_fig2.png"))
+        written.append(_save(fig, folder, FIGURE_FILES[key]))
     if "fig3" in report:
         f3 = report["fig3"]
         fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
@@ -193,6 +214,10 @@ def draw(report: dict, folder: str) -> list[str]:
         right.legend(fontsize=7)
         written.append(_save(fig, folder, "fairness_fig3.png"))
     return written
+
+
+FIGURE_FILES = {"fig1": "fairness_fig1.png", "fig1_n1000": "fairness_fig1_n1000.png",
+                "fig2": "fairness_fig2.png", "fig2_n1000": "fairness_fig2_n1000.png"}
 
 
 def _save(fig, folder: str, name: str) -> str:
@@ -212,7 +237,8 @@ def main(argv=None) -> int:
     parser.add_argument("--figures", help="folder for the PNGs (default: docs/figures on a "
                         "full run, none on a quick one)")
     parser.add_argument("--parts", default="fig3,fig1,fig2,table2",
-                        help="comma-separated parts to run, in this order")
+                        help="comma-separated parts to run, in this order (also: fig1_n1000, "
+                        "fig2_n1000, table2_n10000); the JSON keeps the parts not re-run")
     args = parser.parse_args(argv)
     quick = args.quick
     json_path = args.json or (None if quick else DEFAULT_JSON)
@@ -220,8 +246,28 @@ def main(argv=None) -> int:
     started = time.perf_counter()
     report: dict = {"schema_version": 1, "script": "examples/fairness_query_figures.py",
                     "seed": args.seed, "quick": quick, "parts_done": []}
+    if json_path and os.path.exists(json_path):  # keep the parts this run does not redo
+        with open(json_path, encoding="utf-8") as handle:
+            kept = json.load(handle)
+        if kept.get("seed") == args.seed and kept.get("quick") == quick:
+            redo = set(args.parts.split(","))
+            report["parts_done"] = [p for p in kept["parts_done"] if p not in redo]
+            report.update({p: kept[p] for p in report["parts_done"]})
+            report["part_seconds"] = {p: s for p, s in kept.get("part_seconds", {}).items()
+                                      if p not in redo}
     for part in args.parts.split(","):
-        if part == "fig1":
+        part_started = time.perf_counter()
+        if part == "fig1_n1000":  # N_0 is about 95 in 1,000 Adult rows: m from N_0 ln(n/N_0)
+            task = adult_race_task(random_state=args.seed)
+            report[part] = fig1(task, n=1000, ms=(200, 300, 400), runs=2,
+                                epsilon=100.0, seed=args.seed)
+        elif part == "fig2_n1000":  # m about 1.5-2 N_0 ln(n/N_0), as at n = 100
+            report[part] = fig2(n=1000, settings=[(10, 100), (100, 350)],
+                                epsilons=(10, 100, 500), runs=1, seed=args.seed)
+        elif part == "table2_n10000":  # a 1,000 x 10,000 LP per cell: hours on 2 cores
+            report[part] = table2([(10000, n0, 1000) for n0 in (50, 100, 500, 1000, 3000, 5000)],
+                                  runs=1, epsilon=100.0, seed=args.seed)
+        elif part == "fig1":
             task = adult_race_task(random_state=args.seed)
             report["fig1"] = fig1(task, ms=(25, 40) if quick else (10, 20, 25, 30, 40, 50, 60),
                                   runs=1 if quick else 6, epsilon=100.0, seed=args.seed)
@@ -240,6 +286,7 @@ def main(argv=None) -> int:
         else:
             parser.error(f"unknown part {part!r}")
         report["parts_done"].append(part)
+        report.setdefault("part_seconds", {})[part] = time.perf_counter() - part_started
         report["seconds"] = time.perf_counter() - started
         print(f"{part} done after {report['seconds']:.0f} s", flush=True)
         if json_path:

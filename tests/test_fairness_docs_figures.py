@@ -181,8 +181,8 @@ def missing_sentence(r: dict, f: dict) -> str:
 
 # --- fairness_figures.json ------------------------------------------------------------------
 
-def fig1_table(f: dict) -> str:
-    fig = f["fig1"]
+def fig1_table(f: dict, key: str = "fig1") -> str:
+    fig = f[key]
     rows = [f"| m | noiseless Leakage | exact runs (of {fig['runs']}) | Attribute-Conceal "
             f"(epsilon = {fig['epsilon']:g}) Leakage | median error | mean error "
             f"| models' accuracy |", "|---" * 7 + "|"]
@@ -197,8 +197,8 @@ def fig1_table(f: dict) -> str:
     return "\n".join(rows)
 
 
-def fig2_table(f: dict) -> str:
-    fig = f["fig2"]
+def fig2_table(f: dict, key: str = "fig2") -> str:
+    fig = f[key]
     rows = ["| N_0 | m | epsilon | Leakage | median error | mean error |", "|---" * 6 + "|"]
     for p in fig["points"]:
         rows.append(f"| {p['N0']} | {p['m']} | {eps(p['epsilon'])} | {pct(p['leakage'])} "
@@ -235,6 +235,22 @@ def figure_sentences(f: dict) -> list[str]:
         f"{sig(f3['median_abs_error'])}; the Cauchy scale is {sig(f3['cauchy_scale'], 4)}), "
         f"against the paper's 0.0601.",
     ]
+    if "fig1_n1000" in f["parts_done"]:
+        g = f["fig1_n1000"]
+        clean = [p for p in g["points"] if p["mechanism"] == "none"]
+        noisy = [p for p in g["points"] if p["mechanism"] == "attribute_conceal"]
+        exact = [p["m"] for p in clean if p["exact_runs"] == g["runs"]]
+        out.append(
+            f"At n = 1,000 noiseless Leakage rises from {pct(clean[0]['leakage'])}% at m = "
+            f"{clean[0]['m']} to {pct(clean[-1]['leakage'])}% at m = {clean[-1]['m']}"
+            + (f" (everyone recovered in all {g['runs']} test sets from m = {min(exact)})"
+               if exact else f" (no m recovered everyone in all {g['runs']} test sets)")
+            + f"; under Attribute-Conceal it stays at "
+            f"{span([p['leakage'] for p in noisy], lambda x: f'{x:.0f}')}%.")
+    if "fig2_n1000" in f["parts_done"]:
+        out.append(f"At n = 1,000 Leakage stays at "
+                   f"{span([p['leakage'] for p in f['fig2_n1000']['points']], pct)}% at every "
+                   f"epsilon up to {max(p['epsilon'] for p in f['fig2_n1000']['points']):g}")
     if "table2" in f:
         out.append(f"Leakage stays at {span([r['leakage'] for r in f['table2']['rows']], pct)}"
                    f"% over the {len(f['table2']['rows'])} cells")
@@ -249,6 +265,8 @@ def tables() -> list[str]:
     found += [recovery(r)] if "recovery" in done else []
     found += [table3(r)] if "table3" in done else []
     found += [fig1_table(f), fig2_table(f)]
+    found += [fig1_table(f, "fig1_n1000")] if "fig1_n1000" in f["parts_done"] else []
+    found += [fig2_table(f, "fig2_n1000")] if "fig2_n1000" in f["parts_done"] else []
     found += [table2_table(f)] if "table2" in f["parts_done"] else []
     return found
 
@@ -306,7 +324,9 @@ def test_every_quoted_sentence_is_the_json():
 
 
 def test_the_figures_exist():
-    for name in ("fairness_fig1.png", "fairness_fig2.png", "fairness_fig3.png"):
+    done = load(FIGURES)["parts_done"]
+    extra = [f"fairness_{part}.png" for part in ("fig1_n1000", "fig2_n1000") if part in done]
+    for name in ("fairness_fig1.png", "fairness_fig2.png", "fairness_fig3.png", *extra):
         assert (ROOT / "docs" / "figures" / name).stat().st_size > 10_000
         assert f"figures/{name}" in PAGE.read_text(encoding="utf-8")
 

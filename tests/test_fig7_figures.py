@@ -1,0 +1,209 @@
+"""Every figure of docs/reproduction.md's Fig. 7 section comes from the benchmarks' JSON.
+
+* the Dask table and sentences: ``benchmarks/results/fig7.json``, written by
+  ``python benchmarks/bench_fig7.py`` (Parquet on disk through the Dask engine);
+* the in-memory table and sentences: ``benchmarks/results/scaleup.json``, written by
+  ``python benchmarks/bench_scaleup.py``.
+
+The tables and every sentence that quotes a measurement are rendered here from the JSON; a
+test fails when the page differs, or when the section's prose quotes a number that is neither
+rendered here nor one of the paper's or the set-up's.  After a new run,
+``python tests/test_fig7_figures.py`` prints what to paste.  No time is asserted.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIG7 = ROOT / "benchmarks" / "results" / "fig7.json"
+SCALEUP = ROOT / "benchmarks" / "results" / "scaleup.json"
+PAGE = ROOT / "docs" / "reproduction.md"
+HEADING = "## Fig. 7: "
+SETTINGS = ["(0,1000,0)", "(3,1000,10)"]
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def sec(seconds: float) -> str:
+    digits = 2 if seconds < 10 else 1 if seconds < 100 else 0
+    return f"{seconds:,.{digits}f} s"
+
+
+def gb(n_bytes: float) -> str:
+    return f"{n_bytes / 1e9:.2f} GB"
+
+
+def mb(megabytes: float) -> str:
+    return f"{megabytes:,.0f} MB"
+
+
+def ratio(x: float) -> str:
+    return f"{x:.2f}x"
+
+
+def power(rows: int) -> str:
+    exp = len(str(rows)) - 1
+    return f"10^{exp}" if rows == 10 ** exp else f"{rows:,}"
+
+
+def span(values, fmt) -> str:
+    lo, hi = fmt(min(values)), fmt(max(values))
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def label(name: str) -> str:
+    return "`k_anonymize`, k = 1,000" if name == "k_anonymize" else name.replace(",", ", ")
+
+
+def sizes(results: dict) -> list[int]:
+    return sorted(int(key[4:]) for key in results if key.startswith("rows"))
+
+
+def dask_table(results: dict) -> str:
+    head = ("| records | Parquet on disk | as pandas frames | setting | seconds | / k_anonymize "
+            "| groups | client peak RSS | worker peak RSS |\n" + "|---" * 9 + "|")
+    rows = [head]
+    for n in sizes(results):
+        entry = results[f"rows{n}"]
+        for name in ["k_anonymize", *SETTINGS]:
+            p = entry.get(name, {"error": "not run"})
+            if "seconds" not in p:
+                rows.append(f"| {power(n)} | {gb(entry['parquet_bytes'])} "
+                            f"| {gb(entry['frame_bytes'])} | {label(name)} "
+                            f"| {p['error']} | - | - | - | - |")
+                continue
+            rel = ratio(p["ratio_to_k_anonymize"]) if "ratio_to_k_anonymize" in p else "1"
+            rows.append(f"| {power(n)} | {gb(entry['parquet_bytes'])} "
+                        f"| {gb(entry['frame_bytes'])} | {label(name)} | {sec(p['seconds'])} "
+                        f"| {rel} | {p['groups']:,} | {mb(p['client_peak_mb'])} "
+                        f"| {mb(p['worker_peak_mb'])} |")
+    return "\n".join(rows)
+
+
+def dask_sentences(results: dict) -> list[str]:
+    done = [results[f"rows{n}"][name] for n in sizes(results)
+            for name in ["k_anonymize", *SETTINGS]
+            if "seconds" in results[f"rows{n}"].get(name, {})]
+    ratios = [p["ratio_to_k_anonymize"] for p in done if "ratio_to_k_anonymize" in p]
+    exps = [v for v in results["exponent_time"].values() if v is not None]
+    largest = max(n for n in sizes(results)
+                  if all("seconds" in results[f"rows{n}"].get(k, {}) for k in SETTINGS))
+    entry = results[f"rows{largest}"]
+    ran = [entry[k] for k in ["k_anonymize", *SETTINGS] if "seconds" in entry.get(k, {})]
+    worker = max(p["worker_peak_mb"] for p in ran)
+    client = max(p["client_peak_mb"] for p in ran)
+    return [
+        f"Both settings are certified safe at every size, and they take "
+        f"{span(ratios, ratio)} the time of plain k-anonymity on the same engine in the same "
+        f"run.",
+        f"Time grows with fitted exponents of {span(exps, lambda x: f'{x:.2f}')} "
+        f"over {power(sizes(results)[0])}-{power(largest)} records.",
+        f"At {power(largest)} records, {gb(entry['frame_bytes'])} as pandas frames, the "
+        f"client's peak RSS was {mb(client)} and no worker's exceeded {mb(worker)}.",
+    ]
+
+
+def extrapolation_sentences(results: dict, target: int = 100_000_000) -> list[str]:
+    """What the page says about 10^8 when the JSON has no such run: labelled extrapolation."""
+    if f"rows{target}" in results:
+        return []
+    largest = max(sizes(results))
+    entry = results[f"rows{largest}"]
+    done = {name: entry[name]["seconds"] for name in ["k_anonymize", *SETTINGS]
+            if "seconds" in entry.get(name, {})}
+    exps = results["exponent_time"]
+    guess = {name: secs * (target / largest) ** exps[name] for name, secs in done.items()
+             if exps.get(name) is not None}
+    out = [f"**{power(target)} records were not run** in this session: on this shared machine "
+           f"the jobs at {power(largest)} records took "
+           f"{span(list(done.values()), sec)} each."]
+    if guess:
+        out.append(f"Extrapolated from the fitted exponents (an extrapolation, not a "
+                   f"measurement), the {len(guess)} jobs at {power(target)} records would take "
+                   f"about {sum(guess.values()) / 3600:.1f} h together, and the Parquet files "
+                   f"about {gb(entry['parquet_bytes'] * target / largest)} on disk (there is "
+                   f"room: disk was not the limit, time was).")
+    return out
+
+
+def memory_table(results: dict) -> str:
+    head = ("| data | setting | 10^5 | 10^6 | 10^7 | peak RSS at 10^7 | time exponent "
+            "| / k_anonymize |\n" + "|---" * 8 + "|")
+    rows = [head]
+    for data, name in (("synthetic", "synthetic"), ("adult", "Adult x perturbation")):
+        for setting in ["k_anonymize", *SETTINGS]:
+            v = results[data][setting]
+            by = {p["rows"]: p for p in v["points"]}
+            rel = ("1" if setting == "k_anonymize" else
+                   span([p["ratio_to_k_anonymize"] for p in v["points"]], ratio))
+            rows.append(f"| {name} | {label(setting)} | {sec(by[100_000]['seconds'])} "
+                        f"| {sec(by[1_000_000]['seconds'])} "
+                        f"| {sec(by[10_000_000]['seconds'])} "
+                        f"| {gb(by[10_000_000]['peak_rss_bytes'])} "
+                        f"| {v['exponent_time']:.2f} | {rel} |")
+    return "\n".join(rows)
+
+
+def memory_sentences(results: dict) -> list[str]:
+    every = [results[d][s] for d in ("synthetic", "adult") for s in ["k_anonymize", *SETTINGS]]
+    ratios = [p["ratio_to_k_anonymize"] for v in every for p in v["points"]
+              if "ratio_to_k_anonymize" in p]
+    return [
+        f"Time grows with fitted exponents of "
+        f"{span([v['exponent_time'] for v in every], lambda x: f'{x:.2f}')} and peak memory "
+        f"with {span([v['exponent_peak_rss'] for v in every], lambda x: f'{x:.2f}')}; the "
+        f"privacy settings take {span(ratios, ratio)} the time of plain k-anonymity on the "
+        f"same engine.",
+    ]
+
+
+#: Numbers the section may quote that are the paper's or the set-up's, not measurements.
+CONSTANTS = {"7", "8.2", "0", "1000", "3", "10", "1,000", "9", "0.9", "8", "20", "512",
+             "2", "1", "6", "10^5", "10^6", "10^7", "10^8", "8.1"}
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?:x|%)?(?:\^\d+)?")
+
+
+def section(page: str) -> str:
+    start = page.index(HEADING)
+    end = page.index("\n## ", start + 1)
+    return page[start:end]
+
+
+def rendered() -> tuple[list[str], list[str]]:
+    fig7, scaleup = load(FIG7), load(SCALEUP)
+    return [dask_table(fig7), memory_table(scaleup)], (
+        dask_sentences(fig7) + extrapolation_sentences(fig7) + memory_sentences(scaleup))
+
+
+def test_the_fig7_json_has_the_papers_points_and_sizes():
+    results = load(FIG7)
+    assert results["settings"]["(0,1000,0)"] == [0, 1000, 0, 0.9]
+    assert results["settings"]["(3,1000,10)"] == [3, 1000, 10, 0.9]
+    assert sizes(results)[:2] == [1_000_000, 10_000_000]
+    for n in sizes(results):
+        for name in ["k_anonymize", *SETTINGS]:
+            p = results[f"rows{n}"].get(name, {"error": "not run"})
+            assert "error" in p or p["certified_safe"] is True
+
+
+def test_the_fig7_tables_and_sentences_are_the_json():
+    text = " ".join(section(PAGE.read_text(encoding="utf-8")).split())
+    tables, sentences = rendered()
+    for piece in tables + sentences:
+        assert " ".join(piece.split()) in text, piece
+    prose = text
+    for piece in tables + sentences:
+        prose = prose.replace(" ".join(piece.split()), "")
+    prose = re.sub(r"`[^`]*`", "", prose)
+    prose = re.sub(r"\]\([^)]*\)", "]", prose)
+    stray = {n for n in _NUMBER.findall(prose) if n not in CONSTANTS}
+    assert not stray, f"numbers in the Fig. 7 prose that no script renders: {sorted(stray)}"
+
+
+if __name__ == "__main__":
+    tables, sentences = rendered()
+    print("\n\n".join(tables + sentences))
