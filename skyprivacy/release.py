@@ -333,7 +333,7 @@ class ReleaseCandidate:
 
     @classmethod
     def from_csr(cls, sizes, indptr, value, count, values, *, labels=None,
-                 semantics: str = "svpi") -> ReleaseCandidate:
+                 semantics: str = "svpi", whitespace: str | None = None) -> ReleaseCandidate:
         """Build a release candidate from CSR rows: group g holds the values
         ``value[indptr[g]:indptr[g+1]]`` with their counts.
 
@@ -354,6 +354,10 @@ class ReleaseCandidate:
         values : sequence, length V
         labels : sequence or pandas.Index, optional
         semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+        whitespace : {'strip', 'keep'} or None, default None
+            How the engine compared text (:meth:`from_table`'s ``whitespace``) when
+            ``values`` are its canonical values, so value lookups normalize the same way;
+            None: values are looked up as given.
 
         Examples
         --------
@@ -363,6 +367,7 @@ class ReleaseCandidate:
         """
         owner = "ReleaseCandidate.from_csr"
         semantics = check_semantics(semantics, owner)
+        whitespace = check_whitespace(whitespace, owner)
         values = list(values)
         sizes = _checked_sizes(sizes, owner)
         indptr, value, count = _integer_arrays(owner, indptr=indptr, value=value, count=count)
@@ -391,6 +396,7 @@ class ReleaseCandidate:
         release: ReleaseCandidate = cls.__new__(cls)  # rows in order: adopted, not re-sorted
         release._store(sizes, indptr, value, count, values, labels, semantics)
         release._check_totals()
+        release._whitespace = whitespace
         return release
 
     @classmethod

@@ -322,10 +322,8 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
         _mvpi_set_individuals(frame, spec, values)
     # the model adopts the arrays: the scan lets go of them
     indptr, value, count = scan.pop("indptr"), scan.pop("nz_value"), scan.pop("nz_count")
-    release = ReleaseCandidate.from_csr(sizes, indptr, value, count, values, labels=labels,
-                                        semantics=spec.semantics)
-    release._whitespace = spec.whitespace
-    return release
+    return ReleaseCandidate.from_csr(sizes, indptr, value, count, values, labels=labels,
+                                     semantics=spec.semantics, whitespace=spec.whitespace)
 
 
 def _labels(keys: list, key_values: tuple, combos: list) -> pd.Index:
