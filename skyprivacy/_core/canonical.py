@@ -119,14 +119,15 @@ def whitespace_of(record: object) -> str | None:
                      f"'whitespace' one of {list(WHITESPACE)}; got {record!r}")
 
 
-def canonical_codes(codes: np.ndarray, uniques: Sequence,
-                    whitespace: str | None = "strip") -> tuple[np.ndarray, list, list]:
+def canonical_codes(codes: np.ndarray, uniques: Sequence, whitespace: str | None = "strip",
+                    *, keep_order: bool = False) -> tuple[np.ndarray, list, list]:
     """Codes and distinct values of a column after normalization, from its
     :func:`~skyprivacy._core.encoding.factorize` result, and the sets of values merged.
 
     Only the distinct values are normalized; the codes are remapped (one pass over the rows)
     only when a value changed.  Distinct values stay in :func:`sorted_uniques` order, so the
-    result is what factorizing the normalized column would give.
+    result is what factorizing the normalized column would give (with ``keep_order``, in the
+    order of ``uniques``, a merged value at its first place).
 
     Returns
     -------
@@ -145,7 +146,11 @@ def canonical_codes(codes: np.ndarray, uniques: Sequence,
     canon = [canonical_text(u, whitespace) for u in uniques]
     if all(c is u or not isinstance(u, str) or c == u for c, u in zip(canon, uniques)):
         return codes, list(uniques), []
-    ordered = sorted_uniques(canon)
+    ordered = (list(dict.fromkeys(value_key(c) for c in canon)) if keep_order
+               else sorted_uniques(canon))
+    if keep_order:  # back from keys to values (one missing marker, as it came)
+        first = {value_key(c): c for c in reversed(canon)}
+        ordered = [first[k] for k in ordered]
     position = {value_key(v): i for i, v in enumerate(ordered)}
     remap = np.fromiter((position[value_key(c)] for c in canon), dtype=np.int64,
                         count=len(canon))
@@ -249,10 +254,10 @@ def text_notes(column: object, uniques: Sequence, merged: list,
 
 
 def normalize_column(codes: np.ndarray, uniques: Sequence, whitespace: str | None,
-                     column: object) -> tuple[np.ndarray, list]:
+                     column: object, *, keep_order: bool = False) -> tuple[np.ndarray, list]:
     """:func:`canonical_codes`, with a :class:`~skyprivacy.errors.CanonicalTextWarning` for
     every note of :func:`text_notes`."""
-    codes, canon, merged = canonical_codes(codes, uniques, whitespace)
+    codes, canon, merged = canonical_codes(codes, uniques, whitespace, keep_order=keep_order)
     for note in text_notes(column, canon, merged, whitespace):
         warn(note, CanonicalTextWarning)
     return codes, canon

@@ -16,9 +16,16 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from .._core.canonical import normalize_column, numeric_spellings, spellings_message
 from .._core.encoding import factorize
 from .._core.warning import warn
-from ..errors import HierarchyError, InvalidParameterError, MixedColumnWarning, param_error
+from ..errors import (
+    CanonicalTextWarning,
+    HierarchyError,
+    InvalidParameterError,
+    MixedColumnWarning,
+    param_error,
+)
 from ..labels import DEFAULT_LABEL_LENGTH, SUPPRESSED, set_label
 
 LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
@@ -123,12 +130,21 @@ def infer_kind(uniques: pd.Series, counts: np.ndarray, name: str, owner: str) ->
     if pd.api.types.is_numeric_dtype(uniques):
         return "numeric"
     text = as_text(uniques)
+    # one number spelled several ways ('1', '01', '1.0'): said, with the choice it forces
+    spellings = numeric_spellings([t for t, missing in zip(text, uniques.isna()) if not missing])
     if text.str.match(LEADING_ZERO).any():
+        if spellings:
+            warn(spellings_message(name, spellings, len(text), numbers=False),
+                 CanonicalTextWarning)
         return "set"  # codes such as ZIP 02139: never read as numbers
     # a missing cell (kept as a value by missing='as_value') is no odd cell: it sorts last
     odd = (pd.to_numeric(text.str.strip(), errors="coerce").isna()
            & ~uniques.isna()).to_numpy()
     if not odd.any():
+        if spellings:
+            distinct = len(set(pd.to_numeric(text[~uniques.isna()].str.strip()).tolist()))
+            warn(spellings_message(name, spellings, distinct, numbers=True),
+                 CanonicalTextWarning)
         return "numeric"
     n_odd = int(counts[odd].sum())
     if 1 - n_odd / int(counts.sum()) >= MOSTLY_NUMERIC:
@@ -358,6 +374,10 @@ class SetQI(NumericQI):
                  label_length: int | None = DEFAULT_LABEL_LENGTH):
         self.name = name
         codes, uniques = _ordered_codes(column, order)
+        # values that look the same are one category (docs/canonical-text.md); a group of
+        # one cell still publishes that cell exactly (released.group_labels)
+        codes, uniques = normalize_column(codes, uniques, "strip", name,
+                                          keep_order=order != "sorted")
         self.codes = codes
         self.labels_ = [str(u) for u in uniques]
         self.uniques = np.arange(len(uniques))
@@ -437,7 +457,7 @@ class TreeQI:
         self.leaf_labels = leaf_labels
         self.leaf_node = np.array(leaf_node, dtype=np.int64)
         # look up each distinct value once, then broadcast through the column's codes
-        value_codes, uniques = factorize(column)
+        value_codes, uniques = normalize_column(*factorize(column), "strip", self.name)
         try:
             leaves = hierarchy.generalize(list(uniques), 0)
         except HierarchyError as exc:
