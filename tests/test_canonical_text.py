@@ -11,6 +11,7 @@ import warnings
 import pandas as pd
 import pytest
 
+from guides import run_guide
 from skyprivacy import Policy, ReleaseCandidate, skyline_check
 from skyprivacy.anonymize import k_anonymize, skyline_anonymize
 from skyprivacy.certificate import build_certificate, verify_certificate
@@ -224,3 +225,8 @@ def test_the_command_line_matches_an_nfc_policy_key_to_nfd_cells(tmp_path):
                  "p.toml", "--format", "json", "-q"], tmp_path)
     assert done.returncode == 1, done.stderr  # the key is found, and its 0.3 is broken
     assert "does not occur" not in done.stderr
+
+
+def test_the_guide_canonical_text_md_runs():
+    failures, attempted = run_guide("canonical-text.md", normalize_whitespace=False)
+    assert attempted >= 8 and failures == 0
