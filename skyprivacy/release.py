@@ -474,8 +474,8 @@ class ReleaseCandidate:
         Returns
         -------
         ReleaseCandidate
-            Groups sorted by their labels (canonical values); labels are the QI tuples (a MultiIndex when there
-            are several QI columns) or the group ids.
+            Groups sorted by their labels (canonical values); labels are the QI tuples (a
+            MultiIndex when there are several QI columns) or the group ids.
 
         Raises
         ------

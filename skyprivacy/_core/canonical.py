@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from typing import Final
 
 import numpy as np
 import pandas as pd
@@ -54,7 +55,7 @@ __all__ = [
 #: The choices for surrounding whitespace: removed (the default) or kept.
 WHITESPACE = ("strip", "keep")
 #: The Unicode normalization form every text is compared in.
-UNICODE_FORM = "NFC"
+UNICODE_FORM: Final = "NFC"
 #: Zero-width characters removed wherever they stand: they never change what is shown.
 ZERO_WIDTH = ("\u200b", "\u2060", "\ufeff")
 _REMOVE = str.maketrans("", "", "".join(ZERO_WIDTH))
@@ -186,7 +187,8 @@ def merged_message(column: object, merged: list, whitespace: str | None,
     Examples
     --------
     >>> print(merged_message("dx", [("Flu", "Flu ")], "strip"))
-    Column 'dx': 'Flu' and 'Flu ' (surrounding whitespace) are the same value after NFC and whitespace='strip'; compared as one.
+    Column 'dx': 'Flu' and 'Flu ' (surrounding whitespace) are the same value after NFC and
+    whitespace='strip'; compared as one.
     """
     sets = []
     for group in merged[:SHOWN]:
@@ -229,7 +231,8 @@ def invisible_message(column: object, sets: list[tuple], what: str = "Column") -
     Examples
     --------
     >>> print(invisible_message("dx", [("ab", "a\u200db")]))
-    Column 'dx': 'ab' and 'a\u200db' differ only by invisible characters (U+200D); compared as different values.
+    Column 'dx': 'ab' and 'a\\u200db' differ only by invisible characters (U+200D); compared
+    as different values.
     """
     shown, chars = [], set()
     for group in sets[:SHOWN]:
@@ -311,7 +314,8 @@ def spellings_message(column: object, spellings: list[tuple], n_distinct: int, *
     Examples
     --------
     >>> print(spellings_message("age", [("1", "01", "1.0")], 3, numbers=False))
-    Column 'age' mixes numeric spellings '1', '01', '1.0': treated as text, 3 distinct values; pass numeric=['age'] (--numeric age) to compare them as numbers.
+    Column 'age' mixes numeric spellings '1', '01', '1.0': treated as text, 3 distinct values;
+    pass numeric=['age'] (--numeric age) to compare them as numbers.
     """
     shown = "; ".join(", ".join(repr(s) for s in group) for group in spellings[:SHOWN])
     more = f" (and {len(spellings) - SHOWN} more)" if len(spellings) > SHOWN else ""

@@ -24,10 +24,10 @@ def test_the_dask_release_normalizes_as_the_pandas_one(to_dask):
                           "age": ["1", "01", "1", "1.0", "2", "2"] * 3,
                           "disease": ["Flu", "Flu ", NFC, NFD, "Cold", "Cold"] * 3})
     for whitespace in ("strip", "keep", None):
-        expected, said = reports(lambda: ReleaseCandidate.from_table(
-            table, qi=["city", "age"], sensitive="disease", whitespace=whitespace))
-        got, told = reports(lambda: ReleaseCandidate.from_table(
-            to_dask(table), qi=["city", "age"], sensitive="disease", whitespace=whitespace))
+        expected, said = reports(lambda ws=whitespace: ReleaseCandidate.from_table(
+            table, qi=["city", "age"], sensitive="disease", whitespace=ws))
+        got, told = reports(lambda ws=whitespace: ReleaseCandidate.from_table(
+            to_dask(table), qi=["city", "age"], sensitive="disease", whitespace=ws))
         assert got == expected and got.whitespace == expected.whitespace == whitespace
         assert told == said
     assert any("'age' mixes numeric spellings" in m for m in said)
