@@ -70,12 +70,14 @@ class _Spec:
                                                if self.individual is not None else ())
 
 
-def sensitive_facts(cells: pd.Series, semantics: str, missing: str, by_row: bool = True):
+def sensitive_facts(cells: pd.Series, semantics: str, missing: str, by_row: bool = True,
+                    whitespace: str | None = "strip"):
     """One partition's facts about its sensitive cells for :func:`skyprivacy.release.
     sensitive_error` (the first list-like cell under svpi, the missing values inside list
     cells, the first row holding a value twice under mvpi-set when ``by_row``), and the
     partition's elements: (facts, row of every element or None, codes, distinct values in
-    order of first appearance); under svpi with a list-like cell, no elements."""
+    order of first appearance); under svpi with a list-like cell, no elements.  A value held
+    twice is found in canonical form under ``whitespace``, as the pandas path finds it."""
     facts: dict = {"list_row": None, "dup_row": None, "elem_missing": 0}
     list_like = list_like_cells(cells)
     if semantics == "svpi":
@@ -89,13 +91,17 @@ def sensitive_facts(cells: pd.Series, semantics: str, missing: str, by_row: bool
         facts["elem_missing"] = int(flat.map(is_missing).sum())
     codes, uniques = local_codes(flat)
     if semantics == "mvpi-set" and by_row and len(uniques):
-        pair = row_of * len(uniques) + codes
+        remap, canon, _ = canonical_codes(np.arange(len(uniques)), uniques.tolist(), whitespace,
+                                          keep_order=True)
+        spelled = np.empty(len(canon), dtype=np.int64)  # a cell as written of every value
+        spelled[remap[::-1]] = np.arange(len(remap))[::-1]
+        pair = row_of * len(canon) + remap[codes]
         uniq, counts = np.unique(pair, return_counts=True)
         if (counts > 1).any():
-            dup_rows, dup_values = np.divmod(uniq[counts > 1], len(uniques))
+            dup_rows, dup_values = np.divmod(uniq[counts > 1], len(canon))
             first = dup_rows[0]
             facts["dup_row"] = (cells.index[int(first)],
-                                uniques.iloc[dup_values[dup_rows == first]].tolist())
+                                uniques.iloc[spelled[dup_values[dup_rows == first]]].tolist())
     return facts, row_of, codes, uniques
 
 
@@ -136,7 +142,8 @@ def _scan(pdf: pd.DataFrame, spec: _Spec) -> dict:
         out["missing"] = np.array([int(pdf[c].isna().sum()) for c in spec.used],
                                   dtype=np.int64)
     facts, row_of, value_codes, out["values"] = sensitive_facts(
-        pdf[spec.sensitive], spec.semantics, spec.missing, by_row=spec.individual is None)
+        pdf[spec.sensitive], spec.semantics, spec.missing, by_row=spec.individual is None,
+        whitespace=spec.whitespace)
     out.update(facts)
     coded = [local_codes(pdf[k]) for k in spec.keys]
     out["keys"] = [uniques for _, uniques in coded]

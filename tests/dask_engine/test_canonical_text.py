@@ -4,9 +4,10 @@ import unicodedata
 import warnings
 
 import pandas as pd
+import pytest
 
 from skyprivacy import ReleaseCandidate
-from skyprivacy.errors import CanonicalTextWarning
+from skyprivacy.errors import CanonicalTextWarning, SchemaError
 
 NFC = "caf\u00e9"
 NFD = unicodedata.normalize("NFD", NFC)
@@ -43,3 +44,16 @@ def test_individuals_are_grouped_by_canonical_cells(to_dask):
         to_dask(table, npartitions=2), qi="city", sensitive="disease", individual="person",
         semantics="mvpi-set"))
     assert got == expected and got.n_groups == 2
+
+
+def test_a_person_holding_one_value_in_two_spellings_is_refused_alike(to_dask):
+    table = pd.DataFrame({"zip": ["1*"] * 4,
+                          "disease": [["Flu", "HIV"], ["Cold"], ["Flu", "Flu "], ["HIV"]]})
+    message = (r"The individual in row 2 holds value 'Flu' more than once; mvpi-set allows "
+               r"each value at most once per person")
+    with pytest.raises(SchemaError, match=message):
+        ReleaseCandidate.from_table(table, qi="zip", sensitive="disease",
+                                    semantics="mvpi-set")
+    with pytest.raises(SchemaError, match=message):
+        ReleaseCandidate.from_table(to_dask(table, npartitions=2), qi="zip",
+                                    sensitive="disease", semantics="mvpi-set")
