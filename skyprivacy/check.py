@@ -269,7 +269,7 @@ class SkylineCheckResult:
         finish(progress)
 
 
-def release_skylines(release: ReleaseCandidate, policy: Policy) -> dict[int, Skyline]:
+def _release_skylines(release: ReleaseCandidate, policy: Policy) -> dict[int, Skyline]:
     """The skyline of every release value the policy lists, by value position.
 
     A policy key is matched to a value as the release compares text (a release read from a
@@ -379,7 +379,7 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
             out.append(point_id[id(p)])
         return np.array(out, dtype=np.int64)
 
-    own = release_skylines(release, policy)
+    own = _release_skylines(release, policy)
     listed = set(own)
     default = policy.default
     unlisted = totals > 0

@@ -23,6 +23,7 @@ Unicode Standard Annex #15, Unicode Normalization Forms (NFC).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Final
@@ -31,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import CanonicalTextWarning
-from .encoding import is_missing, sorted_uniques, value_key
+from .encoding import sorted_uniques, value_key
 from .warning import warn
 
 __all__ = [
@@ -59,6 +60,8 @@ UNICODE_FORM: Final = "NFC"
 #: Zero-width characters removed wherever they stand: they never change what is shown.
 ZERO_WIDTH = ("\u200b", "\u2060", "\ufeff")
 _REMOVE = str.maketrans("", "", "".join(ZERO_WIDTH))
+_LOOKS_NUMERIC = re.compile(r"\s*[+-]?\.?\d")
+_NUMBER_START = frozenset("0123456789+-.")
 #: The most merged sets (or spellings) one message lists.
 SHOWN = 3
 
@@ -210,18 +213,17 @@ def invisible_differences(uniques: Sequence) -> list[tuple]:
     >>> invisible_differences(["ab", "a\u200db", "c"]) == [("ab", "a\u200db")]
     True
     """
-    groups: dict = {}
-    marked = False
-    for u in uniques:
-        if not isinstance(u, str):
-            continue
-        bare = u
-        if not u.isascii():
-            bare = "".join(ch for ch in u if unicodedata.category(ch) != "Cf")
-            marked = marked or bare != u
-        groups.setdefault(bare, []).append(u)
+    def bare(text: str) -> str:
+        return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+    # most columns hold no such character: one cheap pass, and nothing more, says so
+    marked = {u for u in uniques if isinstance(u, str) and not u.isascii() and bare(u) != u}
     if not marked:
         return []
+    groups: dict = {}
+    for u in uniques:
+        if isinstance(u, str):
+            groups.setdefault(bare(u) if u in marked else u, []).append(u)
     return [tuple(g) for g in groups.values() if len(g) > 1]
 
 
@@ -292,11 +294,14 @@ def numeric_spellings(uniques: Sequence) -> list[tuple]:
     >>> numeric_spellings(["1", "01", "2", "1.0", "x"])
     [('1', '01', '1.0')]
     """
-    texts = [u for u in uniques if isinstance(u, str) and not is_missing(u)]
+    # only text that starts like a number is parsed (parsing fails slowly on other text)
+    texts = pd.Series([u for u in uniques if isinstance(u, str)
+                       and u.lstrip()[:1] in _NUMBER_START and _LOOKS_NUMERIC.match(u)],
+                      dtype=object)
     if len(texts) < 2:
         return []
-    numbers = pd.to_numeric(pd.Series(texts, dtype=object).str.strip(), errors="coerce")
-    frame = pd.DataFrame({"text": texts, "number": numbers.to_numpy(dtype=float)})
+    numbers = pd.to_numeric(texts.str.strip(), errors="coerce")
+    frame = pd.DataFrame({"text": texts.tolist(), "number": numbers.to_numpy(dtype=float)})
     frame = frame[np.isfinite(frame["number"].to_numpy())]
     if frame["number"].is_unique:
         return []
