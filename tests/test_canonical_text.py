@@ -230,3 +230,19 @@ def test_the_command_line_matches_an_nfc_policy_key_to_nfd_cells(tmp_path):
 def test_the_guide_canonical_text_md_runs():
     failures, attempted = run_guide("canonical-text.md", normalize_whitespace=False)
     assert attempted >= 8 and failures == 0
+
+
+def test_an_explicit_order_names_values_in_canonical_form():
+    table = pd.DataFrame({"sev": ["low", "low", NFD, NFC, "high", "high ", "high", "high"],
+                          "disease": list("abcdefgh")})
+    result, messages = caught(lambda: k_anonymize(table, qi="sev", k=4,
+                                                  order={"sev": ["low", NFC, "high"]}))
+    assert messages == [f"Column 'sev': {NFD!r} (NFD) and {NFC!r} (NFC); 'high' and 'high ' "
+                        f"(surrounding whitespace) are the same value after NFC and "
+                        f"whitespace='strip'; compared as one."]
+    assert result.table["sev"].tolist() == [f"{{low, {NFC}}}"] * 4 + ["high"] * 4
+    other, _ = caught(lambda: k_anonymize(table, qi="sev", k=4,
+                                          order={"sev": ["low", "high", NFC]}))
+    assert other.table["sev"].tolist() != result.table["sev"].tolist()  # the order is read
+    with pytest.raises(InvalidParameterError, match=f"lists {NFD!r} twice for 'sev'"):
+        k_anonymize(table, qi="sev", k=4, order={"sev": ["low", NFC, NFD, "high"]})

@@ -16,7 +16,12 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from .._core.canonical import normalize_column, numeric_spellings, spellings_message
+from .._core.canonical import (
+    canonical_text,
+    normalize_column,
+    numeric_spellings,
+    spellings_message,
+)
 from .._core.encoding import factorize
 from .._core.warning import warn
 from ..errors import (
@@ -254,16 +259,16 @@ def _explicit_order(column: pd.Series, name: str, rule, owner: str) -> tuple:
     try:
         listed = tuple(rule)
         positions: dict = {}
-        for value in listed:
-            if value in positions:
+        for value in listed:  # values as they are compared: in canonical form
+            if canonical_text(value) in positions:
                 raise InvalidParameterError(
                     f"The 'order' parameter of {owner} lists {value!r} twice for {name!r}.")
-            positions[value] = len(positions)
+            positions[canonical_text(value)] = len(positions)
     except TypeError:
         raise param_error("order", owner, f"map {name!r} to 'sorted', 'first' or the list of "
                           f"its values in order", rule) from None
     distinct = pd.unique(column)
-    unlisted = [v for v in distinct if v not in positions]
+    unlisted = [v for v in distinct if canonical_text(v) not in positions]
     if unlisted:
         shown = [v.item() if isinstance(v, np.generic) else v for v in unlisted[:5]]
         raise InvalidParameterError(
@@ -281,9 +286,9 @@ def _ordered_codes(column: pd.Series, rule) -> tuple[np.ndarray, list]:
     if rule == "first":
         codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=False)
     else:
-        position = {value: i for i, value in enumerate(rule)}
+        position = {canonical_text(value): i for i, value in enumerate(rule)}
         seen_codes, seen = pd.factorize(column, sort=False, use_na_sentinel=False)
-        ranks = np.array([position[v] for v in seen], dtype=np.int64)
+        ranks = np.array([position[canonical_text(v)] for v in seen], dtype=np.int64)
         by_rank = np.argsort(ranks, kind="stable")  # first-seen codes in the explicit order
         renumber = np.empty(len(ranks), dtype=np.int64)
         renumber[by_rank] = np.arange(len(ranks))
