@@ -54,6 +54,7 @@ from fractions import Fraction
 
 import pandas as pd
 
+from ._core.canonical import WHITESPACE, normalization_record, whitespace_of
 from ._core.display import Shown, result_html, result_repr
 from ._core.exact import (
     decimal_fraction,
@@ -362,11 +363,12 @@ def _check_rows(result: SkylineCheckResult) -> list[dict]:
     return rows
 
 
-def _release_of(text: pd.DataFrame, parameters: Mapping) -> ReleaseCandidate:
+def _release_of(text: pd.DataFrame, parameters: Mapping,
+                whitespace: str | None = "strip") -> ReleaseCandidate:
     return ReleaseCandidate.from_table(
         text, sensitive=parameters["sensitive"], qi=parameters.get("qi"),
         group=parameters.get("group"), individual=parameters.get("individual"),
-        semantics=parameters["semantics"])
+        semantics=parameters["semantics"], whitespace=whitespace)
 
 
 def _check_quietly(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResult:
@@ -380,7 +382,7 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
                       semantics: str = "svpi", result: SkylineCheckResult | None = None,
                       created: str | None = None, labels: Mapping | None = None,
                       risk: bool = False, population_size: int | None = None,
-                      risk_model: str = "dankar") -> dict:
+                      risk_model: str = "dankar", whitespace: str = "strip") -> dict:
     """A certificate for a released table under a value-centric policy.
 
     Parameters
@@ -419,6 +421,11 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
         estimated population uniqueness and journalist risk.
     risk_model : {'dankar', 'pitman', 'zayatz', 'snb'}, default 'dankar'
         With ``risk`` and ``population_size``: the population-uniqueness model.
+    whitespace : {'strip', 'keep'}, default 'strip'
+        How text cells are compared (:meth:`ReleaseCandidate.from_table`,
+        docs/canonical-text.md): NFC, zero-width characters removed, surrounding whitespace
+        stripped or kept.  Recorded as the certificate's ``normalization``, which
+        :func:`verify_certificate` applies; the table is hashed exactly as written.
 
     Returns
     -------
@@ -428,7 +435,8 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
         sensitive, individual, semantics), ``policy`` (:func:`policy_to_json`), ``release``
         (group counts), ``safe``, ``verdict``, ``checks`` (one entry per (value, point) with
         ``breach_probability`` as a float and ``breach_probability_exact`` as ``'p/q'``),
-        ``unused_policy_values`` and ``labels`` (the set-label file, or None).
+        ``unused_policy_values``, ``labels`` (the set-label file, or None) and
+        ``normalization`` (``{"unicode": "NFC", "whitespace": ..., "removed": [...]}``).
 
     Raises
     ------
@@ -448,6 +456,8 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
     True
     """
     owner = "build_certificate"
+    if whitespace not in WHITESPACE:
+        raise param_error("whitespace", owner, f"be one of {list(WHITESPACE)}", whitespace)
     if not isinstance(risk, bool):
         raise param_error("risk", owner, "be True or False", risk)
     if not risk and (population_size is not None or risk_model != "dankar"):
@@ -465,7 +475,8 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
                        "model": risk_model}
     return _certificate(table, policy, sensitive=sensitive, qi=qi, group=group,
                         individual=individual, semantics=semantics, result=result,
-                        created=created, labels=labels, risk=assumptions)
+                        created=created, labels=labels, risk=assumptions,
+                        whitespace=whitespace)
 
 
 def _risk_section(text: pd.DataFrame, assumptions: Mapping) -> dict:
@@ -480,10 +491,12 @@ def _risk_section(text: pd.DataFrame, assumptions: Mapping) -> dict:
 def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, result,
                  created, entry: dict | None = None, labels: Mapping | None = None,
                  risk: Mapping | None = None, criteria: list | None = None,
-                 release: ReleaseCandidate | None = None) -> dict:
+                 release: ReleaseCandidate | None = None,
+                 whitespace: str | None = "strip") -> dict:
     """:func:`build_certificate`, with the ``table`` entry (and the release of its text)
     given when already computed; ``policy`` None only beside ``criteria``, which add the
-    ``criteria`` section."""
+    ``criteria`` section; ``whitespace`` None (a certificate without ``normalization``,
+    verified) compares text as written."""
     owner = "build_certificate"
     if not isinstance(policy, Policy) and not (policy is None and criteria):
         raise param_error("policy", owner, "be a Policy", type(policy).__name__)
@@ -494,7 +507,7 @@ def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, 
     labels = _labels_record(labels, owner)
     text = _text_of(table) if release is None or risk is not None else None
     if release is None:
-        release = _release_of(text, parameters)
+        release = _release_of(text, parameters, whitespace)
     if policy is None:
         result = None
     elif result is None:
@@ -517,6 +530,8 @@ def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, 
                                                            result.unused_policy_values],
         "labels": labels,
     }
+    if whitespace is not None:  # how text was compared (docs/canonical-text.md)
+        certificate["normalization"] = normalization_record(whitespace)
     if criteria:  # only with criteria: a skyline certificate is unchanged
         results = _criteria_results(release, criteria)
         certificate["criteria"] = {"spec": criteria_to_spec(criteria), "results": results}
@@ -1036,15 +1051,17 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, 
     n_rows = int(entry["n_rows"])
     criteria = _parse_criteria(certificate)
     anonymization = _parse_anonymization(certificate, parameters)
+    whitespace = _parse_normalization(certificate)
     release = None
     if anonymization is not None:
-        release = _release_of(_text_of(table), parameters)
+        release = _release_of(_text_of(table), parameters, whitespace)
     recomputed = _certificate(table, policy_read, sensitive=parameters["sensitive"],
                               qi=parameters["qi"], group=parameters["group"],
                               individual=parameters["individual"],
                               semantics=parameters["semantics"], result=None,
                               created=certificate.get("created"), entry=entry,
-                              labels=record, risk=risk, criteria=criteria, release=release)
+                              labels=record, risk=risk, criteria=criteria, release=release,
+                              whitespace=whitespace)
     claimed: dict = {}
     for check in certificate["checks"]:
         try:
@@ -1119,6 +1136,19 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, 
             fields += _field_differences(certificate.get(name), recomputed.get(name), name)
     differences += [d for d in dict.fromkeys(fields) if d not in differences]
     return Verification(not differences, tuple(differences), recomputed, summary)
+
+
+def _parse_normalization(certificate: Mapping) -> str | None:
+    """The ``whitespace`` choice of the certificate's ``normalization`` (None when it has
+    none: made before text was normalized, so its text is compared as written)."""
+    if "normalization" not in certificate:
+        return None
+    if certificate["normalization"] is None:
+        raise malformed("'normalization' must be an object")
+    try:
+        return whitespace_of(certificate["normalization"])
+    except ValueError as exc:
+        raise malformed(str(exc)) from None
 
 
 def _parse_risk(certificate: Mapping, parameters: Mapping) -> dict | None:

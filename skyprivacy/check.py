@@ -22,9 +22,9 @@ from ._core.exact import fraction_text, readable_fraction
 from ._core.text import percent_text
 from ._core.validation import InstanceOf, validate_params
 from ._core.warning import warn
-from .errors import UnusedPolicyValueWarning
+from .errors import CanonicalTextWarning, InvalidParameterError, UnusedPolicyValueWarning
 from .formulas import RELEASE, float_breach_probability, point_verdicts, sufficient_statistics
-from .knowledge import Policy, SkylinePoint
+from .knowledge import Policy, Skyline, SkylinePoint
 from .prose import WorstCase, worst_case
 from .release import ReleaseCandidate
 
@@ -269,6 +269,41 @@ class SkylineCheckResult:
         finish(progress)
 
 
+def _release_skylines(release: ReleaseCandidate, policy: Policy) -> dict[int, Skyline]:
+    """The skyline of every release value the policy lists, by value position.
+
+    A policy key is matched to a value as the release compares text (a release read from a
+    table compares canonical text, :mod:`skyprivacy._core.canonical`): an NFC key matches
+    NFD cells.  Keys that name one value are reported with a
+    :class:`~skyprivacy.errors.CanonicalTextWarning` when their skylines agree.
+
+    Raises
+    ------
+    InvalidParameterError
+        Two keys name one value with different skylines.
+    """
+    own: dict[int, Skyline] = {}
+    first: dict[int, object] = {}
+    for v in policy.values:
+        j = release.value_index(v)
+        if j is None:
+            continue
+        skyline = policy.skyline_for(v)
+        assert skyline is not None  # a listed value has its own skyline
+        if j not in own:
+            own[j], first[j] = skyline, v
+            continue
+        if own[j] != skyline:
+            raise InvalidParameterError(
+                f"The policy gives {first[j]!r} and {v!r} different skylines, but they are "
+                f"the same value {release.values[j]!r} after text normalization "
+                f"(docs/canonical-text.md); give it one skyline.")
+        warn(f"The policy keys {first[j]!r} and {v!r} are the same value "
+             f"{release.values[j]!r} after text normalization; compared as one.",
+             CanonicalTextWarning)
+    return own
+
+
 @validate_params({"release": RELEASE,
                   "policy": InstanceOf(Policy, dict, name="a Policy", got="{}")})
 def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResult:
@@ -330,12 +365,6 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
             f"The policy names {len(unused)} value(s) the release never contains: "
             f"{list(unused)!r}; check for typos (they are reported as safe with breach "
             f"probability 0).", UnusedPolicyValueWarning)
-    explicit = set()
-    for v in policy.values:
-        try:
-            explicit.add(v)
-        except TypeError:
-            pass
     # rows as arrays (value position, point index, source): the default skyline's rows are
     # built without a Python step per value
     points: list[SkylinePoint] = []
@@ -350,7 +379,8 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
             out.append(point_id[id(p)])
         return np.array(out, dtype=np.int64)
 
-    listed = {j for j in (release.value_index(v) for v in explicit) if j is not None}
+    own = _release_skylines(release, policy)
+    listed = set(own)
     default = policy.default
     unlisted = totals > 0
     unlisted[sorted(listed)] = False
@@ -361,7 +391,7 @@ def skyline_check(release: ReleaseCandidate, policy: Policy) -> SkylineCheckResu
         parts.append((np.repeat(by_default, len(d)), np.tile(d, len(by_default)), 1))
     for j in sorted(listed):
         if release.value_totals[j] > 0:
-            d = ids(policy.skyline_for(release.values[j]))
+            d = ids(own[j])
             parts.append((np.full(len(d), j, dtype=np.int64), d, 0))
     value_pos = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int64)
     point_pos = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, np.int64)

@@ -22,6 +22,7 @@ __all__ = [
     "SkyPrivacyWarning",
     "PrivacyRiskWarning",
     "MixedColumnWarning",
+    "CanonicalTextWarning",
     "UnusedPolicyValueWarning",
     "UnknownValueWarning",
     "param_error",
@@ -71,6 +72,12 @@ class SkyPrivacyWarning(UserWarning):
 class MixedColumnWarning(SkyPrivacyWarning):
     """A quasi-identifier column is mostly numbers with a few cells that are not: it is
     split as categories (say ``categorical=`` to silence this, or clean the cells)."""
+
+
+class CanonicalTextWarning(SkyPrivacyWarning):
+    """Values that differ only in invisible ways (Unicode form, surrounding whitespace,
+    zero-width characters) were compared as one, or still differ only by invisible
+    characters, or a column spells one number several ways (docs/canonical-text.md)."""
 
 
 class PrivacyRiskWarning(SkyPrivacyWarning):

@@ -27,9 +27,17 @@ from ._core.encoding import (
     require_columns,
     sorted_uniques,
 )
+from ._core.canonical import (
+    WHITESPACE,
+    canonical_text,
+    normalize_column,
+    numeric_spellings,
+    spellings_message,
+)
 from ._core.engines import dispatchable
+from ._core.warning import warn
 from ._core.exact import native
-from .errors import InvalidParameterError, SchemaError, param_error
+from .errors import CanonicalTextWarning, InvalidParameterError, SchemaError, param_error
 
 __all__ = ["ReleaseCandidate", "SEMANTICS"]
 
@@ -109,6 +117,7 @@ class ReleaseCandidate:
 
     __slots__ = ("_sizes", "_indptr", "_nz_value", "_nz_count", "_values", "_labels",
                  "_semantics", "__dict__")
+    _whitespace: str | None  # set by from_table (in __dict__); see the whitespace property
 
     def __init__(self, sizes, group, value, count, values, labels, semantics):
         # Private: use the from_* constructors, which validate.  (group, value, count) are
@@ -324,7 +333,7 @@ class ReleaseCandidate:
 
     @classmethod
     def from_csr(cls, sizes, indptr, value, count, values, *, labels=None,
-                 semantics: str = "svpi") -> ReleaseCandidate:
+                 semantics: str = "svpi", whitespace: str | None = None) -> ReleaseCandidate:
         """Build a release candidate from CSR rows: group g holds the values
         ``value[indptr[g]:indptr[g+1]]`` with their counts.
 
@@ -345,6 +354,10 @@ class ReleaseCandidate:
         values : sequence, length V
         labels : sequence or pandas.Index, optional
         semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+        whitespace : {'strip', 'keep'} or None, default None
+            How the engine compared text (:meth:`from_table`'s ``whitespace``) when
+            ``values`` are its canonical values, so value lookups normalize the same way;
+            None: values are looked up as given.
 
         Examples
         --------
@@ -354,6 +367,7 @@ class ReleaseCandidate:
         """
         owner = "ReleaseCandidate.from_csr"
         semantics = check_semantics(semantics, owner)
+        whitespace = check_whitespace(whitespace, owner)
         values = list(values)
         sizes = _checked_sizes(sizes, owner)
         indptr, value, count = _integer_arrays(owner, indptr=indptr, value=value, count=count)
@@ -382,6 +396,7 @@ class ReleaseCandidate:
         release: ReleaseCandidate = cls.__new__(cls)  # rows in order: adopted, not re-sorted
         release._store(sizes, indptr, value, count, values, labels, semantics)
         release._check_totals()
+        release._whitespace = whitespace
         return release
 
     @classmethod
@@ -422,7 +437,8 @@ class ReleaseCandidate:
     @dispatchable(method=True)  # a dask frame: one distributed aggregation (docs/dask.md)
     def from_table(cls, table: pd.DataFrame, *, sensitive: str, qi=None, group=None,
                    individual=None, semantics: str = "svpi",
-                   missing: str = "error") -> ReleaseCandidate:
+                   missing: str = "error", whitespace: str | None = "strip"
+                   ) -> ReleaseCandidate:
         """Build a release candidate from a generalized or bucketized table.
 
         Parameters
@@ -445,12 +461,21 @@ class ReleaseCandidate:
         missing : {'error', 'as_value'}, default 'error'
             Missing values (NaN/None) in the used columns raise by default (silently dropping
             them would overstate the protection); ``'as_value'`` treats them as a category.
+        whitespace : {'strip', 'keep'} or None, default 'strip'
+            Text cells of the group and sensitive columns are compared in canonical form
+            (:mod:`skyprivacy._core.canonical`, docs/canonical-text.md): Unicode NFC,
+            zero-width characters removed and, with ``'strip'``, surrounding whitespace
+            removed (``'keep'`` keeps it).  Values that become one are reported with a
+            :class:`~skyprivacy.errors.CanonicalTextWarning`, as is a QI column that spells
+            one number several ways (``1``, ``01``, ``1.0``).  None compares cells exactly as
+            written (certificates made before text was normalized).  The table is not
+            changed.
 
         Returns
         -------
         ReleaseCandidate
-            Groups sorted by their labels; labels are the QI tuples (a MultiIndex when there
-            are several QI columns) or the group ids.
+            Groups sorted by their labels (canonical values); labels are the QI tuples (a
+            MultiIndex when there are several QI columns) or the group ids.
 
         Raises
         ------
@@ -475,6 +500,7 @@ class ReleaseCandidate:
         semantics = check_semantics(semantics, owner)
         if missing not in MISSING_OPTIONS:
             raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
+        whitespace = check_whitespace(whitespace, owner)
         if not isinstance(table, pd.DataFrame):
             raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
         keys, used = check_release_columns(table, sensitive=sensitive, qi=qi, group=group,
@@ -483,7 +509,9 @@ class ReleaseCandidate:
             raise SchemaError("The table is empty: a release candidate needs at least one row.")
         # each key column is factorized once; its uniques tell whether it holds a missing
         # value, so only the other used columns need a scan of their own for the check
-        factorized = {key: factorize(table[key]) for key in dict.fromkeys(keys)}
+        factorized = {key: canonical_key(*factorize(table[key]), whitespace, key,
+                                         qi=qi is not None)
+                      for key in dict.fromkeys(keys)}
         if missing == "error":
             for column in used:
                 if column in factorized and not any(
@@ -498,7 +526,7 @@ class ReleaseCandidate:
         cells = table[sensitive]
         if semantics == "svpi":
             _, value_codes, values = encode_sensitive(cells, semantics=semantics,
-                                                      missing=missing)
+                                                      missing=missing, whitespace=whitespace)
             if individual is not None:
                 dup = table[individual].duplicated(keep=False)
                 if dup.any():
@@ -510,8 +538,10 @@ class ReleaseCandidate:
             sizes = np.bincount(group_codes, minlength=n_groups)
             key = _pair_key(group_codes, value_codes, n_groups, len(values))
             del group_codes, value_codes  # only the pair keys stay
-            return cls(sizes, *_key_counts(key, n_groups, len(values)), values, labels,
-                       semantics)
+            release = cls(sizes, *_key_counts(key, n_groups, len(values)), values, labels,
+                          semantics)
+            release._whitespace = whitespace
+            return release
 
         # mvpi: one person per row (list-like cells) or one row per (individual, value).
         persons = None
@@ -530,10 +560,13 @@ class ReleaseCandidate:
         else:
             sizes = np.bincount(group_codes, minlength=n_groups)
         row_of, value_codes, values = encode_sensitive(cells, semantics=semantics,
-                                                       missing=missing, individuals=persons)
+                                                       missing=missing, individuals=persons,
+                                                       whitespace=whitespace)
         codes = group_codes[row_of]
-        return cls(sizes, *pair_counts(codes, value_codes, n_groups, len(values)),
-                   values, labels, semantics)
+        release = cls(sizes, *pair_counts(codes, value_codes, n_groups, len(values)),
+                      values, labels, semantics)
+        release._whitespace = whitespace
+        return release
 
     # ------------------------------------------------------------------ read-only views
     @property
@@ -743,9 +776,18 @@ class ReleaseCandidate:
         out.setflags(write=False)
         return out
 
+    @property
+    def whitespace(self) -> str | None:
+        """How text was normalized before values were compared: the ``whitespace`` choice of
+        :meth:`from_table` (NFC and zero-width characters removed, then surrounding
+        whitespace stripped or kept), or None when values are compared as given."""
+        return self.__dict__.get("_whitespace")
+
     def value_index(self, value: object) -> int | None:
-        """Column of a sensitive value in :attr:`counts`, or None if the release lacks it."""
-        return self._index_of.get(_value_key(value))
+        """Column of a sensitive value in :attr:`counts`, or None if the release lacks it; a
+        release read from a table looks a text value up in canonical form (an NFC name finds
+        NFD cells)."""
+        return self._index_of.get(_value_key(canonical_text(value, self.whitespace)))
 
     def contains(self, value: object) -> bool:
         """Whether some group holds the sensitive value."""
@@ -814,6 +856,33 @@ class ReleaseCandidate:
     # Defining __eq__ alone leaves __hash__ None: candidates compare, they do not hash.
 
 
+def check_whitespace(whitespace: object, owner: str) -> str | None:
+    """Validate a ``whitespace`` choice (None: text compared as written) and return it."""
+    if whitespace is not None and (not isinstance(whitespace, str)
+                                   or whitespace not in WHITESPACE):
+        raise param_error("whitespace", owner, f"be one of {list(WHITESPACE)}", whitespace)
+    return whitespace
+
+
+def canonical_key(codes: np.ndarray, uniques: list, whitespace: str | None, column, *,
+                  qi: bool) -> tuple[np.ndarray, list]:
+    """A group column's codes and distinct values in canonical form (reported when values
+    merge); a QI column that spells one number several ways is reported too.  The one rule
+    for key columns; the Dask engine applies it to the merged distinct values."""
+    codes, uniques = normalize_column(codes, uniques, whitespace, column)
+    for note in spelling_notes(column, uniques, qi=qi):
+        warn(note, CanonicalTextWarning)
+    return codes, uniques
+
+
+def spelling_notes(column, uniques: list, *, qi: bool) -> list[str]:
+    """The sentence for a QI column of a released table that spells a number several ways
+    (compared as text, as a reader sees it), or nothing."""
+    spellings = numeric_spellings(uniques) if qi else []
+    return [spellings_message(column, spellings, len(uniques), numbers=None)] \
+        if spellings else []
+
+
 def missing_values_error(column, n_missing: int) -> SchemaError:
     """The error for missing values in a column read under ``missing='error'``."""
     return SchemaError(f"Column {column!r} has {n_missing} missing value(s); pass "
@@ -865,7 +934,8 @@ def elements_of(cells: pd.Series, list_like: pd.Series) -> tuple[np.ndarray, pd.
 
 
 def encode_sensitive(cells: pd.Series, *, semantics: str, missing: str = "error",
-                     individuals: pd.Series | None = None) -> tuple[np.ndarray, np.ndarray, list]:
+                     individuals: pd.Series | None = None,
+                     whitespace: str | None = "strip") -> tuple[np.ndarray, np.ndarray, list]:
     """The one rule for reading a sensitive column (Sect. 2.1): the row of every sensitive
     element, its value code and the distinct values (sorted, as :func:`factorize` gives).
 
@@ -873,7 +943,9 @@ def encode_sensitive(cells: pd.Series, *, semantics: str, missing: str = "error"
     cell holds a person's values (a scalar cell is one value), missing values inside lists are
     an error under ``missing='error'`` (else values of their own), and under mvpi-set no
     person holds a value twice (a person is a row, or ``individuals`` names them).  Missing
-    scalar cells are the caller's to check with the other columns it reads.
+    scalar cells are the caller's to check with the other columns it reads.  Values are
+    compared in canonical form under ``whitespace`` (:mod:`skyprivacy._core.canonical`;
+    None: as written).
 
     Raises
     ------
@@ -892,12 +964,12 @@ def encode_sensitive(cells: pd.Series, *, semantics: str, missing: str = "error"
         if list_like.any():
             first = int(np.flatnonzero(list_like.to_numpy())[0])
             check_sensitive(cells.name, list_cell=(cells.index[first],))
-        codes, values = factorize(cells)
+        codes, values = normalize_column(*factorize(cells), whitespace, cells.name)
         return np.arange(len(cells), dtype=np.int64), codes, values
     row_of, flat = elements_of(cells, list_like)
     if missing == "error":
         check_sensitive(cells.name, n_missing=int(flat.map(is_missing).sum()))
-    codes, values = factorize(flat)
+    codes, values = normalize_column(*factorize(flat), whitespace, cells.name)
     if semantics == "mvpi-set" and len(values):
         person_codes, persons = (factorize(individuals) if individuals is not None else
                                  (np.arange(len(cells), dtype=np.int64), cells.index))

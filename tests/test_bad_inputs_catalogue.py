@@ -263,6 +263,9 @@ TABLE_CERTIFICATES = {
     "checks not a list": ({"checks": {}}, "'checks' must be a list of objects"),
     "a check without l": ({"checks": [{"value": "flu"}]}, "a check has no 'l'"),
     "an unknown verdict": ({"verdict": "fine"}, "'verdict' must be 'safe' or 'unsafe'"),
+    "an unknown text normalization": ({"normalization": {"unicode": "NFKC"}},
+                                      "'normalization' must be {'unicode': 'NFC'"),
+    "a null text normalization": ({"normalization": None}, "'normalization' must be an object"),
     "a malformed labels record": ({"labels": {"file": 3}}, "'labels' must be null or an "
                                                            "object"),
     "a set-label file that is missing": ({"labels": {"file": "gone.labels.json",

@@ -14,6 +14,7 @@ from guides import DOCS, ROOT_TESTS, blocks, norun_blocks, run_page
 #: Pages run by another test module: page -> the test module (below tests/) that runs it.
 RUN_ELSEWHERE = {
     "baselines.md": "test_baselines_docs.py",
+    "canonical-text.md": "test_canonical_text.py",
     "choosing-a-method.md": "test_choosing_docs.py",
     "fairness_queries.md": "fairness_queries/test_docs.py",
     "group_tagging.md": "experimental/group_tagging/test_docs.py",

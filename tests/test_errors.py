@@ -18,6 +18,7 @@ from skyprivacy.errors import (
     InfeasibleError,
     InvalidParameterError,
     MixedColumnWarning,
+    CanonicalTextWarning,
     NotDifferentiallyPrivateWarning,
     NotFittedError,
     PrivacyRiskWarning,
@@ -52,6 +53,7 @@ ERRORS = {
 WARNINGS = {
     PrivacyRiskWarning: SkyPrivacyWarning,
     MixedColumnWarning: SkyPrivacyWarning,
+    CanonicalTextWarning: SkyPrivacyWarning,
     UnusedPolicyValueWarning: SkyPrivacyWarning,
     UnknownValueWarning: SkyPrivacyWarning,
     QueryDesignWarning: SkyPrivacyWarning,

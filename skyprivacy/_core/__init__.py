@@ -19,6 +19,11 @@ exact
 encoding
     Missing-value markers, list-like cells, factorization of a column into codes, and the
     missing-column message.
+canonical
+    Canonical text, the one normalization under which cells, policy keys and hierarchy
+    leaves are compared (Unicode NFC, zero-width characters removed, surrounding
+    whitespace stripped or kept), applied to distinct values, with the reports of values
+    that became one and of numbers spelled several ways.
 optional
     Importing an optional dependency, with one wording naming the extra to install (and the
     one message when the ``dask`` extra is missing).

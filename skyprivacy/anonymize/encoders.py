@@ -16,9 +16,21 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from .._core.canonical import (
+    canonical_text,
+    normalize_column,
+    numeric_spellings,
+    spellings_message,
+)
 from .._core.encoding import factorize
 from .._core.warning import warn
-from ..errors import HierarchyError, InvalidParameterError, MixedColumnWarning, param_error
+from ..errors import (
+    CanonicalTextWarning,
+    HierarchyError,
+    InvalidParameterError,
+    MixedColumnWarning,
+    param_error,
+)
 from ..labels import DEFAULT_LABEL_LENGTH, SUPPRESSED, set_label
 
 LEADING_ZERO = re.compile(r"^\s*[+-]?0\d")
@@ -123,12 +135,21 @@ def infer_kind(uniques: pd.Series, counts: np.ndarray, name: str, owner: str) ->
     if pd.api.types.is_numeric_dtype(uniques):
         return "numeric"
     text = as_text(uniques)
+    # one number spelled several ways ('1', '01', '1.0'): said, with the choice it forces
+    spellings = numeric_spellings([t for t, missing in zip(text, uniques.isna()) if not missing])
     if text.str.match(LEADING_ZERO).any():
+        if spellings:
+            warn(spellings_message(name, spellings, len(text), numbers=False),
+                 CanonicalTextWarning)
         return "set"  # codes such as ZIP 02139: never read as numbers
     # a missing cell (kept as a value by missing='as_value') is no odd cell: it sorts last
     odd = (pd.to_numeric(text.str.strip(), errors="coerce").isna()
            & ~uniques.isna()).to_numpy()
     if not odd.any():
+        if spellings:
+            distinct = len(set(pd.to_numeric(text[~uniques.isna()].str.strip()).tolist()))
+            warn(spellings_message(name, spellings, distinct, numbers=True),
+                 CanonicalTextWarning)
         return "numeric"
     n_odd = int(counts[odd].sum())
     if 1 - n_odd / int(counts.sum()) >= MOSTLY_NUMERIC:
@@ -238,16 +259,16 @@ def _explicit_order(column: pd.Series, name: str, rule, owner: str) -> tuple:
     try:
         listed = tuple(rule)
         positions: dict = {}
-        for value in listed:
-            if value in positions:
+        for value in listed:  # values as they are compared: in canonical form
+            if canonical_text(value) in positions:
                 raise InvalidParameterError(
                     f"The 'order' parameter of {owner} lists {value!r} twice for {name!r}.")
-            positions[value] = len(positions)
+            positions[canonical_text(value)] = len(positions)
     except TypeError:
         raise param_error("order", owner, f"map {name!r} to 'sorted', 'first' or the list of "
                           f"its values in order", rule) from None
     distinct = pd.unique(column)
-    unlisted = [v for v in distinct if v not in positions]
+    unlisted = [v for v in distinct if canonical_text(v) not in positions]
     if unlisted:
         shown = [v.item() if isinstance(v, np.generic) else v for v in unlisted[:5]]
         raise InvalidParameterError(
@@ -265,9 +286,9 @@ def _ordered_codes(column: pd.Series, rule) -> tuple[np.ndarray, list]:
     if rule == "first":
         codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=False)
     else:
-        position = {value: i for i, value in enumerate(rule)}
+        position = {canonical_text(value): i for i, value in enumerate(rule)}
         seen_codes, seen = pd.factorize(column, sort=False, use_na_sentinel=False)
-        ranks = np.array([position[v] for v in seen], dtype=np.int64)
+        ranks = np.array([position[canonical_text(v)] for v in seen], dtype=np.int64)
         by_rank = np.argsort(ranks, kind="stable")  # first-seen codes in the explicit order
         renumber = np.empty(len(ranks), dtype=np.int64)
         renumber[by_rank] = np.arange(len(ranks))
@@ -358,6 +379,10 @@ class SetQI(NumericQI):
                  label_length: int | None = DEFAULT_LABEL_LENGTH):
         self.name = name
         codes, uniques = _ordered_codes(column, order)
+        # values that look the same are one category (docs/canonical-text.md); a group of
+        # one cell still publishes that cell exactly (released.group_labels)
+        codes, uniques = normalize_column(codes, uniques, "strip", name,
+                                          keep_order=order != "sorted")
         self.codes = codes
         self.labels_ = [str(u) for u in uniques]
         self.uniques = np.arange(len(uniques))
@@ -437,7 +462,7 @@ class TreeQI:
         self.leaf_labels = leaf_labels
         self.leaf_node = np.array(leaf_node, dtype=np.int64)
         # look up each distinct value once, then broadcast through the column's codes
-        value_codes, uniques = factorize(column)
+        value_codes, uniques = normalize_column(*factorize(column), "strip", self.name)
         try:
             leaves = hierarchy.generalize(list(uniques), 0)
         except HierarchyError as exc:

@@ -11,7 +11,7 @@ from ..anonymize.api import METHODS
 from ..anonymize.lattice import OBJECTIVES, SUPPRESSED
 from ..io import TABLE_FORMATS
 from ..labels import DEFAULT_LABEL_LENGTH
-from ..release import SEMANTICS
+from ..release import SEMANTICS, WHITESPACE
 from .argtypes import (
     column_list,
     confidence,
@@ -87,6 +87,11 @@ def _release_options(p: argparse.ArgumentParser, *, allow_group: bool = True) ->
         p.add_argument("--individual", metavar="COL",
                        help="column identifying individuals (mvpi: one row per individual "
                             "and value)")
+        p.add_argument("--whitespace", choices=WHITESPACE, default="strip",
+                       help="text cells are compared in Unicode NFC without zero-width "
+                            "characters; strip (default) also ignores surrounding whitespace, "
+                            "keep compares it (docs/canonical-text.md); cells are never "
+                            "changed")
     else:
         p.add_argument("--qi", type=column_list, metavar="COL,...", required=True,
                        help="quasi-identifier columns")

@@ -76,7 +76,7 @@ def cmd_check(ctx: Context) -> int:
     bar(0.2)
     release = load_release(args, raw)
     check_policy_values(policy, [v for v in release.values if release.contains(v)],
-                         args.sensitive)
+                         args.sensitive, release.whitespace)
     if args.population_size is not None and not args.risk:
         raise UsageError("--population-size needs --risk")
     if args.risk and args.qi is None:
@@ -89,7 +89,8 @@ def cmd_check(ctx: Context) -> int:
     risk = ({"risk": True, "population_size": args.population_size} if args.risk else {})
     certificate = build_certificate(raw, policy, sensitive=args.sensitive, qi=args.qi,
                                     group=args.group, individual=args.individual,
-                                    semantics=args.semantics, result=result, **risk)
+                                    semantics=args.semantics, result=result, **risk,
+                                    whitespace=args.whitespace)
     figures = None
     if args.risk:  # the report lists the riskiest classes, which the certificate leaves out
         figures = identity_risk(raw, qi=args.qi, population_size=args.population_size).to_json()

@@ -14,6 +14,7 @@ from ..errors import UsageError
 from .. import hierarchy
 from ..io import InputError, OutputFiles, read_hierarchy, reject_missing, require_columns
 from ..labels import labels_bytes, labels_record
+from .._core.canonical import canonical_text
 from ..release import ReleaseCandidate
 from .argtypes import interval_widths, mask_count
 from .context import na_values
@@ -30,7 +31,8 @@ def load_release(args, raw: pd.DataFrame) -> ReleaseCandidate:
     reject_missing(raw, columns, na_values(args))
     return ReleaseCandidate.from_table(raw, sensitive=args.sensitive, qi=args.qi,
                                        group=args.group, individual=args.individual,
-                                       semantics=args.semantics)
+                                       semantics=args.semantics,
+                                       whitespace=getattr(args, "whitespace", "strip"))
 
 
 def _unknown_value_error(value, present: list, column: str, what: str) -> InputError:
@@ -42,13 +44,16 @@ def _unknown_value_error(value, present: list, column: str, what: str) -> InputE
                       f"there: [{shown}].")
 
 
-def check_policy_values(policy, present, column: str) -> None:
+def check_policy_values(policy, present, column: str,
+                        whitespace: str | None = None) -> None:
     """Every value the policy names occurs in the sensitive column, else an
-    :class:`InputError` that suggests the closest one."""
+    :class:`InputError` that suggests the closest one; with ``whitespace``, a value is
+    looked up in canonical form (:mod:`skyprivacy._core.canonical`), as the release
+    compares text."""
     present = list(present)
     known = set(map(str, present))
     for value in policy.values:
-        if str(value) not in known:
+        if str(canonical_text(value, whitespace)) not in known:
             raise _unknown_value_error(value, present, column, "Policy value")
 
 

@@ -44,6 +44,7 @@ import pandas as pd
 
 from .._core.encoding import factorize
 from ..anonymize.api import k_search, mondrian_criteria, mondrian_search, skyline_search
+from .._core.canonical import normalize_column
 from ..anonymize.encoders import make_encoder
 from ..anonymize.inputs import TableFacts, check_k, check_local_rows
 from ..anonymize.lattice import SUPPRESSED, AnonymizeResult, suppression_budget
@@ -169,6 +170,8 @@ def _sensitive_values(scan: dict, sensitive, semantics: str) -> tuple:
     if sensitive is not None and semantics != "svpi":
         value_uniques = value_uniques.astype(object)
     value_codes, values = factorize(value_uniques)
+    if sensitive is not None:  # as encode_sensitive: values compared in canonical form
+        value_codes, values = normalize_column(value_codes, values, "strip", sensitive)
     if sensitive is not None:
         raise_sensitive_faults(scan, sensitive, list_cells=semantics == "svpi", repeated=(
             repeated_value(scan["dup_row"], value_uniques, value_codes, values)))

@@ -21,8 +21,10 @@ import numpy as np
 import pandas as pd
 from dask.dataframe.utils import make_meta
 
-from ..errors import SchemaError, param_error
+from ..errors import CanonicalTextWarning, SchemaError, param_error
+from .._core.canonical import canonical_codes, canonical_positions, text_notes
 from .._core.encoding import factorize, is_missing, list_like_cells
+from .._core.warning import warn
 from .._core.exact import native
 from ..release import (
     MISSING_OPTIONS,
@@ -30,10 +32,12 @@ from ..release import (
     check_release_columns,
     check_semantics,
     check_sensitive,
+    check_whitespace,
     elements_of,
     int32_where_it_fits,
     missing_values_error,
     row_order,
+    spelling_notes,
 )
 from ..anonymize.source import distinct_rows, lexicographic_ids, narrow, positions_of_rows
 from ._compute import (
@@ -57,6 +61,8 @@ class _Spec:
     individual: str | None
     semantics: str
     missing: str
+    whitespace: str | None = "strip"
+    qi: bool = True
 
     @property
     def used(self) -> tuple:
@@ -64,12 +70,14 @@ class _Spec:
                                                if self.individual is not None else ())
 
 
-def sensitive_facts(cells: pd.Series, semantics: str, missing: str, by_row: bool = True):
+def sensitive_facts(cells: pd.Series, semantics: str, missing: str, by_row: bool = True,
+                    whitespace: str | None = "strip"):
     """One partition's facts about its sensitive cells for :func:`skyprivacy.release.
     sensitive_error` (the first list-like cell under svpi, the missing values inside list
     cells, the first row holding a value twice under mvpi-set when ``by_row``), and the
     partition's elements: (facts, row of every element or None, codes, distinct values in
-    order of first appearance); under svpi with a list-like cell, no elements."""
+    order of first appearance); under svpi with a list-like cell, no elements.  A value held
+    twice is found in canonical form under ``whitespace``, as the pandas path finds it."""
     facts: dict = {"list_row": None, "dup_row": None, "elem_missing": 0}
     list_like = list_like_cells(cells)
     if semantics == "svpi":
@@ -83,13 +91,17 @@ def sensitive_facts(cells: pd.Series, semantics: str, missing: str, by_row: bool
         facts["elem_missing"] = int(flat.map(is_missing).sum())
     codes, uniques = local_codes(flat)
     if semantics == "mvpi-set" and by_row and len(uniques):
-        pair = row_of * len(uniques) + codes
+        remap, canon, _ = canonical_codes(np.arange(len(uniques)), uniques.tolist(), whitespace,
+                                          keep_order=True)
+        spelled = np.empty(len(canon), dtype=np.int64)  # a cell as written of every value
+        spelled[remap[::-1]] = np.arange(len(remap))[::-1]
+        pair = row_of * len(canon) + remap[codes]
         uniq, counts = np.unique(pair, return_counts=True)
         if (counts > 1).any():
-            dup_rows, dup_values = np.divmod(uniq[counts > 1], len(uniques))
+            dup_rows, dup_values = np.divmod(uniq[counts > 1], len(canon))
             first = dup_rows[0]
             facts["dup_row"] = (cells.index[int(first)],
-                                uniques.iloc[dup_values[dup_rows == first]].tolist())
+                                uniques.iloc[spelled[dup_values[dup_rows == first]]].tolist())
     return facts, row_of, codes, uniques
 
 
@@ -130,7 +142,8 @@ def _scan(pdf: pd.DataFrame, spec: _Spec) -> dict:
         out["missing"] = np.array([int(pdf[c].isna().sum()) for c in spec.used],
                                   dtype=np.int64)
     facts, row_of, value_codes, out["values"] = sensitive_facts(
-        pdf[spec.sensitive], spec.semantics, spec.missing, by_row=spec.individual is None)
+        pdf[spec.sensitive], spec.semantics, spec.missing, by_row=spec.individual is None,
+        whitespace=spec.whitespace)
     out.update(facts)
     coded = [local_codes(pdf[k]) for k in spec.keys]
     out["keys"] = [uniques for _, uniques in coded]
@@ -209,8 +222,13 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
         out["missing"] = scan["missing"]
     if scan["list_row"] is not None or scan["n"] == 0:
         return out
-    key_rank, key_values = zip(*(_sorted_codes(u) for u in scan["keys"]))
-    value_rank, values = _sorted_codes(scan["values"])
+    # the normalization of the pandas path, on the merged distinct values; its notes are
+    # warned on the client, in the pandas path's order
+    notes: list = []
+    key_rank, key_values = zip(*(_canonical(u, spec, key, notes, qi=spec.qi)
+                                 for key, u in zip(spec.keys, scan["keys"])))
+    value_rank, values = _canonical(scan["values"], spec, spec.sensitive, notes, qi=False)
+    out["notes"] = notes
     out["key_values"], out["values"] = key_values, values
     cards = [len(v) for v in key_values]
     key_rank = [narrow(rank, card) for rank, card in zip(key_rank, cards)]
@@ -244,6 +262,17 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
     return out
 
 
+def _canonical(uniques: pd.Series, spec: _Spec, column, notes: list, *,
+               qi: bool) -> tuple[np.ndarray, list]:
+    """:func:`_sorted_codes` in canonical form (as the pandas path's factorize and
+    :func:`~skyprivacy._core.canonical.normalize_column`), its notes added to ``notes``."""
+    codes, ordered = _sorted_codes(uniques)
+    codes, canon, merged = canonical_codes(codes, ordered, spec.whitespace)
+    notes += text_notes(column, canon, merged, spec.whitespace)
+    notes += spelling_notes(column, canon, qi=qi)
+    return codes, canon
+
+
 def _sorted_codes(uniques: pd.Series) -> tuple[np.ndarray, list]:
     """For every distinct value (in first-appearance order): its code in the sorted order
     :func:`skyprivacy.release.factorize` gives the whole column, and that order's values."""
@@ -252,16 +281,19 @@ def _sorted_codes(uniques: pd.Series) -> tuple[np.ndarray, list]:
 
 
 def from_table(table, *, sensitive: str, qi=None, group=None, individual=None,
-               semantics: str = "svpi", missing: str = "error") -> ReleaseCandidate:
+               semantics: str = "svpi", missing: str = "error",
+               whitespace: str | None = "strip") -> ReleaseCandidate:
     """:meth:`ReleaseCandidate.from_table` for a ``dask.dataframe.DataFrame`` (same parameters,
     result and errors; see there)."""
     owner = "ReleaseCandidate.from_table"
     semantics = check_semantics(semantics, owner)
     if missing not in MISSING_OPTIONS:
         raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
+    whitespace = check_whitespace(whitespace, owner)
     keys, used = check_release_columns(table, sensitive=sensitive, qi=qi, group=group,
                                        individual=individual, owner=owner)
-    spec = _Spec(tuple(keys), sensitive, individual, semantics, missing)
+    spec = _Spec(tuple(keys), sensitive, individual, semantics, missing, whitespace,
+                 qi is not None)
     frame = table[list(dict.fromkeys(used))]
     scan = scan_table(frame, spec)
     return release_from_scan(frame, scan, spec)
@@ -277,6 +309,8 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
             if n_missing:
                 raise missing_values_error(column, n_missing)
     raise_sensitive_faults(scan, sensitive)
+    for note in scan.get("notes", ()):
+        warn(note, CanonicalTextWarning)
     key_values, values, combos = scan["key_values"], scan["values"], scan["combos"]
     cards = [len(v) for v in key_values]
     if spec.semantics == "svpi" and individual is not None:
@@ -296,7 +330,7 @@ def release_from_scan(frame, scan: dict, spec: _Spec) -> ReleaseCandidate:
     # the model adopts the arrays: the scan lets go of them
     indptr, value, count = scan.pop("indptr"), scan.pop("nz_value"), scan.pop("nz_count")
     return ReleaseCandidate.from_csr(sizes, indptr, value, count, values, labels=labels,
-                                     semantics=spec.semantics)
+                                     semantics=spec.semantics, whitespace=spec.whitespace)
 
 
 def _labels(keys: list, key_values: tuple, combos: list) -> pd.Index:
@@ -315,11 +349,11 @@ def _labels(keys: list, key_values: tuple, combos: list) -> pd.Index:
 
 # ---------------------------------------------------------------- individuals (shuffled)
 def _group_of_rows(pdf: pd.DataFrame, keys: list, key_values: tuple, combos: list,
-                   cards: list) -> np.ndarray:
-    """The group id of every row of a partition."""
+                   cards: list, whitespace: str | None = "strip") -> np.ndarray:
+    """The group id of every row of a partition (its cells in canonical form)."""
     columns = []
     for key, values in zip(keys, key_values):
-        columns.append(positions(pd.Series(values, dtype=object), pdf[key].astype(object)))
+        columns.append(canonical_positions(values, pdf[key].astype(object), whitespace))
     return positions_of_rows(columns, combos, cards)
 
 
@@ -341,7 +375,7 @@ def _svpi_individuals(frame, individual: str) -> None:
 def _person_groups(frame, spec: _Spec, key_values, combos, cards):
     """A dask frame of (person, group) per row, and the global row number of each row."""
     keys, individual = list(spec.keys), spec.individual
-    args = literal((keys, key_values, combos, cards), "groups")
+    args = literal((keys, key_values, combos, cards, spec.whitespace), "groups")
 
     def pairs(pdf, info):
         groups = _group_of_rows(pdf, *info)
@@ -375,7 +409,7 @@ def _raise_clash(frame, spec, key_values, combos, cards, clashing: set) -> None:
     parts = frame.to_delayed()  # lengths and rows from the same partitions
     lengths = compute(*[call(len, part, prefix="length") for part in parts])
     offsets = np.concatenate([[0], np.cumsum(lengths)])
-    info = (list(spec.keys), key_values, combos, cards)
+    info = (list(spec.keys), key_values, combos, cards, spec.whitespace)
     pieces = []
     for i, part in enumerate(parts):
         def rows(pdf, start, info=info):
@@ -396,11 +430,12 @@ def _raise_clash(frame, spec, key_values, combos, cards, clashing: set) -> None:
 def _mvpi_set_individuals(frame, spec: _Spec, values: list) -> None:
     """mvpi-set with an individual column: no (person, value) twice across rows."""
     individual, sensitive = spec.individual, spec.sensitive
-    value_codes = literal(values, "values")
+    value_codes = literal((values, spec.whitespace), "values")
 
-    def elements(pdf, values):
+    def elements(pdf, info):
+        values, whitespace = info
         row_of, flat = elements_of(pdf[sensitive], list_like_cells(pdf[sensitive]))
-        codes = positions(pd.Series(values, dtype=object), flat)
+        codes = canonical_positions(values, flat, whitespace)
         return pd.DataFrame({"person": pdf[individual].to_numpy(dtype=object)[row_of],
                              "value": codes})
 

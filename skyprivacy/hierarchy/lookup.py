@@ -15,8 +15,11 @@ leaves when the hierarchy is built:
   :func:`~skyprivacy.hierarchy.dates`).  Then ``datetime.date``, ``datetime.datetime``,
   ``pandas.Timestamp`` and ``numpy.datetime64`` values find the leaf of their calendar day.
 
-Otherwise lookups are exact: ``' Male'`` does not match ``'Male'``, and the error names
-the value so the stray space is visible.  Missing values (``None``, ``NaN``, ``NaT``) are
+Otherwise a text value that has no leaf of its exact text finds the leaf of its canonical
+text (:mod:`skyprivacy._core.canonical`, docs/canonical-text.md: Unicode NFC, zero-width
+characters removed, surrounding whitespace stripped), when no two leaves share one: ``' Male'``
+and ``'Male\u200b'`` find ``'Male'``, ``'café'`` in NFD finds the NFC leaf; ``'male'`` finds
+nothing, and the error names the value.  Missing values (``None``, ``NaN``, ``NaT``) are
 never covered; replace them by a label of their own first if they should be generalized.
 
 What lives here: :class:`LeafLookup` (the rule above, built once per hierarchy), the reading
@@ -37,6 +40,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import is_hashable
 
+from .._core.canonical import canonical_text
 from .._core.encoding import require_columns
 from .._core.validation import InstanceOf, validate_params
 from ..errors import SchemaError
@@ -114,9 +118,11 @@ class LeafLookup:
     >>> find = LeafLookup(("1", "2"), {"1": 0, "2": 1})
     >>> find.kind, find(2), find("2"), find(2.0), find(3)
     ('numeric', 1, 1, 1, -1)
+    >>> LeafLookup(("Male", "Female"), {"Male": 0, "Female": 1})(" Female\u200b")
+    1
     """
 
-    __slots__ = ("_leaves", "_positions", "kind", "_alias")
+    __slots__ = ("_leaves", "_positions", "kind", "_alias", "_canonical")
 
     def __init__(self, leaves: tuple, positions: dict):
         keys = [numeric_key(leaf) for leaf in leaves]
@@ -127,6 +133,13 @@ class LeafLookup:
         else:
             kind, alias = "exact", {}
         self._leaves, self._positions, self.kind, self._alias = leaves, positions, kind, alias
+        canonical: dict = {}
+        for position, leaf in enumerate(leaves):
+            if isinstance(leaf, str):
+                canonical.setdefault(canonical_text(leaf), []).append(position)
+        # only where one leaf has the canonical text: two would make the lookup a guess
+        self._canonical = {text: found[0] for text, found in canonical.items()
+                           if len(found) == 1}
 
     def __call__(self, value) -> int:
         """The position of the leaf ``value`` stands for, or -1."""
@@ -144,6 +157,8 @@ class LeafLookup:
             key = date_key(value)
             if key is not None:
                 return self._positions.get(key, -1)
+        if isinstance(value, str):
+            return self._canonical.get(canonical_text(value), -1)
         return -1
 
 

@@ -359,11 +359,11 @@ class Hierarchy:
         Examples
         --------
         >>> from skyprivacy.datasets import bundled
-        >>> bundled("adult", "sex").validate(["Male", " Female", "x", "x"])
+        >>> bundled("adult", "sex").validate(["Male", "female", "x", "x"])
         Traceback (most recent call last):
         ...
         skyprivacy.errors.HierarchyError: Hierarchy 'sex' does not cover 2 distinct value(s) of the
-            data (3 row(s)): [' Female', 'x']; its leaves include ['Male', 'Female'].
+            data (3 row(s)): ['female', 'x']; its leaves include ['Male', 'Female'].
         """
         _, data = one_dimensional(values, "Hierarchy.validate")
         self._covered_positions(data)
