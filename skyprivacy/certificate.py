@@ -728,7 +728,9 @@ def certified_summary(certificate: Mapping) -> dict:
     None for a bucketized release, then ``group``), ``sensitive``, ``kept`` (the columns
     published as is, from its ``classification``; None when it records none), ``policy_sha256``
     (:func:`policy_digest`, None without a skyline policy), ``criteria`` (the ``[criteria]``
-    spec, None without) and ``verdict``.
+    spec, None without), ``text`` (how text was compared: ``"NFC, whitespace strip"`` or
+    ``"NFC, whitespace keep"`` from its ``normalization``, ``"as written"`` when it records
+    none) and ``verdict``.
 
     Examples
     --------
@@ -749,7 +751,17 @@ def certified_summary(certificate: Mapping) -> dict:
             "kept": list(kept) if isinstance(kept, list) else None,
             "policy_sha256": None if policy is None else policy_digest(policy),
             "criteria": criteria.get("spec") if isinstance(criteria, Mapping) else None,
+            "text": _text_comparison(certificate.get("normalization")),
             "verdict": certificate["verdict"]}
+
+
+def _text_comparison(record: object) -> str:
+    """How a certificate's text was compared, in the words of its summary."""
+    try:
+        whitespace = whitespace_of(record)
+    except ValueError:
+        return "unreadable"  # verify_certificate refuses the record, naming it
+    return "as written" if whitespace is None else f"NFC, whitespace {whitespace}"
 
 
 def _pin_differences(summary: dict, qi, sensitive, policy) -> list[str]:

@@ -648,6 +648,7 @@ def _certified_text(summary: dict) -> str:
             + ("not recorded" if kept is None else ", ".join(kept) if kept else "none")
             + "; policy " + (f"sha256 {policy}" if policy else "none")
             + (f"; criteria {criteria}" if criteria else "")
+            + f"; text compared {summary['text']}"
             + (f"; signed by Ed25519 key {summary['signed_by']}" if "signed_by" in summary
                else "; unsigned"))
 

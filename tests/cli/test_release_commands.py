@@ -51,7 +51,7 @@ def test_the_three_commands_of_the_issue(work, capsys):
                    f"{certificate['table']['sha256']}, 14 breach probabilities recomputed "
                    f"exactly, certifying QIs age, workclass, sex; sensitive occupation; kept "
                    f"columns not recorded; policy sha256 {digest}; "
-                   f"unsigned; verdict safe.\n")
+                   f"text compared NFC, whitespace strip; unsigned; verdict safe.\n")
 
 
 # -------------------------------------------------------------------------------- check

@@ -32,11 +32,12 @@ def test_the_verified_line_and_json_name_what_is_certified(folder, capsys):
     assert code == 0 and err == ""
     assert out.endswith(f", 3 breach probabilities recomputed exactly, certifying QIs sex; "
                         f"sensitive disease; kept columns not recorded; policy sha256 {digest}; "
-                        f"unsigned; verdict safe.\n")
+                        f"text compared NFC, whitespace strip; unsigned; verdict safe.\n")
     code, out, _ = run(capsys, "verify", "t.csv", "--certificate", "c.json", "--format", "json")
     assert json.loads(out)["certified"] == {
         "qi": ["sex"], "group": None, "sensitive": "disease", "kept": None,
-        "policy_sha256": digest, "criteria": None, "verdict": "safe"}
+        "policy_sha256": digest, "criteria": None, "text": "NFC, whitespace strip",
+        "verdict": "safe"}
     code, out, err = run(capsys, "verify", "t.csv", "--certificate", "c.json", "--qi", "sex",
                          "--sensitive", "disease", "--policy", "p.toml")
     assert code == 0 and err == "" and out.startswith("VERIFIED: ")
