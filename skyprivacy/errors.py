@@ -23,6 +23,7 @@ __all__ = [
     "PrivacyRiskWarning",
     "MixedColumnWarning",
     "UnusedPolicyValueWarning",
+    "UnanalysedColumnWarning",
     "UnknownValueWarning",
     "param_error",
 ]
@@ -75,6 +76,11 @@ class MixedColumnWarning(SkyPrivacyWarning):
 
 class PrivacyRiskWarning(SkyPrivacyWarning):
     """Something about the input weakens the privacy guarantee a user may expect."""
+
+
+class UnanalysedColumnWarning(PrivacyRiskWarning):
+    """Columns no one classified were copied into a release unanalysed (``keep_rest=True``):
+    no privacy check covers them."""
 
 
 class UnusedPolicyValueWarning(SkyPrivacyWarning):

@@ -45,6 +45,7 @@ from .context import (
 from .release_inputs import (
     built_hierarchies,
     check_policy_values,
+    column_roles,
     check_values,
     criteria_report_page,
     given_hierarchies,
@@ -73,6 +74,7 @@ def cmd_check(ctx: Context) -> int:
     bar.label = "checking"
     bar(0.2)
     release = load_release(args, raw)
+    roles = column_roles(args, raw)
     check_policy_values(policy, [v for v in release.values if release.contains(v)],
                          args.sensitive)
     if args.population_size is not None and not args.risk:
@@ -85,9 +87,10 @@ def cmd_check(ctx: Context) -> int:
         pass  # every row's worst case, built now on the bar (the certificate records them)
     bar.label = "certifying"
     risk = ({"risk": True, "population_size": args.population_size} if args.risk else {})
-    certificate = build_certificate(raw, policy, sensitive=args.sensitive, qi=args.qi,
-                                    group=args.group, individual=args.individual,
-                                    semantics=args.semantics, result=result, **risk)
+    certificate = build_certificate(roles.select(raw), policy, sensitive=args.sensitive,
+                                    qi=args.qi, group=args.group, individual=args.individual,
+                                    semantics=args.semantics, result=result,
+                                    classification=roles.to_dict(), **risk)
     figures = None
     if args.risk:  # the report lists the riskiest classes, which the certificate leaves out
         figures = identity_risk(raw, qi=args.qi, population_size=args.population_size).to_json()
@@ -112,12 +115,15 @@ def cmd_check(ctx: Context) -> int:
                        "table": {"path": args.table, "sha256": certificate["table"]["sha256"],
                                  "n_rows": certificate["table"]["n_rows"]},
                        "release": certificate["release"],
+                       "classification": certificate["classification"],
+                       "copied_unanalysed": list(roles.copied),
                        "rows": [row.to_dict() for row in result.rows],
                        "certificate": certificate})
     else:
         ctx.emit("\n".join([verdict_line(result),
                             release_line(release, args.table, certificate["table"]["n_rows"]),
-                            ""]
+                            roles.explain("cli")]
+                           + ([roles.dropped_note()] if roles.dropped else []) + [""]
                            + _checks_text(result, certificate)
                            + _risk_text(certificate)
                            + ([] if result.safe else ["", _next_step(result, args)])))
@@ -215,6 +221,7 @@ def cmd_anonymize(ctx: Context) -> int:
     bar(0.0)
     raw = read_input(args)
     table = original_table(args, raw, hierarchies)
+    roles = column_roles(args, table)
     hierarchies = built_hierarchies(args, table, hierarchies)
     check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
     bar.label = "anonymizing"
@@ -225,7 +232,8 @@ def cmd_anonymize(ctx: Context) -> int:
             output="bucketized" if args.bucketized else "generalized",
             random_state=args.random_state, group_column=args.group_column,
             progress=bar.part(0.1, 0.7), numeric=args.numeric, categorical=args.categorical,
-            order=order, label_length=args.label_length)
+            order=order, label_length=args.label_length, keep=list(roles.kept),
+            drop=list(roles.dropped))
         bar.label = "writing the worst cases"
         for _ in result.certificate.iter_rows(progress=bar.part(0.7, 0.85)):
             pass  # built now on the bar; the certificate records every one
@@ -243,7 +251,8 @@ def cmd_anonymize(ctx: Context) -> int:
         labels = stage_labels(out, labels_path, args.output.rstrip("/"), result.set_labels)
         certificate = build_certificate(result.table, policy, sensitive=args.sensitive,
                                         semantics=args.semantics, result=result.certificate,
-                                        labels=labels, **grouping)
+                                        labels=labels, classification=roles.to_dict(),
+                                        **grouping)
         out.add(certificate_path, json_bytes(certificate))
         if args.report:
             out.add(args.report, report_page(ctx, certificate, result.candidate,
@@ -261,11 +270,14 @@ def cmd_anonymize(ctx: Context) -> int:
                        "n_groups": result.candidate.n_groups,
                        "average_group_size": result.average_group_size,
                        "n_splits": result.n_splits, "release_type": result.output,
+                       "classification": certificate["classification"],
+                       "copied_unanalysed": list(roles.copied),
                        "certificate": certificate})
     else:
         lines = [verdict_line(result.certificate),
                  "Released " + release_line(result.candidate, args.output,
                                              certificate["table"]["n_rows"]),
+                 roles.explain("cli"),
                  f"Certificate: {certificate_path} (table sha256 "
                  f"{certificate['table']['sha256']})."]
         if labels:
@@ -327,6 +339,7 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
     hierarchies = given_hierarchies(args)
     raw = read_input(args)
     table = original_table(args, raw, hierarchies)
+    roles = column_roles(args, table)
     hierarchies = built_hierarchies(args, table, hierarchies)
     if policy is not None:
         check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
@@ -337,14 +350,15 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
                        suppression_limit=args.suppression_limit or 0,
                        suppressed=suppressed, objective=args.objective or "loss",
                        hierarchies=hierarchies, semantics=args.semantics,
-                       split=args.split or "infogain")  # Mondrian's; full-domain has none
+                       split=args.split or "infogain",  # Mondrian's; full-domain has none
+                       keep=list(roles.kept), drop=list(roles.dropped))
     reasons = suppression_reasons(table, result, criteria, hierarchies, args)
     with OutputFiles() as out:
         add_table(args, out, args.output, result.table, output_format)
         certificate = anonymization_certificate(
             result, qi=args.qi, sensitive=args.sensitive, criteria=criteria,
             suppressed=suppressed, suppression_limit=args.suppression_limit, reasons=reasons,
-            semantics=args.semantics)
+            semantics=args.semantics, classification=roles.to_dict())
         if not certificate["safe"]:  # the search only releases safe tables
             raise InfeasibleError("The released table failed its own certificate; nothing "
                                   "was written. Please report this as a bug.")
@@ -365,6 +379,8 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
                        "levels": made["levels"], "objective": made["objective"],
                        "search": made["search"], "suppression": supp,
                        "criteria": certificate["criteria"]["results"],
+                       "classification": certificate["classification"],
+                       "copied_unanalysed": list(roles.copied),
                        "certificate": certificate})
         return EXIT_OK
     results = certificate["criteria"]["results"]
@@ -375,7 +391,8 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
         head += f" and all {len(certificate['checks'])} (value, point) checks of the policy"
     lines = [head + ".",
              "Released " + release_line(result.candidate, args.output,
-                                         certificate["table"]["n_rows"])]
+                                         certificate["table"]["n_rows"]),
+             roles.explain("cli")]
     objective = made["objective"]
     value = "" if objective["value"] is None else f" = {objective['value_float']:.6g}"
     if made["levels"] is not None:
@@ -495,6 +512,7 @@ def cmd_compare(ctx: Context) -> int:
     order = orders(args)
     raw = read_input(args)
     table = original_table(args, raw, hierarchies)
+    roles = column_roles(args, table)
     hierarchies = built_hierarchies(args, table, hierarchies)
     present = distinct_values(table, args.sensitive)
     check_values(args.values, present, args.sensitive)
@@ -504,7 +522,8 @@ def cmd_compare(ctx: Context) -> int:
             made = k_anonymize(table, qi=args.qi, k=args.k_anonymity, hierarchies=hierarchies,
                                split=args.split or "widest", progress=bar.part(0, 0.5),
                                numeric=args.numeric, categorical=args.categorical,
-                               order=order, label_length=args.label_length)
+                               order=order, label_length=args.label_length,
+                               keep=[args.sensitive, *roles.kept], drop=list(roles.dropped))
             released, set_labels = made.table, made.set_labels
             release = ReleaseCandidate.from_table(released, qi=args.qi,
                                                   sensitive=args.sensitive,
@@ -530,7 +549,8 @@ def cmd_compare(ctx: Context) -> int:
                 c=args.confidence, hierarchies=hierarchies,
                 split=args.split or "infogain", values=args.values, semantics=args.semantics,
                 numeric=args.numeric, categorical=args.categorical, order=order,
-                label_length=args.label_length, progress=bar)
+                label_length=args.label_length, progress=bar, keep=list(roles.kept),
+                drop=list(roles.dropped))
             anonymization, skylines = comparison.anonymization, comparison.skylines
             released, release = anonymization.table, anonymization.candidate
             set_labels = anonymization.set_labels
