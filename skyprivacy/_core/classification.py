@@ -23,7 +23,7 @@ from ..errors import InvalidParameterError, UnanalysedColumnWarning, UsageError
 from .warning import warn
 
 __all__ = ["Classification", "classify_columns", "classification_from_dict",
-           "column_differences", "STYLES"]
+           "column_differences", "verified_columns", "STYLES"]
 
 #: How messages spell the options: the Python keywords or the command-line flags.
 STYLES = {
@@ -253,3 +253,19 @@ def column_differences(columns: Iterable, classification: Classification,
         out.append(f"The certificate's classification lists column(s) {_names(absent)} that "
                    f"the table does not have.")
     return out
+
+
+def verified_columns(record) -> str:
+    """The clause of ``verify``'s VERIFIED line about the columns a certificate's
+    ``classification`` record keeps unanalysed ('' when it records none).
+
+    Examples
+    --------
+    >>> verified_columns({"qi": ["age"], "sensitive": "dx", "kept": ["id"], "dropped": []})
+    "columns checked: kept as is (not analysed) 'id', "
+    """
+    if not isinstance(record, Mapping):
+        return ""
+    kept = record.get("kept") or []
+    return (f"columns checked: kept as is (not analysed) {_names(kept)}, " if kept
+            else "columns checked: none kept unanalysed, ")

@@ -112,11 +112,12 @@ class PandasEngine:
 
 def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, split, output,
                    random_state, group_column, progress, numeric, categorical, order,
-                   label_length, missing, classification=None) -> AnonymizationResult:
+                   label_length, missing, keep=None, drop=None,
+                   keep_rest: bool = False) -> AnonymizationResult:
     """:func:`skyline_anonymize` over an engine (:class:`PandasEngine`, or the Dask
-    engine's, over the table without its dropped columns): the checks, the search, the
-    release and its certificate, the same for both; the result records ``classification``
-    (:func:`~.inputs.classified`)."""
+    engine's): the checks (the roles of the columns after every option,
+    :func:`~.inputs.classified`), the search, the release without its dropped columns and
+    its certificate, the same for both."""
     progress = progress_callback(progress, owner="skyline_anonymize", label="anonymizing")
     checked = check_anonymization(
         engine.table, engine.facts(sensitive, semantics, missing), qi=qi, sensitive=sensitive,
@@ -126,10 +127,14 @@ def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, spl
         owner="skyline_anonymize")
     qi, policy, semantics = checked.qi, checked.policy, checked.semantics
     search = engine.search(checked, sensitive, policy, split, None, progress, missing)
+    # the roles of the other columns: after every check of the data, before the search
+    classification, _ = classified(engine.table, qi=qi, sensitive=sensitive, keep=keep,
+                                   drop=drop, keep_rest=keep_rest, owner="skyline_anonymize")
     check_feasible(search.root(), search.values, semantics, policy)
     n_splits = search.run()
     finish(progress)
     released, assignment, groups, _ = search.release(output, random_state, group_column)
+    released = classification.select(released)
     candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
                                   group_column=group_column, semantics=semantics,
                                   missing=missing)
@@ -140,12 +145,12 @@ def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, spl
         n_candidates_evaluated=search.rules.n_candidates,
         group_column=group_column if output == "bucketized" else None,
         set_labels=set_labels_of(search.attrs), _engine=search.audit)
-    return result if classification is None else attach(result, classification)
+    return attach(result, classification)
 
 
 def k_search(engine, *, qi, k: int, hierarchies, split, output, group_column, progress,
-             numeric, categorical, order, label_length, missing,
-             classification=None) -> KAnonymizationResult:
+             numeric, categorical, order, label_length, missing, keep=None, drop=None,
+             keep_rest: bool = False) -> KAnonymizationResult:
     """:func:`k_anonymize` over an engine: the checks (of the QI columns beside the identity
     marker), the search under the size rule, the release and its k-anonymity certificate."""
     progress = progress_callback(progress, owner="k_anonymize", label="anonymizing")
@@ -161,14 +166,17 @@ def k_search(engine, *, qi, k: int, hierarchies, split, output, group_column, pr
     if search.n_rows < k:
         raise InfeasibleError(f"The table has {search.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")
+    classification, _ = classified(engine.table, qi=qi, sensitive=None, keep=keep, drop=drop,
+                                   keep_rest=keep_rest, owner="k_anonymize")
     n_splits = search.run()
     finish(progress)
     released, assignment, groups, sizes = search.release(output, None, group_column)
+    released = classification.select(released)
     from ..baselines import k_anonymity
     certificate = k_anonymity(sizes_only(sizes, pd.RangeIndex(len(sizes), name="group")), k=k)
     result = KAnonymizationResult(released, certificate, assignment, groups, k, n_splits,
                                   set_labels_of(search.attrs))
-    return result if classification is None else attach(result, classification)
+    return attach(result, classification)
 
 
 @dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
@@ -299,13 +307,12 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     check_local_rows(local_rows, owner)
     if not isinstance(table, pd.DataFrame):
         raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
-    classification, table = classified(table, qi=qi, sensitive=sensitive, keep=keep, drop=drop,
-                                       keep_rest=keep_rest, owner=owner)
     return skyline_search(
         PandasEngine(table), qi=qi, sensitive=sensitive, policy=policy, hierarchies=hierarchies,
         semantics=semantics, split=split, output=output, random_state=random_state,
         group_column=group_column, progress=progress, numeric=numeric, categorical=categorical,
-        order=order, label_length=label_length, missing=missing, classification=classification)
+        order=order, label_length=label_length, missing=missing, keep=keep, drop=drop,
+        keep_rest=keep_rest)
 
 
 @dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
@@ -353,12 +360,11 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     check_local_rows(local_rows, owner)
     if not isinstance(table, pd.DataFrame):
         raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
-    classification, table = classified(table, qi=qi, sensitive=None, keep=keep, drop=drop,
-                                       keep_rest=keep_rest, owner=owner)
     return k_search(PandasEngine(table), qi=qi, k=k, hierarchies=hierarchies, split=split,
                     output=output, group_column=group_column, progress=progress,
                     numeric=numeric, categorical=categorical, order=order,
-                    label_length=label_length, missing=missing, classification=classification)
+                    label_length=label_length, missing=missing, keep=keep, drop=drop,
+                    keep_rest=keep_rest)
 
 
 def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple[int, str]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from fractions import Fraction
 
+from .._core.classification import verified_columns
 from .._core.exact import readable_fraction
 from .._core.text import confidence_text, percent_text
 from .._core.version import __version__
@@ -615,7 +616,8 @@ def cmd_verify(ctx: Context) -> int:
                                        "created": certificate.get("created"),
                                        "library_version": made_by,
                                        "verdict": certificate["verdict"],
-                                       "n_checks": len(certificate["checks"])}})
+                                       "n_checks": len(certificate["checks"]),
+                                       "classification": certificate.get("classification")}})
     elif verification.ok:
         ctx.emit(f"VERIFIED: {args.table} matches {args.certificate}: table sha256 "
                  f"{certificate['table']['sha256']}, "
@@ -630,6 +632,7 @@ def cmd_verify(ctx: Context) -> int:
                       + (f" against {args.original}" if original is not None else "") + ", "
                       if "anonymization" in certificate else "")
                    + ("the identity-risk figures recomputed, " if "risk" in certificate else "")
+                   + verified_columns(certificate.get("classification"))
                    + f"verdict {certificate['verdict']}.")
     else:
         ctx.emit("\n".join([f"NOT VERIFIED: {args.table} does not match {args.certificate}:"]

@@ -45,7 +45,7 @@ import pandas as pd
 from .._core.encoding import factorize
 from ..anonymize.api import k_search, mondrian_criteria, mondrian_search, skyline_search
 from ..anonymize.encoders import make_encoder
-from ..anonymize.inputs import TableFacts, check_k, check_local_rows, classified
+from ..anonymize.inputs import TableFacts, check_k, check_local_rows
 from ..anonymize.lattice import SUPPRESSED, AnonymizeResult, suppression_budget
 from ..anonymize.released import (
     AnonymizationResult,
@@ -928,14 +928,12 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
     """:func:`skyprivacy.skyline_anonymize` for a dask DataFrame (same parameters and
     result, with ``.table``, ``.assignment`` and ``.groups`` as dask collections)."""
     local_rows = check_local_rows(local_rows, "skyline_anonymize", DEFAULT_LOCAL_ROWS)
-    classification, table = classified(table, qi=qi, sensitive=sensitive, keep=keep, drop=drop,
-                                       keep_rest=keep_rest, owner="skyline_anonymize")
     return skyline_search(
         DaskEngine(table, local_rows), qi=qi, sensitive=sensitive, policy=policy,
         hierarchies=hierarchies, semantics=semantics, split=split, output=output,
         random_state=random_state, group_column=group_column, progress=progress,
         numeric=numeric, categorical=categorical, order=order, label_length=label_length,
-        missing=missing, classification=classification)
+        missing=missing, keep=keep, drop=drop, keep_rest=keep_rest)
 
 
 def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
@@ -947,12 +945,11 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
     rows are finished on the worker holding them."""
     k = check_k(k, split, "k_anonymize")
     local_rows = check_local_rows(local_rows, "k_anonymize", DEFAULT_LOCAL_ROWS)
-    classification, table = classified(table, qi=qi, sensitive=None, keep=keep, drop=drop,
-                                       keep_rest=keep_rest, owner="k_anonymize")
     return k_search(DaskEngine(table, local_rows), qi=qi, k=k, hierarchies=hierarchies,
                     split=split, output=output, group_column=group_column, progress=progress,
                     numeric=numeric, categorical=categorical, order=order,
-                    label_length=label_length, missing=missing, classification=classification)
+                    label_length=label_length, missing=missing, keep=keep, drop=drop,
+                    keep_rest=keep_rest)
 
 
 def anonymize(table, *, qi, sensitive, criteria, suppression_limit=0.0,

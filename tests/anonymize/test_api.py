@@ -129,7 +129,7 @@ def test_generalized_labels_are_ranges_and_hierarchy_nodes():
     table = make_table(3, 200)
     policy = Policy.uniform([(0, 2, 0, 0.8)])
     result = skyline_anonymize(table, qi=["age", "zip"], sensitive="disease", policy=policy,
-                               hierarchies={"zip": ZIP_HIERARCHY})
+                               hierarchies={"zip": ZIP_HIERARCHY}, keep="sex")
     ages = set(result.table["age"])
     assert all(re.fullmatch(r"\[\d+, \d+\]|\d+", a) for a in ages)
     assert set(result.table["zip"]) <= set(ZIP_HIERARCHY.graph.nodes[n]["label"]
@@ -178,7 +178,7 @@ def test_infeasible_policy_names_value_and_point_and_a_way_forward():
             "generalization can satisfy the policy: relax the failing points to what the "
             "table withstands.")) as caught:
         skyline_anonymize(table, qi="age", sensitive="disease",
-                          policy=Policy({"flu": [(4, 0, 0, 0.5)]}))
+                          policy=Policy({"flu": [(4, 0, 0, 0.5)]}), drop=["zip", "sex"])
     # the same, structured: the failing checks and what the whole table withstands
     assert [row["value"] for row in caught.value.failing] == ["flu"]
     assert caught.value.withstands == [{"value": "flu", "c": "1/2", "points": [[0, 1, 0]]}]
@@ -198,10 +198,11 @@ def test_k_anonymize_matches_the_identity_skyline_through_the_same_engine():
         table["person"] = np.arange(len(table))
         for k in (2, 3, 5):
             fast = k_anonymize(table, qi=["age", "zip", "sex"], k=k,
-                               hierarchies={"zip": ZIP_HIERARCHY})
+                               hierarchies={"zip": ZIP_HIERARCHY}, keep=["disease", "person"])
             full = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="person",
                                      policy=k_anonymity_policy(k),
-                                     hierarchies={"zip": ZIP_HIERARCHY}, split="widest")
+                                     hierarchies={"zip": ZIP_HIERARCHY}, split="widest",
+                                     keep="disease")
             assert fast.safe and full.certificate.safe
             assert (fast.groups["n_individuals"] >= k).all()
             pd.testing.assert_series_equal(fast.assignment, full.assignment)
@@ -220,7 +221,7 @@ def test_cl_diversity_policy_yields_a_cl_diverse_release():
 def test_categorical_without_hierarchy_splits_its_sorted_values():
     table = make_table(2, 400)
     result = skyline_anonymize(table, qi=["zip"], sensitive="disease",
-                               policy=Policy.uniform([(0, 1, 0, 0.9)]))
+                               policy=Policy.uniform([(0, 1, 0, 0.9)]), drop=["age", "sex"])
     values = ["47302", "47305", "47901", "47906", "47907", "48001"]
     for original, label in zip(table["zip"], result.table["zip"]):
         members = label.strip("{}").split(", ") if label.startswith("{") else [label]
@@ -232,7 +233,7 @@ def test_categorical_without_hierarchy_splits_its_sorted_values():
     flat = from_mapping({v: ["*"] for v in values}, name="zip")
     suppressed = skyline_anonymize(table, qi=["zip"], sensitive="disease",
                                    policy=Policy.uniform([(0, 1, 0, 0.9)]),
-                                   hierarchies={"zip": flat})
+                                   hierarchies={"zip": flat}, drop=["age", "sex"])
     assert set(suppressed.table["zip"]) <= set(values) | {"*"}
 
 
@@ -336,7 +337,8 @@ def test_k_anonymize_calls_no_deprecated_api():
     table = make_table(2, 60)
     with warnings.catch_warnings():
         warnings.simplefilter("error", FutureWarning)
-        result = k_anonymize(table, qi=["age", "zip"], k=4, hierarchies={"zip": ZIP_HIERARCHY})
+        result = k_anonymize(table, qi=["age", "zip"], k=4, hierarchies={"zip": ZIP_HIERARCHY},
+                             keep=["sex", "disease"])
         assert result.safe and result.certificate.k == 4
 
 
