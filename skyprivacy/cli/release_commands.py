@@ -75,13 +75,13 @@ def cmd_check(ctx: Context) -> int:
     bar.label = "checking"
     bar(0.2)
     release = load_release(args, raw)
-    roles = column_roles(args, raw)
     check_policy_values(policy, [v for v in release.values if release.contains(v)],
                          args.sensitive)
     if args.population_size is not None and not args.risk:
         raise UsageError("--population-size needs --risk")
     if args.risk and args.qi is None:
         raise UsageError("--risk needs --qi (identity risk is measured on the QI columns)")
+    roles = column_roles(args, raw)
     result = skyline_check(release, policy)
     bar.label = "writing the worst cases"
     for _ in result.iter_rows(progress=bar.part(0.3, 0.9)):
@@ -222,9 +222,9 @@ def cmd_anonymize(ctx: Context) -> int:
     bar(0.0)
     raw = read_input(args)
     table = original_table(args, raw, hierarchies)
-    roles = column_roles(args, table)
     hierarchies = built_hierarchies(args, table, hierarchies)
     check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
+    roles = column_roles(args, table)
     bar.label = "anonymizing"
     try:
         result = skyline_anonymize(
@@ -340,10 +340,10 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
     hierarchies = given_hierarchies(args)
     raw = read_input(args)
     table = original_table(args, raw, hierarchies)
-    roles = column_roles(args, table)
     hierarchies = built_hierarchies(args, table, hierarchies)
     if policy is not None:
         check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
+    roles = column_roles(args, table)
     suppressed = args.suppressed or "drop"
     result = anonymize(table, qi=args.qi, sensitive=args.sensitive, criteria=criteria,
                        method=args.method,
@@ -392,8 +392,7 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
         head += f" and all {len(certificate['checks'])} (value, point) checks of the policy"
     lines = [head + ".",
              "Released " + release_line(result.candidate, args.output,
-                                         certificate["table"]["n_rows"]),
-             roles.explain("cli")]
+                                         certificate["table"]["n_rows"])]
     objective = made["objective"]
     value = "" if objective["value"] is None else f" = {objective['value_float']:.6g}"
     if made["levels"] is not None:
@@ -412,6 +411,7 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
             line += (f": {len(supp['groups']):,} group(s) failing {', '.join(failed)} at the "
                      f"chosen node")
         lines.append(line + ".")
+    lines.append(roles.explain("cli"))
     lines.append(f"Certificate: {certificate_path} (table sha256 "
                  f"{certificate['table']['sha256']}).")
     ctx.emit("\n".join(lines))
@@ -621,6 +621,7 @@ def cmd_verify(ctx: Context) -> int:
     elif verification.ok:
         ctx.emit(f"VERIFIED: {args.table} matches {args.certificate}: table sha256 "
                  f"{certificate['table']['sha256']}, "
+                 + verified_columns(certificate.get("classification"))
                  + (f"set-label file {labels_path} sha256 {certificate['labels']['sha256']}, "
                     if labels_path else "")
                  + (f"{len(certificate['checks'])} breach probabilities recomputed exactly, "
@@ -632,7 +633,6 @@ def cmd_verify(ctx: Context) -> int:
                       + (f" against {args.original}" if original is not None else "") + ", "
                       if "anonymization" in certificate else "")
                    + ("the identity-risk figures recomputed, " if "risk" in certificate else "")
-                   + verified_columns(certificate.get("classification"))
                    + f"verdict {certificate['verdict']}.")
     else:
         ctx.emit("\n".join([f"NOT VERIFIED: {args.table} does not match {args.certificate}:"]

@@ -17,14 +17,14 @@ from skyprivacy.cli import SCHEMA_VERSION
 from skyprivacy.cli.release_commands import _next_step
 from skyprivacy.io import write_table
 
-from .helpers import RELEASE, assert_input_error, run
+from .helpers import AS_IS, ORIGINAL, RELEASE, UNUSED, assert_input_error, drop_others, run
 
 
 # --------------------------------------------------------------------- the issue's forms
 def test_the_three_commands_of_the_issue(work, capsys):
     code, out, err = run(capsys, "anonymize", "adult.csv", "--qi", "age,workclass,sex",
                          "--sensitive", "occupation", "--policy", "policy.toml", "--output",
-                         "out.csv", "--certificate", "cert.json")
+                         "out.csv", "--certificate", "cert.json", "--drop", UNUSED)
     assert code == 0, err
     assert out.startswith("SAFE: all 14 (value, point) checks hold.\nReleased out.csv: 2,000 "
                           "rows in ")
@@ -46,8 +46,8 @@ def test_the_three_commands_of_the_issue(work, capsys):
     code, out, err = run(capsys, "verify", "out.csv", "--certificate", "cert.json")
     assert code == 0 and err == ""
     assert out == (f"VERIFIED: out.csv matches cert.json: table sha256 "
-                   f"{certificate['table']['sha256']}, 14 breach probabilities recomputed "
-                   f"exactly, verdict safe.\n")
+                   f"{certificate['table']['sha256']}, columns checked: none kept "
+                   f"unanalysed, 14 breach probabilities recomputed exactly, verdict safe.\n")
 
 
 # -------------------------------------------------------------------------------- check
@@ -58,14 +58,16 @@ def test_check_text_output(work, capsys):
     assert lines[0] == "SAFE: all 14 (value, point) checks hold."
     assert re.fullmatch(r"released\.csv: 2,000 rows in \d+ QI-groups of \d+ to \d+ people "
                         r"\(average [\d.]+\); semantics svpi\.", lines[1])
-    assert lines[3].split() == ["value", "l", "k", "m", "c", "breach", "exact", "verdict"]
+    assert lines[2] == ("Columns: quasi-identifiers 'age', 'workclass', 'sex'; sensitive "
+                        "'occupation'; kept as is: none; dropped: none.")
+    assert lines[4].split() == ["value", "l", "k", "m", "c", "breach", "exact", "verdict"]
     assert any(re.match(r"Exec-managerial\s+4\s+10\s+4\s+0\.9\s", line) for line in lines)
     assert "Closest calls:" in lines
     assert sum(line.startswith("- '") for line in lines) == 3
 
 
 def test_an_unsafe_release_exits_1_and_still_certifies(work, capsys):
-    code, out, err = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, out, err = run(capsys, "check", "adult.csv", *AS_IS, "--policy", "policy.toml",
                          "--certificate", "raw.cert.json", "--report", "raw.html")
     assert code == 1
     assert out.startswith("UNSAFE: 14 of 14 (value, point) checks fail.")
@@ -79,13 +81,13 @@ def test_an_unsafe_release_exits_1_and_still_certifies(work, capsys):
 
 
 def test_check_json_has_every_row_and_the_certificate(work, capsys):
-    code, out, _ = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, out, _ = run(capsys, "check", "adult.csv", *AS_IS, "--policy", "policy.toml",
                        "--format", "json")
     result = json.loads(out)
     assert code == 1 and result["safe"] is False and result["n_violations"] == 14
     assert set(result) == {"schema_version", "command", "safe", "verdict", "n_checks",
                            "n_violations", "table", "release", "rows", "certificate",
-                           "next_step"}
+                           "next_step", "classification", "copied_unanalysed"}
     assert result["next_step"].startswith("Next step: generalize the table until it is safe, "
                                           "e.g. skyprivacy anonymize ")
     row = result["rows"][0]
@@ -96,7 +98,7 @@ def test_check_json_has_every_row_and_the_certificate(work, capsys):
 
 
 def test_check_a_bucketized_release_by_its_group_column(work, capsys):
-    code, _, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, _, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                        "--output", "b.csv", "--bucketized", "--random-state", "1",
                        "--group-column", "bucket", "-q")
     assert code == 0, err
@@ -105,7 +107,7 @@ def test_check_a_bucketized_release_by_its_group_column(work, capsys):
     certificate = json.loads((work / "b.cert.json").read_text())
     assert certificate["parameters"]["group"] == "bucket"
     code, out, _ = run(capsys, "check", "b.csv", "--group", "bucket", "--sensitive",
-                       "occupation", "--policy", "policy.toml")
+                       "occupation", "--policy", "policy.toml", "--keep", "age,workclass,sex")
     assert code == 0 and out.startswith("SAFE")
     assert run(capsys, "verify", "b.csv", "--certificate", "b.cert.json")[0] == 0
 
@@ -122,7 +124,8 @@ def test_check_writes_a_report(work, capsys):
 
 # ---------------------------------------------------------------------------- anonymize
 def test_anonymize_defaults_the_certificate_name_and_can_write_json(work, capsys):
-    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--keep", "fnlwgt",
+                         *drop_others("age,workclass,sex,fnlwgt"), "--policy", "policy.toml",
                          "--output", "rel.csv", "--format", "json", "--hierarchy",
                          "workclass=bundled:adult", "--hierarchy", "age=bundled:adult:age")
     assert code == 0, err
@@ -141,13 +144,13 @@ def test_anonymize_defaults_the_certificate_name_and_can_write_json(work, capsys
 def test_anonymize_with_an_arx_file_and_categorical_numbers(work, capsys):
     lines = [f"{age};{age // 10 * 10}-{age // 10 * 10 + 9};*" for age in range(1, 101)]
     (work / "age.csv").write_text("\n".join(lines) + "\n")
-    code, _, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, _, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                        "--output", "h.csv", "--hierarchy", "age=age.csv", "-q")
     assert code == 0, err
     ages = set(pd.read_csv(work / "h.csv", dtype=str)["age"])
     assert ages <= {"*"} | {f"{d}-{d + 9}" for d in range(0, 101, 10)} | \
         {str(a) for a in range(1, 101)}
-    code, _, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, _, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                        "--output", "c.csv", "--categorical", "age", "-q")
     assert code == 0, err
     assert not any(a.startswith("[") for a in pd.read_csv(work / "c.csv", dtype=str)["age"])
@@ -155,7 +158,7 @@ def test_anonymize_with_an_arx_file_and_categorical_numbers(work, capsys):
 
 def test_an_infeasible_policy_exits_1_and_writes_nothing(work, capsys):
     (work / "strict.toml").write_text("[default]\nskyline = [[0, 0, 0, 0.01]]\n")
-    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "strict.toml",
+    code, out, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "strict.toml",
                          "--output", "no.csv", "--report", "no.html")
     assert code == 1 and out == ""
     assert err.startswith("skyprivacy anonymize: infeasible: Even the whole table as one group "
@@ -164,7 +167,7 @@ def test_an_infeasible_policy_exits_1_and_writes_nothing(work, capsys):
         "(its breach probability without knowledge is " in err
     assert len(err.splitlines()) == 1
     assert not any(os.path.exists(n) for n in ("no.csv", "no.cert.json", "no.html"))
-    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "strict.toml",
+    code, out, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "strict.toml",
                          "--output", "no.csv", "--format", "json")
     report = json.loads(out)
     assert code == 1 and report["verdict"] == "infeasible"
@@ -175,13 +178,13 @@ def test_parquet_output_or_a_clear_error(work, capsys):
     try:
         import pyarrow  # noqa: F401
     except ImportError:
-        assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy",
+        assert_input_error(capsys, ["anonymize", "adult.csv", *ORIGINAL, "--policy",
                                     "policy.toml", "--output", "out.parquet"],
                            r"^skyprivacy anonymize: error: Writing Parquet needs pyarrow: pip "
                            r"install 'skyprivacy\[parquet\]' \(or use CSV\)\.$",
                            "out.parquet", "out.cert.json")
         return
-    assert run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    assert run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                "--output", "out.parquet", "-q")[0] == 0
     assert run(capsys, "verify", "out.parquet", "--certificate", "out.cert.json")[0] == 0
     assert run(capsys, "check", "out.parquet", *RELEASE, "--policy", "policy.toml")[0] == 0
@@ -215,7 +218,7 @@ def test_find_text_json_and_points_file(work, capsys):
 
 # ------------------------------------------------------------------------------- compare
 def test_compare_k_anonymity(work, capsys):
-    code, out, err = run(capsys, "compare", "adult.csv", *RELEASE, "--k-anonymity", "5",
+    code, out, err = run(capsys, "compare", "adult.csv", *ORIGINAL, "--k-anonymity", "5",
                          "--output", "k5.csv")
     assert code == 0 and err == "skyprivacy compare: wrote k5.csv\n"
     assert out.startswith("The release is 5-anonymous (smallest QI-group ")
@@ -225,7 +228,7 @@ def test_compare_k_anonymity(work, capsys):
 
 
 def test_compare_l_diversity_json(work, capsys):
-    code, out, _ = run(capsys, "compare", "adult.csv", *RELEASE, "--l-diversity", "3",
+    code, out, _ = run(capsys, "compare", "adult.csv", *ORIGINAL, "--l-diversity", "3",
                        "--diversity-c", "2", "--confidence", "0.8", "--hierarchy",
                        "age=bundled:adult", "--values", "Sales,Tech-support,Craft-repair",
                        "--format", "json")
@@ -301,7 +304,7 @@ def test_a_missing_column(work, capsys):
 
 def test_a_malformed_hierarchy(work, capsys):
     (work / "age.csv").write_text("17;10-19;*\n18;*\n")
-    assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    assert_input_error(capsys, ["anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                                 "--output", "o.csv", "--hierarchy", "age=age.csv"],
                        r"^skyprivacy anonymize: error: Hierarchy file 'age.csv' for column "
                        r"'age': Hierarchy 'age': levels of unequal depth", "o.csv",
@@ -310,7 +313,7 @@ def test_a_malformed_hierarchy(work, capsys):
 
 def test_a_hierarchy_that_misses_values(work, capsys):
     (work / "sex.csv").write_text("Male;*\n")
-    assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    assert_input_error(capsys, ["anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                                 "--output", "o.csv", "--hierarchy", "sex=sex.csv"],
                        r"^skyprivacy anonymize: error: Hierarchy 'sex.csv' of 'sex': "
                        r"Hierarchy for column 'sex': .*'Female'",
@@ -371,7 +374,7 @@ def test_unreadable_policy_files(work, capsys):
 
 
 def test_an_output_folder_that_does_not_exist(work, capsys):
-    assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    assert_input_error(capsys, ["anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                                 "--output", "out.csv", "--certificate", "nowhere/cert.json"],
                        r"^skyprivacy anonymize: error: Cannot write 'nowhere/cert.json': the "
                        r"folder '.*nowhere' does not exist\.$", "out.csv")
@@ -403,7 +406,7 @@ def test_mvpi_rows_per_individual(work, capsys):
 
 # ---------------------------------------------------------- what the commands say themselves
 def test_an_unsafe_check_ends_with_the_next_step(work, capsys):
-    code, out, _ = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml")
+    code, out, _ = run(capsys, "check", "adult.csv", *AS_IS, "--policy", "policy.toml")
     assert code == 1
     failing = sorted(set(pd.read_csv(work / "adult.csv")["occupation"]))
     assert len(failing) == 13  # every value fails (see above): ten are named, then a count
@@ -430,7 +433,7 @@ def test_the_next_step_names_ten_failing_values_then_counts_the_rest(n, named):
 
 def test_compare_says_when_l_exceeds_the_distinct_values(work, capsys):
     distinct = pd.read_csv(work / "adult.csv")["occupation"].nunique()
-    code, out, err = run(capsys, "compare", "adult.csv", *RELEASE, "--l-diversity", "20",
+    code, out, err = run(capsys, "compare", "adult.csv", *ORIGINAL, "--l-diversity", "20",
                          "--output", "l20.csv")
     assert (code, out) == (1, "")
     assert err == (f"skyprivacy compare: infeasible: Recursive (3, 20)-diversity needs at least "
@@ -440,7 +443,7 @@ def test_compare_says_when_l_exceeds_the_distinct_values(work, capsys):
 
 
 def test_sets_published_as_digests_are_listed_and_verified(work, capsys):
-    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, out, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                          "--output", "rel.csv", "--label-length", "0")
     assert code == 0
     assert err == "skyprivacy anonymize: wrote rel.csv, rel.labels.json, rel.cert.json\n"
@@ -547,7 +550,7 @@ def test_check_risk_with_too_small_a_population(work, capsys):
 
 # ------------------------------------------------------------------ combined criteria
 CRITERIA_QI = ["--qi", "age,workclass,sex,race", "--sensitive", "occupation",
-               "--hierarchy", "bundled:adult"]
+               "--hierarchy", "bundled:adult", *drop_others("age,workclass,sex,race")]
 
 
 def test_anonymize_full_domain_with_suppression_and_flags(work, capsys):
@@ -754,6 +757,7 @@ def test_huge_numbers_in_a_policy_file_allocate_nothing(work, line):
     for method in ("full-domain", "mondrian"):
         done = subprocess.run(
             [sys.executable, "-c", script, "anonymize", "adult.csv", "--qi", "age,sex",
+             *drop_others("age,sex"),
              "--sensitive", "occupation", "--policy", "big.toml", "--method", method,
              "--output", "x.csv"], capture_output=True, text=True, timeout=300)
         assert done.returncode in (1, 3), done.stderr[-2000:]
@@ -766,6 +770,7 @@ def test_mondrian_under_combined_criteria_with_a_budget_end_to_end(work, capsys)
     """The criterion flags, a 1% budget and split=loss through Mondrian; the certificate of
     the release verifies against the original."""
     code, out, err = run(capsys, "anonymize", "adult.csv", "--qi", "age,sex,race",
+                         *drop_others("age,sex,race"),
                          "--sensitive", "occupation", "--k", "5", "--l-diversity",
                          "distinct:2", "--suppression-limit", "1%", "--split", "loss",
                          "--output", "m.csv", "--certificate", "m.json", "-q")
