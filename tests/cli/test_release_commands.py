@@ -781,3 +781,117 @@ def test_mondrian_under_combined_criteria_with_a_budget_end_to_end(work, capsys)
                          "adult.csv")
     assert code == 0, err
     assert out.startswith("VERIFIED"), out
+
+
+# ------------------------------------------- every column classified (issue 26 item 1)
+UNCLASSIFIED = ("11 column(s) of the table are not classified: 'fnlwgt', 'education', "
+                "'education-num', 'marital-status', 'relationship', 'race', 'capital-gain', "
+                "'capital-loss', 'hours-per-week', 'native-country', 'income'; name each one a "
+                "quasi-identifier or the sensitive column, keep it (--keep COL,...: published "
+                "as is) or drop it (--drop COL,...: left out of the release), or pass "
+                "--keep-rest to copy them unanalysed.")
+
+
+@pytest.mark.parametrize("command", [
+    ["anonymize", "adult.csv", "--policy", "policy.toml", "--output", "x.csv"],
+    ["anonymize", "adult.csv", "--k", "5", "--output", "x.csv"],
+    ["check", "adult.csv", "--policy", "policy.toml", "--certificate", "x.cert.json"],
+    ["compare", "adult.csv", "--k-anonymity", "5", "--output", "x.csv"],
+])
+def test_an_unclassified_column_is_a_usage_error_listing_them(work, capsys, command):
+    before = (work / "adult.csv").read_bytes()
+    code, out, err = run(capsys, *command, *RELEASE)
+    name = command[0]
+    assert code == 2 and out == ""
+    assert err == f"skyprivacy {name}: error: {UNCLASSIFIED} (see skyprivacy {name} --help)\n"
+    assert not any(os.path.exists(n) for n in ("x.csv", "x.cert.json"))
+    assert (work / "adult.csv").read_bytes() == before
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--keep", "race", "--drop", "race"], "Column 'race' is both kept and dropped; give every "
+                                           "column one role."),
+    (["--keep", "sex"], "Column 'sex' is both a quasi-identifier and kept; give every column "
+                        "one role."),
+    (["--drop", "occupation"], "Column 'occupation' is both the sensitive column and dropped; "
+                               "give every column one role."),
+    (["--drop", "zip"], "--drop names 'zip', which the table does not have; its columns are "
+                        "'age', 'workclass', 'fnlwgt', 'education', 'education-num', "
+                        "'marital-status', 'occupation', 'relationship', 'race', 'sex', "
+                        "'capital-gain', 'capital-loss', 'hours-per-week', 'native-country', "
+                        "'income'."),
+])
+def test_a_column_with_two_roles_or_none_of_the_table_is_named(work, capsys, options,
+                                                               message):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy",
+                         "policy.toml", "--output", "x.csv", "--keep-rest", *options)
+    assert code == 2 and out == "" and not os.path.exists("x.csv")
+    assert err == f"skyprivacy anonymize: error: {message} (see skyprivacy anonymize --help)\n"
+
+
+def test_kept_columns_are_published_as_is_and_dropped_ones_are_absent(work, capsys):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy",
+                         "policy.toml", "--keep", "income", *drop_others("age,workclass,sex,"
+                                                                         "income"),
+                         "--output", "k.csv", "--report", "k.html")
+    assert code == 0, err
+    released = pd.read_csv(work / "k.csv", dtype=str)
+    original = pd.read_csv(work / "adult.csv", dtype=str)
+    assert list(released.columns) == ["age", "workclass", "occupation", "sex", "income"]
+    assert released["income"].equals(original["income"])
+    certificate = json.loads((work / "k.cert.json").read_text())
+    assert certificate["classification"] == {
+        "qi": ["age", "workclass", "sex"], "sensitive": "occupation", "kept": ["income"],
+        "dropped": [c for c in original.columns
+                    if c not in ("age", "workclass", "sex", "occupation", "income")]}
+    assert ("\nColumns: quasi-identifiers 'age', 'workclass', 'sex'; sensitive 'occupation'; "
+            "kept as is: 'income'; dropped: 'fnlwgt', ") in out
+    page = (work / "k.html").read_text()
+    assert "<dt>Kept as is (not analysed)</dt><dd>income</dd>" in page
+    assert "<dt>Dropped (not published)</dt><dd>fnlwgt, education, " in page
+    code, out, err = run(capsys, "verify", "k.csv", "--certificate", "k.cert.json")
+    assert code == 0, err
+    assert ", columns checked: kept as is (not analysed) 'income', " in out
+    code, out, _ = run(capsys, "verify", "k.csv", "--certificate", "k.cert.json", "--format",
+                       "json")
+    assert json.loads(out)["certificate"]["classification"] == certificate["classification"]
+    # a certificate that no longer lists the kept column does not verify the table
+    certificate["classification"]["kept"] = []
+    (work / "edited.json").write_text(json.dumps(certificate))
+    code, out, err = run(capsys, "verify", "k.csv", "--certificate", "edited.json")
+    assert code == 1
+    assert ("- The table has column(s) 'income' that the certificate's classification does not "
+            "list (neither analysed nor kept).") in out.splitlines()
+
+
+def test_keep_rest_copies_the_rest_with_a_warning_line(work, capsys):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy",
+                         "policy.toml", "--keep-rest", "--drop", "fnlwgt", "--output", "r.csv")
+    assert code == 0, err
+    copied = ("'education', 'education-num', 'marital-status', 'relationship', 'race', "
+              "'capital-gain', 'capital-loss', 'hours-per-week', 'native-country', 'income'")
+    assert (f"WARNING: --keep-rest copied 10 column(s) into the release unanalysed: {copied}; "
+            f"no privacy check covers them.") in out.splitlines()
+    assert "fnlwgt" not in pd.read_csv(work / "r.csv", nrows=1).columns
+    code, out, _ = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy",
+                       "policy.toml", "--keep-rest", "--output", "j.csv", "--format", "json")
+    result = json.loads(out)
+    assert result["copied_unanalysed"][:2] == ["fnlwgt", "education"]
+    assert result["classification"]["kept"] == result["copied_unanalysed"]
+
+
+def test_check_certifies_the_table_without_its_dropped_columns(work, capsys):
+    code, out, err = run(capsys, "check", "adult.csv", *AS_IS[:-2], "--keep", "race",
+                         *drop_others("age,workclass,sex,race"), "--policy", "policy.toml",
+                         "--certificate", "d.cert.json")
+    assert code == 1, err
+    assert ("Certified without the dropped column(s) 'fnlwgt', 'education', 'education-num', "
+            "'marital-status', 'relationship', 'capital-gain', 'capital-loss', "
+            "'hours-per-week', 'native-country', 'income': publish the table without them "
+            "(verify checks the columns).") in out.splitlines()
+    certificate = json.loads((work / "d.cert.json").read_text())
+    assert certificate["table"]["columns"] == ["age", "workclass", "occupation", "race", "sex"]
+    table = pd.read_csv(work / "adult.csv", dtype=str)
+    table[certificate["table"]["columns"]].to_csv(work / "published.csv", index=False)
+    code, out, err = run(capsys, "verify", "published.csv", "--certificate", "d.cert.json")
+    assert code == 0 and out.startswith("VERIFIED"), err
