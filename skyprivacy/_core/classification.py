@@ -26,11 +26,11 @@ __all__ = ["Classification", "classify_columns", "classification_from_dict",
            "column_differences", "verified_columns", "STYLES"]
 
 #: How messages spell the options: the Python keywords or the command-line flags.
-STYLES = {
+STYLES: dict[str, dict[str, str]] = {
     "python": {"keep": "keep=[...]", "drop": "drop=[...]", "keep_rest": "keep_rest=True",
-               "kept": "keep", "dropped": "drop", "error": InvalidParameterError},
+               "kept": "keep", "dropped": "drop"},
     "cli": {"keep": "--keep COL,...", "drop": "--drop COL,...", "keep_rest": "--keep-rest",
-            "kept": "--keep", "dropped": "--drop", "error": UsageError},
+            "kept": "--keep", "dropped": "--drop"},
 }
 
 
@@ -132,7 +132,7 @@ def _listed(value, name: str, owner: str, style: str) -> list:
 
 
 def _error(style: str, message: str) -> Exception:
-    return STYLES[style]["error"](message)
+    return (UsageError if style == "cli" else InvalidParameterError)(message)
 
 
 def classify_columns(columns: Iterable, *, qi, sensitive: str | None, keep=None, drop=None,

@@ -16,6 +16,7 @@ import numpy as np
 from .._core.classification import Classification, classify_columns
 from .._core.encoding import require_columns
 from ..errors import InvalidParameterError, SchemaError, param_error
+from ..check import SkylineCheckResult
 from ..knowledge import Policy
 from ..release import (
     MISSING_OPTIONS,
@@ -135,7 +136,7 @@ def attach(result, classification: Classification):
     import dataclasses
 
     certificate = getattr(result, "certificate", None)
-    if hasattr(certificate, "with_classification"):
+    if isinstance(certificate, SkylineCheckResult):
         certificate.with_classification(classification)
     return dataclasses.replace(result, classification=classification)
 
