@@ -611,6 +611,12 @@ default 'loss'
     engine = partitioned_engine(table)
     if engine is None and not isinstance(table, pd.DataFrame):
         raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
+    if method == "mondrian":  # the options first, then the roles of the columns
+        check_local_rows(local_rows, owner)
+        mondrian_criteria(criteria, owner)
+        if suppressed not in SUPPRESSED:
+            raise param_error("suppressed", owner, f"be one of {list(SUPPRESSED)}",
+                              suppressed)
     classification, table = classified(table, qi=qi, sensitive=sensitive, keep=keep, drop=drop,
                                        keep_rest=keep_rest, owner=owner)
     if method == "full-domain":
@@ -624,10 +630,6 @@ default 'loss'
                                        suppressed=suppressed, hierarchies=hierarchies,
                                        semantics=semantics, missing=missing, split=split,
                                        local_rows=local_rows), classification)
-    check_local_rows(local_rows, owner)
-    mondrian_criteria(criteria, owner)
-    if suppressed not in SUPPRESSED:
-        raise param_error("suppressed", owner, f"be one of {list(SUPPRESSED)}", suppressed)
     budget = suppression_budget(suppression_limit, len(table), owner)
     return attach(mondrian_search(lambda: PandasEngine(table), qi=qi, sensitive=sensitive,
                                   criteria=criteria, hierarchies=hierarchies,
