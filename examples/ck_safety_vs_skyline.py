@@ -42,7 +42,9 @@ def compute() -> dict:
     adult = load_adult()
     hierarchies = {k: v for k, v in load_adult_hierarchies().items() if k in QI and k != "age"}
     comparison = compare_l_diversity(adult, qi=QI, sensitive="occupation", diversity_c=3, l=6,
-                                     c=0.95, hierarchies=hierarchies)
+                                     c=0.95, hierarchies=hierarchies,
+                                     drop=[c for c in adult.columns
+                                           if c not in [*QI, "occupation"]])
     release = comparison.anonymization.candidate
     n_values = len(release.values)
     rows = []

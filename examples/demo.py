@@ -96,9 +96,13 @@ def cli_demo(out=None) -> int:
             stream.write(POLICY_TOML)
         print(f"$ cat policy.toml\n{POLICY_TOML}", file=out)
         release = ["--qi", "age,workclass,sex", "--sensitive", "occupation"]
+        # every other column of Adult is left out: the release holds only what was analysed
+        unused = [c for c in load_adult().columns if c not in ("age", "workclass", "sex",
+                                                               "occupation")]
         steps = [
             (["data", "adult", "--output", path("adult.csv")], 0),
             (["anonymize", path("adult.csv"), *release, "--policy", path("policy.toml"),
+              "--drop", ",".join(unused),
               "--hierarchy", "workclass=bundled:adult", "--output", path("out.csv"),
               "--certificate", path("cert.json"), "--report", path("report.html")], 0),
         ]
@@ -225,7 +229,8 @@ def anonymize_demo(adult: pd.DataFrame, out) -> None:
     qi = ["age", "workclass", "education", "marital-status", "race", "sex", "native-country"]
     hierarchies = {k: v for k, v in load_adult_hierarchies().items() if k in qi and k != "age"}
     result = skyline_anonymize(adult, qi=qi, sensitive="occupation", policy=TABLE3_POLICY,
-                               hierarchies=hierarchies)
+                               hierarchies=hierarchies,
+                               drop=[c for c in adult.columns if c not in [*qi, "occupation"]])
     print(f"=== SkylineAnonymize under the Table 3 policy, QIs {qi} (ARX hierarchies "
           f"for {', '.join(sorted(hierarchies))}; age split as a number)",
           file=out)

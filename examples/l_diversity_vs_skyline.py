@@ -37,7 +37,9 @@ def main(argv=None) -> int:
     adult = load_adult()
     hierarchies = {k: v for k, v in load_adult_hierarchies().items() if k in QI and k != "age"}
     comparison = compare_l_diversity(adult, qi=QI, sensitive="occupation", diversity_c=3, l=6,
-                                     c=args.confidence, hierarchies=hierarchies)
+                                     c=args.confidence, hierarchies=hierarchies,
+                                     drop=[c for c in adult.columns
+                                           if c not in [*QI, "occupation"]])
     print(comparison.report())
     print()
     ours = comparison.skylines["Exec-managerial"].points

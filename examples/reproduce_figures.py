@@ -68,7 +68,9 @@ def figure8(axes: dict) -> dict:
                 try:
                     result = skyline_anonymize(adult, qi=qi, sensitive="occupation",
                                                policy=Policy.uniform([(*point, C)]),
-                                               output="bucketized", random_state=0)
+                                               output="bucketized", random_state=0,
+                                               drop=[c for c in adult.columns
+                                                     if c not in [*qi, "occupation"]])
                 except InfeasibleError:
                     curve.append({"x": x, "point": list(point), "feasible": False})
                     continue
@@ -100,9 +102,12 @@ def figure9(axes: dict, folds: int = 10, qi: list | None = None) -> dict:
             if point is None:
                 release = train
             else:
+                # the classifier's target and features are kept as they are (Sect. 8.4)
                 release = skyline_anonymize(train, qi=qi, sensitive=sensitive,
                                             policy=Policy.uniform([(*point, C)]),
-                                            output="bucketized", random_state=f).table
+                                            output="bucketized", random_state=f,
+                                            keep=[c for c in train.columns
+                                                  if c not in [*qi, sensitive]]).table
             scores.append(float(classification_accuracy(release, target=target,
                                                         features=columns, test=test,
                                                         random_state=0).accuracy))

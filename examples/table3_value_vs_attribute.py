@@ -49,7 +49,8 @@ def run(*, all_attributes: bool, arx: bool) -> dict:
                          ("attribute-centric", ATTRIBUTE_CENTRIC)):
         result = skyline_anonymize(adult, qi=qi, sensitive="occupation", policy=policy,
                                    hierarchies=hierarchies, output="bucketized",
-                                   random_state=0)
+                                   random_state=0, drop=[c for c in adult.columns
+                                                         if c not in [*qi, "occupation"]])
         out["policies"][name] = {
             "groups": int(result.candidate.n_groups),
             "average_group_size": float(result.average_group_size),

@@ -55,6 +55,7 @@ from fractions import Fraction
 import pandas as pd
 
 from ._core.canonical import WHITESPACE, normalization_record, whitespace_of
+from ._core.classification import Classification, classification_from_dict, column_differences
 from ._core.display import Shown, result_html, result_repr
 from ._core.exact import (
     decimal_fraction,
@@ -382,7 +383,8 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
                       semantics: str = "svpi", result: SkylineCheckResult | None = None,
                       created: str | None = None, labels: Mapping | None = None,
                       risk: bool = False, population_size: int | None = None,
-                      risk_model: str = "dankar", whitespace: str = "strip") -> dict:
+                      risk_model: str = "dankar", whitespace: str = "strip",
+                      classification=None) -> dict:
     """A certificate for a released table under a value-centric policy.
 
     Parameters
@@ -426,6 +428,13 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
         docs/canonical-text.md): NFC, zero-width characters removed, surrounding whitespace
         stripped or kept.  Recorded as the certificate's ``normalization``, which
         :func:`verify_certificate` applies; the table is hashed exactly as written.
+    classification : Classification or mapping, optional
+        The role of every column of the table the release came from
+        (:class:`skyprivacy._core.classification.Classification`, or its ``to_dict()``:
+        ``{"qi", "sensitive", "kept", "dropped"}``), recorded as the certificate's
+        ``classification``; the table's columns must be exactly the QIs, the sensitive
+        column, the kept columns and the group and individual columns, which
+        :func:`verify_certificate` checks again.  Without it the certificate is unchanged.
 
     Returns
     -------
@@ -476,7 +485,7 @@ def build_certificate(table: pd.DataFrame, policy: Policy, *, sensitive: str, qi
     return _certificate(table, policy, sensitive=sensitive, qi=qi, group=group,
                         individual=individual, semantics=semantics, result=result,
                         created=created, labels=labels, risk=assumptions,
-                        whitespace=whitespace)
+                        whitespace=whitespace, classification=classification)
 
 
 def _risk_section(text: pd.DataFrame, assumptions: Mapping) -> dict:
@@ -492,7 +501,7 @@ def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, 
                  created, entry: dict | None = None, labels: Mapping | None = None,
                  risk: Mapping | None = None, criteria: list | None = None,
                  release: ReleaseCandidate | None = None,
-                 whitespace: str | None = "strip") -> dict:
+                 whitespace: str | None = "strip", classification=None) -> dict:
     """:func:`build_certificate`, with the ``table`` entry (and the release of its text)
     given when already computed; ``policy`` None only beside ``criteria``, which add the
     ``criteria`` section; ``whitespace`` None (a certificate without ``normalization``,
@@ -539,7 +548,42 @@ def _certificate(table, policy, *, sensitive, qi, group, individual, semantics, 
         certificate["verdict"] = "safe" if safe else "unsafe"
     if risk is not None:  # only when asked: a certificate without it is unchanged
         certificate["risk"] = _risk_section(text, risk)
+    if classification is not None:  # only when given: a certificate without it is unchanged
+        certificate["classification"] = _classification_record(classification, parameters,
+                                                               table.columns, owner)
     return certificate
+
+
+def _classification_record(classification, parameters: Mapping, columns, owner: str) -> dict:
+    """The certificate's ``classification``, checked against its parameters and the
+    table's columns (:mod:`skyprivacy._core.classification`)."""
+    record = (classification.to_dict() if isinstance(classification, Classification)
+              else classification)
+    try:
+        parsed = classification_from_dict(record)
+    except ValueError as exc:
+        raise param_error("classification", owner, f"be a Classification ({exc})",
+                          classification) from None
+    problems = _classification_differences(parsed, parameters, columns)
+    if problems:
+        raise InvalidParameterError(problems[0])
+    return parsed.to_dict()
+
+
+def _classification_differences(classification: Classification, parameters: Mapping,
+                                columns) -> list[str]:
+    """The classification against the parameters (its QIs and sensitive column are theirs)
+    and the table's columns (exactly the analysed and kept ones)."""
+    out = []
+    # a bucketized release (parameters.group) publishes its QIs as they are, beside the group
+    if (parameters["qi"] is not None and list(classification.qi) != list(parameters["qi"])) \
+            or classification.sensitive != parameters["sensitive"]:
+        out.append(f"The certificate's classification names quasi-identifiers "
+                   f"{list(classification.qi)} and sensitive column "
+                   f"{classification.sensitive!r}, but it certifies "
+                   f"{list(parameters['qi'] or [])} and {parameters['sensitive']!r}.")
+    return out + column_differences(columns, classification,
+                                    [parameters["group"], parameters["individual"]])
 
 
 def _labels_record(labels, owner: str) -> dict | None:
@@ -1055,6 +1099,7 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, 
                                     f"The table does not match the certificate: its SHA-256 "
                                     f"is {entry['sha256']}, the certificate records "
                                     f"{recorded}."), None, summary)
+    classification = _parse_classification(certificate)
     risk = _parse_risk(certificate, parameters)
     if risk is not None and risk["population_size"] is not None \
             and risk["population_size"] < entry["n_rows"]:
@@ -1146,6 +1191,11 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, 
             continue  # said above, verdict by verdict
         if name in recomputed or name in certificate:
             fields += _field_differences(certificate.get(name), recomputed.get(name), name)
+    if classification is not None:
+        found = _classification_differences(classification, parameters, table.columns)
+        differences += found
+        if not found:
+            recomputed["classification"] = classification.to_dict()
     differences += [d for d in dict.fromkeys(fields) if d not in differences]
     return Verification(not differences, tuple(differences), recomputed, summary)
 
@@ -1159,6 +1209,16 @@ def _parse_normalization(certificate: Mapping) -> str | None:
         raise malformed("'normalization' must be an object")
     try:
         return whitespace_of(certificate["normalization"])
+    except ValueError as exc:
+        raise malformed(str(exc)) from None
+
+
+def _parse_classification(certificate: Mapping) -> Classification | None:
+    """The certificate's ``classification`` (None when it records none)."""
+    if "classification" not in certificate:
+        return None
+    try:
+        return classification_from_dict(certificate["classification"])
     except ValueError as exc:
         raise malformed(str(exc)) from None
 
@@ -1666,7 +1726,7 @@ def anonymization_certificate(result, *, qi, sensitive: str, criteria,
                               suppressed: str = "drop", suppression_limit=0,
                               reasons: Sequence | None = None, semantics: str = "svpi",
                               created: str | None = None,
-                              labels: Mapping | None = None) -> dict:
+                              labels: Mapping | None = None, classification=None) -> dict:
     """A certificate of a release made by :func:`skyprivacy.anonymize` under combined
     criteria, with how it was made.
 
@@ -1691,7 +1751,7 @@ def anonymization_certificate(result, *, qi, sensitive: str, criteria,
         Why rows were suppressed: one entry per suppressed group, ``{"group": {qi: label},
         "n_rows": int, "fails": [criterion, ...]}``, as the command line computes it; their
         rows must add up to ``result.suppressed``.
-    semantics, created, labels
+    semantics, created, labels, classification
         As in :func:`build_certificate`.
 
     Returns
@@ -1752,7 +1812,7 @@ def anonymization_certificate(result, *, qi, sensitive: str, criteria,
     certificate = _certificate(table, policy, sensitive=sensitive, qi=qi, group=None,
                                individual=None, semantics=semantics, result=None,
                                created=created, labels=labels, criteria=others,
-                               release=release)
+                               release=release, classification=classification)
     value = getattr(result, "value", None)
     levels = getattr(result, "levels", None)
     certificate["anonymization"] = {

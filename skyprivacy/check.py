@@ -185,8 +185,26 @@ class SkylineCheckResult:
                 "unused_policy_values": [str(v) for v in self.unused_policy_values],
                 "rows": [row.to_dict() for row in self.rows]}
 
+    #: The roles of the released table's columns (a
+    #: :class:`skyprivacy._core.classification.Classification`), when an anonymization made
+    #: the release: :meth:`explain` ends with them.
+    classification = None
+
+    def with_classification(self, classification) -> SkylineCheckResult:
+        """Record the roles of the released table's columns (shown by :meth:`explain`);
+        returns this result."""
+        self.classification = classification
+        return self
+
     def explain(self) -> str:
-        """The verdict and, for every unsafe row, the worst case in words."""
+        """The verdict and, for every unsafe row, the worst case in words (and, for the
+        certificate of an anonymization, the roles of the released columns)."""
+        text = self._verdict_text()
+        if self.classification is not None:
+            text += "\n" + self.classification.explain()
+        return text
+
+    def _verdict_text(self) -> str:
         if self.safe:
             head = (f"SAFE: all {len(self)} (value, point) checks hold; breach probabilities "
                     f"stay below their thresholds.")

@@ -104,7 +104,8 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
                         hierarchies=None, split: str = "infogain", values=None,
                         semantics: str = "svpi", numeric=None, categorical=None, order=None,
                         label_length: int | None = DEFAULT_LABEL_LENGTH,
-                        progress=None) -> LDiversityComparison:
+                        progress=None, keep=None, drop=None,
+                        keep_rest: bool = False) -> LDiversityComparison:
     """Make a recursive (c, l)-diverse release and show which values little knowledge exposes.
 
     The release is built by :func:`skyprivacy.skyline_anonymize` with the Prop. 4 policy
@@ -122,6 +123,8 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
         The confidence at which the skylines are drawn (e.g. 0.95), in (0, 1].
     hierarchies, split, semantics, numeric, categorical, order, label_length
         As in :func:`skyprivacy.skyline_anonymize`.
+    keep, drop, keep_rest
+        The other columns of the table, as in :func:`skyprivacy.skyline_anonymize`.
     values : iterable, optional
         Values to draw skylines for (default: all).
     progress : callable or bool, optional
@@ -142,7 +145,8 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
     result = skyline_anonymize(table, qi=qi, sensitive=sensitive, policy=policy,
                                hierarchies=hierarchies, semantics=semantics, split=split,
                                numeric=numeric, categorical=categorical, order=order,
-                               label_length=label_length,
+                               label_length=label_length, keep=keep, drop=drop,
+                               keep_rest=keep_rest,
                                progress=None if progress is None else _half(progress, 0))
     diversity = recursive_cl_diversity(result.candidate, diversity_c=diversity_c, l=l)
     skylines = skyline_find_all(result.candidate, c=c, values=values,

@@ -24,6 +24,7 @@ __all__ = [
     "MixedColumnWarning",
     "CanonicalTextWarning",
     "UnusedPolicyValueWarning",
+    "UnanalysedColumnWarning",
     "UnknownValueWarning",
     "param_error",
 ]
@@ -82,6 +83,11 @@ class CanonicalTextWarning(SkyPrivacyWarning):
 
 class PrivacyRiskWarning(SkyPrivacyWarning):
     """Something about the input weakens the privacy guarantee a user may expect."""
+
+
+class UnanalysedColumnWarning(PrivacyRiskWarning):
+    """Columns no one classified were copied into a release unanalysed (``keep_rest=True``):
+    no privacy check covers them."""
 
 
 class UnusedPolicyValueWarning(SkyPrivacyWarning):

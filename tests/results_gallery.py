@@ -76,7 +76,8 @@ def examples() -> dict:
                                     policy=_policy(0.9), hierarchies=_hierarchies())
 
     def k_anonymization():
-        return sp.k_anonymize(_raw(), qi=["zip", "age"], k=3, hierarchies=_hierarchies())
+        return sp.k_anonymize(_raw(), qi=["zip", "age"], k=3, hierarchies=_hierarchies(),
+                              keep="disease")
 
     def lattice():
         return anonymize.anonymize(_raw(), qi=["zip", "age"], sensitive="disease",

@@ -80,14 +80,17 @@ TABLE_NAME = {"zip of two files": "bad.zip", "empty zip archive": "bad.zip"}
 
 # ------------------------------------------------------------------------ per command
 RELEASE = ["--qi", "zip", "--sensitive", "disease"]
+#: the good table's other column (age) copied as it is: every column is classified (issue 26)
+REST = ["--keep-rest"]
 RULE = ["--public", "g", "--sensitive", "s", "--weight", "w", "--decision", "d"]
 TABLE_COMMANDS = {
-    "check": lambda t: ["check", t, *RELEASE, "--policy", "good.toml", "--certificate",
+    "check": lambda t: ["check", t, *RELEASE, *REST, "--policy", "good.toml", "--certificate",
                         "out.json", "--report", "out.html"],
-    "anonymize": lambda t: ["anonymize", t, *RELEASE, "--policy", "good.toml", "--output",
+    "anonymize": lambda t: ["anonymize", t, *RELEASE, *REST, "--policy", "good.toml", "--output",
                             "out.csv", "--certificate", "out.json"],
     "find": lambda t: ["find", t, *RELEASE, "--confidence", "0.9", "--output", "out.csv"],
-    "compare": lambda t: ["compare", t, *RELEASE, "--k-anonymity", "2", "--output", "out.csv"],
+    "compare": lambda t: ["compare", t, *RELEASE, *REST, "--k-anonymity", "2", "--output",
+                          "out.csv"],
     "verify": lambda t: ["verify", t, "--certificate", "good.json"],
     "transparency check": lambda t: ["transparency", "check", t, *RULE, "--beta", "0.9",
                                      "--certificate", "out.json"],
@@ -510,7 +513,7 @@ def good_files(tmp_path_factory) -> dict:
     (folder / "zip.csv").write_text(GOOD_HIERARCHY)
     (folder / "rules.csv").write_text(RULES)
     assert main(["check", str(folder / "good.csv"), "--qi", "zip", "--sensitive", "disease",
-                 "--policy", str(folder / "good.toml"), "--certificate",
+                 *REST, "--policy", str(folder / "good.toml"), "--certificate",
                  str(folder / "good.json"), "-q"]) == 0
     assert main(["transparency", "check", str(folder / "rules.csv"), *RULE, "--beta", "0.9",
                  "--certificate", str(folder / "rule.json"), "-q"]) in (0, 1)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from cli.helpers import POLICY, RELEASE  # the CLI tests' policy and columns
+from cli.helpers import ORIGINAL, POLICY, RELEASE  # the CLI tests' policy and columns
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "skyprivacy")
 
@@ -28,7 +28,7 @@ def folder(tmp_path_factory):
     done = skyprivacy(folder, "data", "adult", "--sample", "1500", "--output", "adult.csv")
     assert done.returncode == 0, done.stderr
     assert done.stderr == "skyprivacy data: wrote adult.csv\n"
-    done = skyprivacy(folder, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    done = skyprivacy(folder, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                       "--output", "out.csv", "--certificate", "cert.json")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("SAFE: all ")

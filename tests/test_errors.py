@@ -29,6 +29,7 @@ from skyprivacy.errors import (
     UndefinedMetricWarning,
     UnknownCategoryWarning,
     UnknownValueWarning,
+    UnanalysedColumnWarning,
     UnprovenFormulaWarning,
     UnsafeConstantWarning,
     UnusedPolicyValueWarning,
@@ -63,6 +64,7 @@ WARNINGS = {
     UnknownCategoryWarning: SkyPrivacyWarning,
     UnsafeConstantWarning: PrivacyRiskWarning,  # a too-small constant weakens the guarantee
     NotDifferentiallyPrivateWarning: PrivacyRiskWarning,  # so does a DP claim that is not one
+    UnanalysedColumnWarning: PrivacyRiskWarning,  # so do columns copied into a release unseen
 }
 DEFINED = {name: obj for name, obj in vars(errors).items()
            if inspect.isclass(obj) and obj.__module__ == errors.__name__}

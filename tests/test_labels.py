@@ -40,42 +40,44 @@ def _runs(result, column="severity"):
 
 
 def test_the_default_order_is_sorted_text():
-    result = k_anonymize(TRIAGE, qi="severity", k=10)
+    result = k_anonymize(TRIAGE, keep="disease", qi="severity", k=10)
     assert sorted(set(result.table["severity"])) == ["{critical, high, low}",
                                                      "{mid, very_crit}"]
-    assert _runs(result) == _runs(k_anonymize(TRIAGE, qi="severity", k=10, order="sorted"))
+    assert _runs(result) == _runs(k_anonymize(TRIAGE, keep="disease", qi="severity", k=10,
+                                              order="sorted"))
 
 
 def test_an_explicit_order_splits_along_it():
-    result = k_anonymize(TRIAGE, qi="severity", k=10, order={"severity": SEVERITY})
+    result = k_anonymize(TRIAGE, keep="disease", qi="severity", k=10, order={"severity": SEVERITY})
     assert sorted(set(result.table["severity"])) == ["{critical, very_crit}",
                                                      "{low, mid, high}"]
     assert _runs(result) == [["critical", "very_crit"], ["high", "low", "mid"]]
 
 
 def test_the_order_of_first_appearance():
-    result = k_anonymize(TRIAGE, qi="severity", k=10, order="first")
+    result = k_anonymize(TRIAGE, keep="disease", qi="severity", k=10, order="first")
     # first appearance: high, low, very_crit, mid, critical
     assert sorted(set(result.table["severity"])) == ["{high, low, very_crit}",
                                                      "{mid, critical}"]
-    per_column = k_anonymize(TRIAGE, qi="severity", k=10, order={"severity": "first"})
+    per_column = k_anonymize(TRIAGE, keep="disease", qi="severity", k=10,
+                             order={"severity": "first"})
     assert per_column.table.equals(result.table)
 
 
 def test_values_an_explicit_order_lists_but_the_column_lacks_are_ignored():
-    result = k_anonymize(TRIAGE, qi="severity", k=10,
+    result = k_anonymize(TRIAGE, keep="disease", qi="severity", k=10,
                          order={"severity": ["none", *SEVERITY, "fatal"]})
     assert sorted(set(result.table["severity"])) == ["{critical, very_crit}",
                                                      "{low, mid, high}"]
 
 
 def test_a_group_spanning_the_whole_domain_is_published_as_a_star():
-    result = k_anonymize(TRIAGE, qi="severity", k=40)
+    result = k_anonymize(TRIAGE, keep="disease", qi="severity", k=40)
     assert set(result.table["severity"]) == {"*"}
     assert result.groups["severity"].tolist() == ["*"]
     # ... unless the column itself holds '*': then the set says what is inside
     starred = TRIAGE.replace({"low": "*"})
-    assert set(k_anonymize(starred, qi="severity", k=40).table["severity"]) == {
+    assert set(k_anonymize(starred, keep="disease", qi="severity", k=40).table["severity"]) == {
         "{*, critical, high, mid, very_crit}"}
 
 
@@ -86,33 +88,33 @@ def test_numeric_ranges_keep_their_bounds_even_over_the_whole_column():
 
 def test_a_long_set_is_a_digest_whose_members_are_on_the_result():
     assert len("{low, mid, high}") == 16 and len("{critical, very_crit}") == 21
-    result = k_anonymize(TRIAGE, qi="severity", k=10, order={"severity": SEVERITY},
+    result = k_anonymize(TRIAGE, keep="disease", qi="severity", k=10, order={"severity": SEVERITY},
                          label_length=16)  # inclusive: a label of 16 characters is listed
     digest = sha256_of(["critical", "very_crit"])[:8]
     assert set(result.table["severity"]) == {"{low, mid, high}", f"{{#{digest}: 2 values}}"}
     assert result.set_labels == {"severity": {digest: ("critical", "very_crit")}}
     assert member_digest(["critical", "very_crit"]) == sha256_of(["critical", "very_crit"])
     assert result.groups["severity"].isin(set(result.table["severity"])).all()
-    wide = k_anonymize(TRIAGE, qi="severity", k=10, order={"severity": SEVERITY},
+    wide = k_anonymize(TRIAGE, keep="disease", qi="severity", k=10, order={"severity": SEVERITY},
                        label_length=21)
     assert set(wide.table["severity"]) == {"{low, mid, high}", "{critical, very_crit}"}
     assert wide.set_labels == {}
 
 
 def test_label_length_zero_and_none():
-    digests = k_anonymize(TRIAGE, qi="severity", k=10, label_length=0)
+    digests = k_anonymize(TRIAGE, keep="disease", qi="severity", k=10, label_length=0)
     assert all(re.fullmatch(r"\{#[0-9a-f]{8}: \d values\}", v)
                for v in digests.table["severity"])
     wide = TRIAGE.assign(severity=TRIAGE["severity"] + "-" + "x" * 40)
-    full = k_anonymize(wide, qi="severity", k=10, label_length=None)
+    full = k_anonymize(wide, keep="disease", qi="severity", k=10, label_length=None)
     assert all(v.startswith("{") and "#" not in v for v in full.table["severity"])
     assert full.set_labels == {}
 
 
 def test_a_member_with_a_comma_is_never_listed_in_full():
     table = TRIAGE.replace({"low": "low, stable"})
-    result = k_anonymize(table, qi="severity", k=10, order={"severity": ["low, stable",
-                                                                         *SEVERITY[1:]]})
+    result = k_anonymize(table, qi="severity", k=10, keep="disease",
+                         order={"severity": ["low, stable", *SEVERITY[1:]]})
     labels = set(result.table["severity"])
     assert "{critical, very_crit}" in labels
     (digest, members), = result.set_labels["severity"].items()
@@ -189,12 +191,12 @@ def test_bad_label_lengths(bad):
     with pytest.raises(InvalidParameterError, match=re.escape(
             f"The 'label_length' parameter of k_anonymize must be a non-negative integer or "
             f"None. Got {bad!r} instead.")):
-        k_anonymize(TRIAGE, qi="severity", k=10, label_length=bad)
+        k_anonymize(TRIAGE, keep="disease", qi="severity", k=10, label_length=bad)
 
 
 # --------------------------------------------------------------------- the set-label file
 def test_the_set_label_file_round_trips_and_checks_a_release():
-    result = k_anonymize(TRIAGE, qi="severity", k=10, label_length=0)
+    result = k_anonymize(TRIAGE, keep="disease", qi="severity", k=10, label_length=0)
     document = labels_document(result.set_labels)
     assert document["schema_version"] == 1 and document["kind"] == "skyprivacy.set-labels"
     sets = parse_labels(json.dumps(document).encode())

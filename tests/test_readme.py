@@ -1,5 +1,6 @@
 """README.md's examples run, and no document cites a file the repository lacks (issue
 "Publish exactly what the data says", item 5)."""
+import json
 import os
 import re
 import subprocess
@@ -89,3 +90,50 @@ def test_no_document_names_a_module_the_package_lacks(document):
                       if not any((ROOT / folder / name.rstrip("/")).exists()
                                  for folder in _SEARCHED)})
     assert missing == [], f"{document.name} names files the repository lacks: {missing}"
+
+
+# ------------------------------------------------------- nothing released unexamined (issue 26)
+def _option(command: str, name: str) -> list[str]:
+    """The comma-separated columns of ``--name`` in a shell command (none when absent)."""
+    found = re.search(rf"--{name} (\S+)", command)
+    return found.group(1).split(",") if found else []
+
+
+def test_the_readme_releases_only_the_columns_it_analysed(tmp_path):
+    """Every command of the README's shell block runs; its ``anonymize`` command is read from
+    the README, and its released table holds exactly that command's --qi and --sensitive
+    columns (nothing kept, copied or passed through unanalysed), as its certificate's
+    classification records; ``verify`` accepts it.  The Python block's release likewise."""
+    every = fenced((ROOT / "README.md").read_text())
+    [shell] = [body for language, body in every if language == "shell"]
+    env = {**os.environ, "PATH": os.path.dirname(sys.executable) + os.pathsep
+           + os.environ.get("PATH", "")}
+    done = subprocess.run(["bash", "-e", "-c", shell], capture_output=True, text=True,
+                          cwd=tmp_path, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    command = next(line for line in shell.replace("\\\n", " ").splitlines()
+                   if line.startswith("skyprivacy anonymize "))
+    qi, [sensitive] = _option(command, "qi"), _option(command, "sensitive")
+    assert _option(command, "keep") == [] and "--keep-rest" not in command
+    import pandas as pd
+    original = pd.read_csv(tmp_path / "adult.csv", nrows=1)
+    released = pd.read_csv(tmp_path / "out.csv", dtype=str)
+    assert list(released.columns) == [c for c in original.columns if c in {*qi, sensitive}]
+    certificate = json.loads((tmp_path / "cert.json").read_text())
+    assert certificate["classification"] == {
+        "qi": qi, "sensitive": sensitive, "kept": [],
+        "dropped": [c for c in original.columns if c not in {*qi, sensitive}]}
+    assert "VERIFIED: out.csv matches cert.json" in done.stdout
+    # the Python block, run with a check of what it released appended
+    [code] = blocks((ROOT / "README.md").read_text(), "python")
+    script = tmp_path / "readme_release.py"
+    script.write_text(code + "\nimport json\nprint(json.dumps({'columns': list(result.table."
+                      "columns), 'analysed': [*result.classification.qi, result.classification"
+                      ".sensitive], 'kept': list(result.classification.kept)}))\n")
+    ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=300)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    facts = json.loads(ran.stdout.splitlines()[-1])
+    assert facts["kept"] == [] and sorted(facts["columns"]) == sorted(facts["analysed"])
+    assert "Columns: quasi-identifiers 'age', 'workclass', 'sex'; sensitive 'occupation'; " \
+           "kept as is: none; dropped: 'fnlwgt'" in ran.stdout

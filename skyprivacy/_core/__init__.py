@@ -43,4 +43,8 @@ version
     The package version, read from one place.
 warning
     Warnings attributed to the user's line (the first frame outside skyprivacy).
+classification
+    The role of every column of a table to release (a quasi-identifier, the sensitive
+    column, kept as is or dropped), and every message about it, for the Python keywords and
+    the command-line flags alike.
 """

@@ -26,7 +26,15 @@ from ..labels import DEFAULT_LABEL_LENGTH
 from ..release import ReleaseCandidate, encode_sensitive, pair_counts
 from .encoders import distinct_cells, make_encoder
 from .lattice import SUPPRESSED, AnonymizeResult, full_domain_search, suppression_budget
-from .inputs import Checked, TableFacts, check_anonymization, check_k, check_local_rows
+from .inputs import (
+    Checked,
+    TableFacts,
+    attach,
+    check_anonymization,
+    check_k,
+    check_local_rows,
+    classified,
+)
 from .released import (
     AnonymizationResult,
     KAnonymizationResult,
@@ -104,10 +112,12 @@ class PandasEngine:
 
 def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, split, output,
                    random_state, group_column, progress, numeric, categorical, order,
-                   label_length, missing) -> AnonymizationResult:
+                   label_length, missing, keep=None, drop=None,
+                   keep_rest: bool = False) -> AnonymizationResult:
     """:func:`skyline_anonymize` over an engine (:class:`PandasEngine`, or the Dask
-    engine's): the checks, the search, the release and its certificate, the same for
-    both."""
+    engine's): the checks (the roles of the columns after every option,
+    :func:`~.inputs.classified`), the search, the release without its dropped columns and
+    its certificate, the same for both."""
     progress = progress_callback(progress, owner="skyline_anonymize", label="anonymizing")
     checked = check_anonymization(
         engine.table, engine.facts(sensitive, semantics, missing), qi=qi, sensitive=sensitive,
@@ -117,24 +127,30 @@ def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, spl
         owner="skyline_anonymize")
     qi, policy, semantics = checked.qi, checked.policy, checked.semantics
     search = engine.search(checked, sensitive, policy, split, None, progress, missing)
+    # the roles of the other columns: after every check of the data, before the search
+    classification, _ = classified(engine.table, qi=qi, sensitive=sensitive, keep=keep,
+                                   drop=drop, keep_rest=keep_rest, owner="skyline_anonymize")
     check_feasible(search.root(), search.values, semantics, policy)
     n_splits = search.run()
     finish(progress)
     released, assignment, groups, _ = search.release(output, random_state, group_column)
+    released = classification.select(released)
     candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
                                   group_column=group_column, semantics=semantics,
                                   missing=missing)
-    return AnonymizationResult(
+    result = AnonymizationResult(
         table=released, candidate=candidate, certificate=skyline_check(candidate, policy),
         assignment=assignment, groups=groups, qi=tuple(qi), sensitive=sensitive,
         semantics=semantics, output=output, split=split, n_splits=n_splits,
         n_candidates_evaluated=search.rules.n_candidates,
         group_column=group_column if output == "bucketized" else None,
         set_labels=set_labels_of(search.attrs), _engine=search.audit)
+    return attach(result, classification)
 
 
 def k_search(engine, *, qi, k: int, hierarchies, split, output, group_column, progress,
-             numeric, categorical, order, label_length, missing) -> KAnonymizationResult:
+             numeric, categorical, order, label_length, missing, keep=None, drop=None,
+             keep_rest: bool = False) -> KAnonymizationResult:
     """:func:`k_anonymize` over an engine: the checks (of the QI columns beside the identity
     marker), the search under the size rule, the release and its k-anonymity certificate."""
     progress = progress_callback(progress, owner="k_anonymize", label="anonymizing")
@@ -150,13 +166,17 @@ def k_search(engine, *, qi, k: int, hierarchies, split, output, group_column, pr
     if search.n_rows < k:
         raise InfeasibleError(f"The table has {search.n_rows} rows, fewer than k = {k}: no "
                               f"release can be {k}-anonymous.")
+    classification, _ = classified(engine.table, qi=qi, sensitive=None, keep=keep, drop=drop,
+                                   keep_rest=keep_rest, owner="k_anonymize")
     n_splits = search.run()
     finish(progress)
     released, assignment, groups, sizes = search.release(output, None, group_column)
+    released = classification.select(released)
     from ..baselines import k_anonymity
     certificate = k_anonymity(sizes_only(sizes, pd.RangeIndex(len(sizes), name="group")), k=k)
-    return KAnonymizationResult(released, certificate, assignment, groups, k, n_splits,
-                                set_labels_of(search.attrs))
+    result = KAnonymizationResult(released, certificate, assignment, groups, k, n_splits,
+                                  set_labels_of(search.attrs))
+    return attach(result, classification)
 
 
 @dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
@@ -166,8 +186,8 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
                       random_state=None, group_column: str = "group",
                       progress=None, numeric=None, categorical=None, order=None,
                       label_length: int | None = DEFAULT_LABEL_LENGTH,
-                      local_rows: int | None = None, missing: str = "error"
-                      ) -> AnonymizationResult:
+                      local_rows: int | None = None, missing: str = "error", keep=None,
+                      drop=None, keep_rest: bool = False) -> AnonymizationResult:
     """Generalize or bucketize a table so that it is safe under a skyline policy (Fig. 4).
 
     Parameters
@@ -233,19 +253,30 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         default (silently dropping them would overstate the protection); ``'as_value'``
         treats them as a value of their own, as :meth:`ReleaseCandidate.from_table` does (a
         numeric quasi-identifier orders it after every number).
+    keep : str or list of str, optional
+        Columns published as is, neither generalized nor analysed (say so only for columns
+        that cannot identify anyone or reveal the sensitive value). Every column of the
+        table must be a quasi-identifier, the sensitive column, kept or dropped.
+    drop : str or list of str, optional
+        Columns left out of the release.
+    keep_rest : bool, default False
+        Keep every column not otherwise classified, with an
+        :class:`~skyprivacy.errors.UnanalysedColumnWarning` naming the columns copied
+        unanalysed (without it, an unclassified column is an error).
 
     Returns
     -------
     AnonymizationResult
         ``.table``, ``.candidate``, ``.certificate`` (an independent skyline_check of what is
-        released), ``.assignment``, ``.groups`` and ``.set_labels``.
+        released), ``.assignment``, ``.groups``, ``.set_labels`` and ``.classification``.
 
     Raises
     ------
     InfeasibleError
         If even the whole table as one group is unsafe; the message names the value and point.
     SchemaError, HierarchyError, InvalidParameterError
-        Missing columns or values, values a hierarchy does not cover, bad parameters.
+        Missing columns or values, values a hierarchy does not cover, bad parameters, an
+        unclassified column or a column given two roles.
 
     Notes
     -----
@@ -280,7 +311,8 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         PandasEngine(table), qi=qi, sensitive=sensitive, policy=policy, hierarchies=hierarchies,
         semantics=semantics, split=split, output=output, random_state=random_state,
         group_column=group_column, progress=progress, numeric=numeric, categorical=categorical,
-        order=order, label_length=label_length, missing=missing)
+        order=order, label_length=label_length, missing=missing, keep=keep, drop=drop,
+        keep_rest=keep_rest)
 
 
 @dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
@@ -289,8 +321,8 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
                 group_column: str = "group", progress=None, numeric=None,
                 categorical=None, order=None,
                 label_length: int | None = DEFAULT_LABEL_LENGTH,
-                local_rows: int | None = None, missing: str = "error"
-                ) -> KAnonymizationResult:
+                local_rows: int | None = None, missing: str = "error", keep=None,
+                drop=None, keep_rest: bool = False) -> KAnonymizationResult:
     """k-anonymity with the SkylineAnonymize engine (Proposition 3).
 
     With the identity of each individual as the sensitive value, the skyline point
@@ -304,9 +336,10 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     k : int
         At least 2.
     hierarchies, split, output, group_column, progress, numeric, categorical, order
-    label_length, local_rows, missing
+    label_length, local_rows, missing, keep, drop, keep_rest
         As in :func:`skyline_anonymize` (``split`` defaults to Mondrian's widest range; the
-        information gain needs a sensitive attribute).
+        information gain needs a sensitive attribute); every column is a QI, kept or
+        dropped.
 
     Returns
     -------
@@ -330,7 +363,8 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     return k_search(PandasEngine(table), qi=qi, k=k, hierarchies=hierarchies, split=split,
                     output=output, group_column=group_column, progress=progress,
                     numeric=numeric, categorical=categorical, order=order,
-                    label_length=label_length, missing=missing)
+                    label_length=label_length, missing=missing, keep=keep, drop=drop,
+                    keep_rest=keep_rest)
 
 
 def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple[int, str]]:
@@ -468,7 +502,8 @@ def anonymize(table: pd.DataFrame, *, qi, sensitive, criteria, method: str = "mo
               suppression_limit=0.0, suppressed: str = "drop", objective: str = "loss",
               hierarchies: Mapping | None = None, semantics: str = "svpi",
               missing: str = "error", frontier: bool = False, split: str = "infogain",
-              local_rows: int | None = None) -> AnonymizeResult:
+              local_rows: int | None = None, keep=None, drop=None,
+              keep_rest: bool = False) -> AnonymizeResult:
     """Anonymize a table under combined criteria, by Mondrian or by full-domain search.
 
     The one entry point of :mod:`skyprivacy.anonymize`, also callable as
@@ -510,12 +545,22 @@ default 'loss'
     local_rows : int, optional
         Mondrian on a dask frame: groups of at most this many rows are finished on the
         worker that holds them.
+    keep : str or list of str, optional
+        Columns published as is, neither generalized nor analysed (say so only for columns
+        that cannot identify anyone or reveal the sensitive value). Every column of the
+        table must be a quasi-identifier, the sensitive column, kept or dropped.
+    drop : str or list of str, optional
+        Columns left out of the release.
+    keep_rest : bool, default False
+        Keep every column not otherwise classified, with an
+        :class:`~skyprivacy.errors.UnanalysedColumnWarning` naming the columns copied
+        unanalysed (without it, an unclassified column is an error).
 
     Returns
     -------
     AnonymizeResult
         ``.table``, ``.suppressed``, ``.levels`` (full-domain), ``.candidate``,
-        ``.nodes_checked``, ``.lattice_size``, ``.to_frame()``.
+        ``.nodes_checked``, ``.lattice_size``, ``.classification``, ``.to_frame()``.
 
     Raises
     ------
@@ -563,25 +608,30 @@ default 'loss'
     owner = "anonymize"
     if method not in METHODS:
         raise param_error("method", owner, f"be one of {list(METHODS)}", method)
+    engine = partitioned_engine(table)
+    if engine is None and not isinstance(table, pd.DataFrame):
+        raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
+    if method == "mondrian":  # the options first, then the roles of the columns
+        check_local_rows(local_rows, owner)
+        mondrian_criteria(criteria, owner)
+        if suppressed not in SUPPRESSED:
+            raise param_error("suppressed", owner, f"be one of {list(SUPPRESSED)}",
+                              suppressed)
+    classification, table = classified(table, qi=qi, sensitive=sensitive, keep=keep, drop=drop,
+                                       keep_rest=keep_rest, owner=owner)
     if method == "full-domain":
-        return full_domain_search(
+        return attach(full_domain_search(
             table, qi=qi, sensitive=sensitive, criteria=criteria, hierarchies=hierarchies,
             objective=objective, suppression_limit=suppression_limit, suppressed=suppressed,
-            semantics=semantics, missing=missing, frontier=frontier)
-    engine = partitioned_engine(table)
+            semantics=semantics, missing=missing, frontier=frontier), classification)
     if engine is not None:
-        return engine.anonymize(table, qi=qi, sensitive=sensitive, criteria=criteria,
-                                suppression_limit=suppression_limit, suppressed=suppressed,
-                                hierarchies=hierarchies, semantics=semantics,
-                                missing=missing, split=split, local_rows=local_rows)
-    if not isinstance(table, pd.DataFrame):
-        raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
-    check_local_rows(local_rows, owner)
-    mondrian_criteria(criteria, owner)
-    if suppressed not in SUPPRESSED:
-        raise param_error("suppressed", owner, f"be one of {list(SUPPRESSED)}", suppressed)
+        return attach(engine.anonymize(table, qi=qi, sensitive=sensitive, criteria=criteria,
+                                       suppression_limit=suppression_limit,
+                                       suppressed=suppressed, hierarchies=hierarchies,
+                                       semantics=semantics, missing=missing, split=split,
+                                       local_rows=local_rows), classification)
     budget = suppression_budget(suppression_limit, len(table), owner)
-    return mondrian_search(lambda: PandasEngine(table), qi=qi, sensitive=sensitive,
-                           criteria=criteria, hierarchies=hierarchies, semantics=semantics,
-                           split=split, budget=budget, mask=suppressed == "mask",
-                           missing=missing)
+    return attach(mondrian_search(lambda: PandasEngine(table), qi=qi, sensitive=sensitive,
+                                  criteria=criteria, hierarchies=hierarchies,
+                                  semantics=semantics, split=split, budget=budget,
+                                  mask=suppressed == "mask", missing=missing), classification)

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._core.classification import Classification, classify_columns
 from .._core.encoding import require_columns
 from ..errors import InvalidParameterError, SchemaError, param_error
+from ..check import SkylineCheckResult
 from ..knowledge import Policy
 from ..release import (
     MISSING_OPTIONS,
@@ -25,9 +27,9 @@ from ..release import (
 from .encoders import category_orders, qi_kinds
 from .rules import SPLITS
 
-__all__ = ["OUTPUTS", "TableFacts", "Checked", "check_anonymization", "check_columns",
+__all__ = ["OUTPUTS", "TableFacts", "Checked", "check_anonymization", "check_columns", "classified",
            "check_options", "check_group_column", "label_length_of", "check_local_rows",
-           "check_k"]
+           "check_k", "attach"]
 
 OUTPUTS = ("generalized", "bucketized")
 
@@ -101,6 +103,42 @@ def check_columns(table, qi, sensitive, owner: str) -> list:
     require_columns(table, [*qi, sensitive])
     check_qi_and_sensitive(qi, sensitive, owner)
     return qi
+
+
+def classified(table, *, qi, sensitive, keep, drop, keep_rest, owner: str):
+    """The classification of every column of ``table`` (:func:`skyprivacy._core.classification.
+    classify_columns`) and the table to anonymize: ``table`` without its dropped columns (any
+    frame with ``.columns``; nothing is read).  The QIs and the sensitive column are checked
+    to be columns first, so a misspelled one is named as missing, not its intended column as
+    unclassified; ``sensitive`` None (k-anonymity) has none.
+
+    Raises
+    ------
+    InvalidParameterError, SchemaError
+        A missing QI or sensitive column; an unclassified column, one given two roles, or a
+        ``keep`` / ``drop`` name the table lacks."""
+    if sensitive is None:
+        listed = [qi] if isinstance(qi, str) else qi
+        if listed is None or isinstance(listed, Mapping) or not hasattr(listed, "__iter__") \
+                or not list(listed):
+            raise param_error("qi", owner, "name at least one column", qi)
+        require_columns(table, list(listed))
+    else:
+        check_columns(table, qi, sensitive, owner)
+    classification = classify_columns(table.columns, qi=qi, sensitive=sensitive, keep=keep,
+                                      drop=drop, keep_rest=keep_rest, owner=owner)
+    return classification, classification.select(table)
+
+
+def attach(result, classification: Classification):
+    """``result`` (a dataclass result of an anonymization) with its ``classification``; the
+    skyline certificate's :meth:`~skyprivacy.check.SkylineCheckResult.explain` shows it."""
+    import dataclasses
+
+    certificate = getattr(result, "certificate", None)
+    if isinstance(certificate, SkylineCheckResult):
+        certificate.with_classification(classification)
+    return dataclasses.replace(result, classification=classification)
 
 
 def check_options(policy, semantics, split, output, hierarchies, qi: list,

@@ -79,6 +79,7 @@ import numpy as np
 import pandas as pd
 from sortedcontainers import SortedList
 
+from .._core.classification import Classification
 from .._core.display import Shown, head_rows, result_html, result_repr
 from .._core.encoding import factorize, is_missing, require_columns
 from .._core.engines import dispatchable
@@ -147,6 +148,9 @@ class AnonymizeResult:
     frontier : tuple of dict or None
         The minimal safe nodes, when asked for (``frontier=True``) and the criteria are
         monotone; else None.
+    classification : Classification or None
+        The role of every input column (QIs, sensitive, kept, dropped), as in
+        :class:`~skyprivacy.anonymize.released.AnonymizationResult`.
     """
 
     table: pd.DataFrame
@@ -160,6 +164,7 @@ class AnonymizeResult:
     method: str = "full-domain"
     frontier: tuple | None = None
     criteria: tuple = field(default=())
+    classification: Classification | None = None
 
     def to_dict(self) -> dict:
         return {"method": self.method, "levels": dict(self.levels or {}),

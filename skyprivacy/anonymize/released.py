@@ -25,6 +25,7 @@ from .lattice import MASK
 from .source import lexicographic_ids
 
 if TYPE_CHECKING:
+    from .._core.classification import Classification
     from ..baselines import KAnonymityResult
     from .source import MemorySource
 
@@ -53,6 +54,9 @@ class AnonymizationResult:
         ``{column: {digest: tuple of members}}`` for every set label published as a digest
         (``{#3f9a2c1b: 12 values}``); the content of the set-label file
         (:func:`skyprivacy.labels.labels_document`). Empty when every set is listed in full.
+    classification : Classification
+        The role of every input column: the QIs, the sensitive column, the columns kept (in
+        ``table`` as they were) and those dropped (absent from ``table``).
     """
 
     table: pd.DataFrame
@@ -70,6 +74,7 @@ class AnonymizationResult:
     group_column: str | None = None
     set_labels: dict = field(default_factory=dict)
     _engine: MemorySource | None = field(default=None, repr=False, compare=False)
+    classification: Classification | None = None
 
     @property
     def search_source(self) -> MemorySource | None:
@@ -121,7 +126,7 @@ class AnonymizationResult:
 @dataclass(frozen=True)
 class KAnonymizationResult:
     """Result of :func:`k_anonymize`: the released table and its k-anonymity certificate
-    (``set_labels`` as in :class:`AnonymizationResult`)."""
+    (``set_labels`` and ``classification`` as in :class:`AnonymizationResult`)."""
 
     table: pd.DataFrame
     certificate: KAnonymityResult
@@ -130,6 +135,7 @@ class KAnonymizationResult:
     k: int
     n_splits: int
     set_labels: dict = field(default_factory=dict)
+    classification: Classification | None = None
 
     @property
     def safe(self) -> bool:

@@ -101,6 +101,22 @@ def _release_options(p: argparse.ArgumentParser, *, allow_group: bool = True) ->
                         "mvpi-multiset: several")
 
 
+def _classification_options(p: argparse.ArgumentParser) -> None:
+    """Every other column of the table kept (published as is) or dropped (left out): nothing
+    is released unexamined (skyprivacy._core.classification)."""
+    roles = p.add_argument_group(
+        "other columns (every column of the table must be a QI, the sensitive column, kept or "
+        "dropped)")
+    roles.add_argument("--keep", type=column_list, default=[], metavar="COL,...",
+                       help="columns published as is, not analysed (listed in the "
+                            "certificate as kept)")
+    roles.add_argument("--drop", type=column_list, default=[], metavar="COL,...",
+                       help="columns left out of the release")
+    roles.add_argument("--keep-rest", action="store_true",
+                       help="keep every column not classified, copied unanalysed (the output "
+                            "warns which)")
+
+
 def _report_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", metavar="HTML",
                    help="also write a self-contained HTML report")
@@ -216,6 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--population-size", type=int_at_least(1), default=None, metavar="N",
                    help="with --risk: the population the table was sampled from has N "
                         "records (estimated population uniqueness and journalist risk)")
+    _classification_options(p)
     _run_options(p, cmd_check, report=True)
 
     p = table_command("anonymize", "generalize a table until it satisfies a policy",
@@ -270,6 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="name of the bucket column with --bucketized (default 'group')")
     p.add_argument("--random-state", type=int, default=None, metavar="SEED",
                    help="seed of the bucketized shuffle")
+    _classification_options(p)
     _run_options(p, cmd_anonymize, report=True)
 
     p = table_command("find", "knowledge skylines of a released table",
@@ -309,6 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --output: the set-label file, written when a set is published "
                         "as a digest (default: the output's name with .labels.json)")
     _hierarchy_options(p)
+    _classification_options(p)
     _run_options(p, cmd_compare)
 
     p = table_command("verify", "check a released table against its certificate",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from fractions import Fraction
 
+from .._core.classification import verified_columns
 from .._core.exact import readable_fraction
 from .._core.text import confidence_text, percent_text
 from .._core.version import __version__
@@ -45,6 +46,7 @@ from .context import (
 from .release_inputs import (
     built_hierarchies,
     check_policy_values,
+    column_roles,
     check_values,
     criteria_report_page,
     given_hierarchies,
@@ -81,15 +83,17 @@ def cmd_check(ctx: Context) -> int:
         raise UsageError("--population-size needs --risk")
     if args.risk and args.qi is None:
         raise UsageError("--risk needs --qi (identity risk is measured on the QI columns)")
+    roles = column_roles(args, raw)
     result = skyline_check(release, policy)
     bar.label = "writing the worst cases"
     for _ in result.iter_rows(progress=bar.part(0.3, 0.9)):
         pass  # every row's worst case, built now on the bar (the certificate records them)
     bar.label = "certifying"
     risk = ({"risk": True, "population_size": args.population_size} if args.risk else {})
-    certificate = build_certificate(raw, policy, sensitive=args.sensitive, qi=args.qi,
-                                    group=args.group, individual=args.individual,
-                                    semantics=args.semantics, result=result, **risk,
+    certificate = build_certificate(roles.select(raw), policy, sensitive=args.sensitive,
+                                    qi=args.qi, group=args.group, individual=args.individual,
+                                    semantics=args.semantics, result=result,
+                                    classification=roles.to_dict(), **risk,
                                     whitespace=args.whitespace)
     figures = None
     if args.risk:  # the report lists the riskiest classes, which the certificate leaves out
@@ -115,12 +119,15 @@ def cmd_check(ctx: Context) -> int:
                        "table": {"path": args.table, "sha256": certificate["table"]["sha256"],
                                  "n_rows": certificate["table"]["n_rows"]},
                        "release": certificate["release"],
+                       "classification": certificate["classification"],
+                       "copied_unanalysed": list(roles.copied),
                        "rows": [row.to_dict() for row in result.rows],
                        "certificate": certificate})
     else:
         ctx.emit("\n".join([verdict_line(result),
                             release_line(release, args.table, certificate["table"]["n_rows"]),
-                            ""]
+                            roles.explain("cli")]
+                           + ([roles.dropped_note()] if roles.dropped else []) + [""]
                            + _checks_text(result, certificate)
                            + _risk_text(certificate)
                            + ([] if result.safe else ["", _next_step(result, args)])))
@@ -220,6 +227,7 @@ def cmd_anonymize(ctx: Context) -> int:
     table = original_table(args, raw, hierarchies)
     hierarchies = built_hierarchies(args, table, hierarchies)
     check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
+    roles = column_roles(args, table)
     bar.label = "anonymizing"
     try:
         result = skyline_anonymize(
@@ -228,7 +236,8 @@ def cmd_anonymize(ctx: Context) -> int:
             output="bucketized" if args.bucketized else "generalized",
             random_state=args.random_state, group_column=args.group_column,
             progress=bar.part(0.1, 0.7), numeric=args.numeric, categorical=args.categorical,
-            order=order, label_length=args.label_length)
+            order=order, label_length=args.label_length, keep=list(roles.kept),
+            drop=list(roles.dropped))
         bar.label = "writing the worst cases"
         for _ in result.certificate.iter_rows(progress=bar.part(0.7, 0.85)):
             pass  # built now on the bar; the certificate records every one
@@ -246,7 +255,8 @@ def cmd_anonymize(ctx: Context) -> int:
         labels = stage_labels(out, labels_path, args.output.rstrip("/"), result.set_labels)
         certificate = build_certificate(result.table, policy, sensitive=args.sensitive,
                                         semantics=args.semantics, result=result.certificate,
-                                        labels=labels, **grouping)
+                                        labels=labels, classification=roles.to_dict(),
+                                        **grouping)
         add_certificate(args, out, certificate_path, certificate)
         if args.report:
             out.add(args.report, report_page(ctx, certificate, result.candidate,
@@ -264,11 +274,14 @@ def cmd_anonymize(ctx: Context) -> int:
                        "n_groups": result.candidate.n_groups,
                        "average_group_size": result.average_group_size,
                        "n_splits": result.n_splits, "release_type": result.output,
+                       "classification": certificate["classification"],
+                       "copied_unanalysed": list(roles.copied),
                        "certificate": certificate})
     else:
         lines = [verdict_line(result.certificate),
                  "Released " + release_line(result.candidate, args.output,
                                              certificate["table"]["n_rows"]),
+                 roles.explain("cli"),
                  f"Certificate: {certificate_path} (table sha256 "
                  f"{certificate['table']['sha256']})."]
         if labels:
@@ -333,6 +346,7 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
     hierarchies = built_hierarchies(args, table, hierarchies)
     if policy is not None:
         check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
+    roles = column_roles(args, table)
     suppressed = args.suppressed or "drop"
     result = anonymize(table, qi=args.qi, sensitive=args.sensitive, criteria=criteria,
                        method=args.method,
@@ -340,14 +354,15 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
                        suppression_limit=args.suppression_limit or 0,
                        suppressed=suppressed, objective=args.objective or "loss",
                        hierarchies=hierarchies, semantics=args.semantics,
-                       split=args.split or "infogain")  # Mondrian's; full-domain has none
+                       split=args.split or "infogain",  # Mondrian's; full-domain has none
+                       keep=list(roles.kept), drop=list(roles.dropped))
     reasons = suppression_reasons(table, result, criteria, hierarchies, args)
     with OutputFiles() as out:
         add_table(args, out, args.output, result.table, output_format)
         certificate = anonymization_certificate(
             result, qi=args.qi, sensitive=args.sensitive, criteria=criteria,
             suppressed=suppressed, suppression_limit=args.suppression_limit, reasons=reasons,
-            semantics=args.semantics)
+            semantics=args.semantics, classification=roles.to_dict())
         if not certificate["safe"]:  # the search only releases safe tables
             raise InfeasibleError("The released table failed its own certificate; nothing "
                                   "was written. Please report this as a bug.")
@@ -368,6 +383,8 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
                        "levels": made["levels"], "objective": made["objective"],
                        "search": made["search"], "suppression": supp,
                        "criteria": certificate["criteria"]["results"],
+                       "classification": certificate["classification"],
+                       "copied_unanalysed": list(roles.copied),
                        "certificate": certificate})
         return EXIT_OK
     results = certificate["criteria"]["results"]
@@ -397,6 +414,7 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
             line += (f": {len(supp['groups']):,} group(s) failing {', '.join(failed)} at the "
                      f"chosen node")
         lines.append(line + ".")
+    lines.append(roles.explain("cli"))
     lines.append(f"Certificate: {certificate_path} (table sha256 "
                  f"{certificate['table']['sha256']}).")
     ctx.emit("\n".join(lines))
@@ -498,6 +516,7 @@ def cmd_compare(ctx: Context) -> int:
     order = orders(args)
     raw = read_input(args)
     table = original_table(args, raw, hierarchies)
+    roles = column_roles(args, table)
     hierarchies = built_hierarchies(args, table, hierarchies)
     present = distinct_values(table, args.sensitive)
     check_values(args.values, present, args.sensitive)
@@ -507,7 +526,8 @@ def cmd_compare(ctx: Context) -> int:
             made = k_anonymize(table, qi=args.qi, k=args.k_anonymity, hierarchies=hierarchies,
                                split=args.split or "widest", progress=bar.part(0, 0.5),
                                numeric=args.numeric, categorical=args.categorical,
-                               order=order, label_length=args.label_length)
+                               order=order, label_length=args.label_length,
+                               keep=[args.sensitive, *roles.kept], drop=list(roles.dropped))
             released, set_labels = made.table, made.set_labels
             release = ReleaseCandidate.from_table(released, qi=args.qi,
                                                   sensitive=args.sensitive,
@@ -533,7 +553,8 @@ def cmd_compare(ctx: Context) -> int:
                 c=args.confidence, hierarchies=hierarchies,
                 split=args.split or "infogain", values=args.values, semantics=args.semantics,
                 numeric=args.numeric, categorical=args.categorical, order=order,
-                label_length=args.label_length, progress=bar)
+                label_length=args.label_length, progress=bar, keep=list(roles.kept),
+                drop=list(roles.dropped))
             anonymization, skylines = comparison.anonymization, comparison.skylines
             released, release = anonymization.table, anonymization.candidate
             set_labels = anonymization.set_labels
@@ -614,10 +635,12 @@ def cmd_verify(ctx: Context) -> int:
                                        "created": certificate.get("created"),
                                        "library_version": made_by,
                                        "verdict": certificate["verdict"],
-                                       "n_checks": len(certificate["checks"])}})
+                                       "n_checks": len(certificate["checks"]),
+                                       "classification": certificate.get("classification")}})
     elif verification.ok:
         ctx.emit(f"VERIFIED: {args.table} matches {args.certificate}: table sha256 "
                  f"{certificate['table']['sha256']}, "
+                 + verified_columns(certificate.get("classification"))
                  + (f"set-label file {labels_path} sha256 {certificate['labels']['sha256']}, "
                     if labels_path else "")
                  + (f"{len(certificate['checks'])} breach probabilities recomputed exactly, "

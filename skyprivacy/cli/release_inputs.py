@@ -10,6 +10,7 @@ import os
 import numpy as np
 import pandas as pd
 
+from .._core.classification import Classification, classify_columns
 from ..errors import UsageError
 from .. import hierarchy
 from ..io import InputError, OutputFiles, read_hierarchy, reject_missing, require_columns
@@ -33,6 +34,18 @@ def load_release(args, raw: pd.DataFrame) -> ReleaseCandidate:
                                        group=args.group, individual=args.individual,
                                        semantics=args.semantics,
                                        whitespace=getattr(args, "whitespace", "strip"))
+
+
+def column_roles(args, raw) -> Classification:
+    """The role of every column of the table argument: --qi (or --group), --sensitive,
+    --individual, --keep and --drop account for each, or --keep-rest copies the rest
+    unanalysed; else a usage error (exit 2) listing the unclassified columns.  Call it after
+    the QI and sensitive columns are checked to exist, so a misspelled one is named."""
+    return classify_columns(raw.columns, qi=args.qi or [], sensitive=args.sensitive,
+                            keep=args.keep, drop=args.drop, keep_rest=args.keep_rest,
+                            others=[getattr(args, "group", None),
+                                    getattr(args, "individual", None)],
+                            owner=f"skyprivacy {args.command}", style="cli")
 
 
 def _unknown_value_error(value, present: list, column: str, what: str) -> InputError:

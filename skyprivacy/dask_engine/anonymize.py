@@ -926,7 +926,8 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
                       output: str = "generalized", random_state=None,
                       group_column: str = "group", progress=None, numeric=None,
                       categorical=None, order=None, label_length=DEFAULT_LABEL_LENGTH,
-                      local_rows=None, missing: str = "error") -> AnonymizationResult:
+                      local_rows=None, missing: str = "error", keep=None, drop=None,
+                      keep_rest: bool = False) -> AnonymizationResult:
     """:func:`skyprivacy.skyline_anonymize` for a dask DataFrame (same parameters and
     result, with ``.table``, ``.assignment`` and ``.groups`` as dask collections)."""
     local_rows = check_local_rows(local_rows, "skyline_anonymize", DEFAULT_LOCAL_ROWS)
@@ -935,13 +936,14 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
         hierarchies=hierarchies, semantics=semantics, split=split, output=output,
         random_state=random_state, group_column=group_column, progress=progress,
         numeric=numeric, categorical=categorical, order=order, label_length=label_length,
-        missing=missing)
+        missing=missing, keep=keep, drop=drop, keep_rest=keep_rest)
 
 
 def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
                 output: str = "generalized", group_column: str = "group", progress=None,
                 numeric=None, categorical=None, order=None, label_length=DEFAULT_LABEL_LENGTH,
-                local_rows=None, missing: str = "error") -> KAnonymizationResult:
+                local_rows=None, missing: str = "error", keep=None, drop=None,
+                keep_rest: bool = False) -> KAnonymizationResult:
     """:func:`skyprivacy.k_anonymize` for a dask DataFrame; groups of at most ``local_rows``
     rows are finished on the worker holding them."""
     k = check_k(k, split, "k_anonymize")
@@ -949,7 +951,8 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
     return k_search(DaskEngine(table, local_rows), qi=qi, k=k, hierarchies=hierarchies,
                     split=split, output=output, group_column=group_column, progress=progress,
                     numeric=numeric, categorical=categorical, order=order,
-                    label_length=label_length, missing=missing)
+                    label_length=label_length, missing=missing, keep=keep, drop=drop,
+                    keep_rest=keep_rest)
 
 
 def anonymize(table, *, qi, sensitive, criteria, suppression_limit=0.0,

@@ -327,6 +327,7 @@ def _table_summary(certificate: Mapping, release: ReleaseCandidate, source) -> s
                    f"{release.n_individuals / release.n_groups:,.1f}), by {grouping}"),
         ("Sensitive column", parameters.get("sensitive", "")),
         ("Semantics", parameters.get("semantics", "")),
+        *_classification_rows(certificate.get("classification")),
     ]
     out = [summary_list(rows)]
     if certificate.get("policy") is not None:  # None: criteria without a skyline policy
@@ -335,6 +336,15 @@ def _table_summary(certificate: Mapping, release: ReleaseCandidate, source) -> s
         out.append(f"<p>The policy names values the release does not contain: "
                    f"{esc(', '.join(certificate['unused_policy_values']))}.</p>")
     return "\n".join(out)
+
+
+def _classification_rows(classification) -> list[tuple[str, str]]:
+    """The Summary rows of the certificate's classification: the columns published as is,
+    unanalysed, and those left out (none when it records no classification)."""
+    if not isinstance(classification, Mapping):
+        return []
+    return [("Kept as is (not analysed)", ", ".join(classification["kept"]) or "none"),
+            ("Dropped (not published)", ", ".join(classification["dropped"]) or "none")]
 
 
 def _table_checks(checks: list) -> str:

@@ -280,7 +280,8 @@ def _progress_calls():
             _raw(), qi=["zip", "age"], sensitive="disease", policy=_policy(0.9),
             hierarchies=_hierarchies(), progress=p),
         "k_anonymize": lambda p: skyprivacy.k_anonymize(
-            _raw(), qi=["zip", "age"], k=3, hierarchies=_hierarchies(), progress=p),
+            _raw(), qi=["zip", "age"], k=3, hierarchies=_hierarchies(), progress=p,
+            keep="disease"),
         "compare_l_diversity": lambda p: skyprivacy.compare_l_diversity(
             _raw(), qi=["zip", "age"], sensitive="disease", diversity_c=2, l=2, c=0.9,
             hierarchies=_hierarchies(), progress=p),

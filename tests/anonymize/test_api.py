@@ -129,7 +129,7 @@ def test_generalized_labels_are_ranges_and_hierarchy_nodes():
     table = make_table(3, 200)
     policy = Policy.uniform([(0, 2, 0, 0.8)])
     result = skyline_anonymize(table, qi=["age", "zip"], sensitive="disease", policy=policy,
-                               hierarchies={"zip": ZIP_HIERARCHY})
+                               hierarchies={"zip": ZIP_HIERARCHY}, keep="sex")
     ages = set(result.table["age"])
     assert all(re.fullmatch(r"\[\d+, \d+\]|\d+", a) for a in ages)
     assert set(result.table["zip"]) <= set(ZIP_HIERARCHY.graph.nodes[n]["label"]
@@ -178,7 +178,7 @@ def test_infeasible_policy_names_value_and_point_and_a_way_forward():
             "generalization can satisfy the policy: relax the failing points to what the "
             "table withstands.")) as caught:
         skyline_anonymize(table, qi="age", sensitive="disease",
-                          policy=Policy({"flu": [(4, 0, 0, 0.5)]}))
+                          policy=Policy({"flu": [(4, 0, 0, 0.5)]}), drop=["zip", "sex"])
     # the same, structured: the failing checks and what the whole table withstands
     assert [row["value"] for row in caught.value.failing] == ["flu"]
     assert caught.value.withstands == [{"value": "flu", "c": "1/2", "points": [[0, 1, 0]]}]
@@ -198,10 +198,11 @@ def test_k_anonymize_matches_the_identity_skyline_through_the_same_engine():
         table["person"] = np.arange(len(table))
         for k in (2, 3, 5):
             fast = k_anonymize(table, qi=["age", "zip", "sex"], k=k,
-                               hierarchies={"zip": ZIP_HIERARCHY})
+                               hierarchies={"zip": ZIP_HIERARCHY}, keep=["disease", "person"])
             full = skyline_anonymize(table, qi=["age", "zip", "sex"], sensitive="person",
                                      policy=k_anonymity_policy(k),
-                                     hierarchies={"zip": ZIP_HIERARCHY}, split="widest")
+                                     hierarchies={"zip": ZIP_HIERARCHY}, split="widest",
+                                     keep="disease")
             assert fast.safe and full.certificate.safe
             assert (fast.groups["n_individuals"] >= k).all()
             pd.testing.assert_series_equal(fast.assignment, full.assignment)
@@ -220,7 +221,7 @@ def test_cl_diversity_policy_yields_a_cl_diverse_release():
 def test_categorical_without_hierarchy_splits_its_sorted_values():
     table = make_table(2, 400)
     result = skyline_anonymize(table, qi=["zip"], sensitive="disease",
-                               policy=Policy.uniform([(0, 1, 0, 0.9)]))
+                               policy=Policy.uniform([(0, 1, 0, 0.9)]), drop=["age", "sex"])
     values = ["47302", "47305", "47901", "47906", "47907", "48001"]
     for original, label in zip(table["zip"], result.table["zip"]):
         members = label.strip("{}").split(", ") if label.startswith("{") else [label]
@@ -232,7 +233,7 @@ def test_categorical_without_hierarchy_splits_its_sorted_values():
     flat = from_mapping({v: ["*"] for v in values}, name="zip")
     suppressed = skyline_anonymize(table, qi=["zip"], sensitive="disease",
                                    policy=Policy.uniform([(0, 1, 0, 0.9)]),
-                                   hierarchies={"zip": flat})
+                                   hierarchies={"zip": flat}, drop=["age", "sex"])
     assert set(suppressed.table["zip"]) <= set(values) | {"*"}
 
 
@@ -336,7 +337,8 @@ def test_k_anonymize_calls_no_deprecated_api():
     table = make_table(2, 60)
     with warnings.catch_warnings():
         warnings.simplefilter("error", FutureWarning)
-        result = k_anonymize(table, qi=["age", "zip"], k=4, hierarchies={"zip": ZIP_HIERARCHY})
+        result = k_anonymize(table, qi=["age", "zip"], k=4, hierarchies={"zip": ZIP_HIERARCHY},
+                             keep=["sex", "disease"])
         assert result.safe and result.certificate.k == 4
 
 
@@ -426,3 +428,74 @@ def test_anonymize_errors_name_the_bad_value(options, message):
                  **options}
     with pytest.raises(InvalidParameterError, match=message):
         anonymize(_small_table(), **arguments)
+
+
+# ------------------------------------------- every column classified (issue 26 item 1)
+def test_every_column_is_classified_before_a_release():
+    from skyprivacy.anonymize import anonymize
+    from skyprivacy.certificate import build_certificate, verify_certificate
+    from skyprivacy.criteria import KAnonymity
+    from skyprivacy.errors import UnanalysedColumnWarning
+
+    table = make_table(4, 120).assign(name=lambda t: [f"p{i}" for i in range(len(t))])
+    before = table.copy()
+    policy = Policy.uniform([(0, 1, 0, 0.9)])
+    calls = {
+        "skyline_anonymize": lambda **o: skyline_anonymize(
+            table, qi=["age", "zip"], sensitive="disease", policy=policy, **o),
+        "k_anonymize": lambda **o: k_anonymize(table, qi=["age", "zip"], k=3,
+                                               **{"keep": ["disease", *o.pop("keep", [])],
+                                                  **o}),
+        "anonymize": lambda **o: anonymize(table, qi=["age", "zip"], sensitive="disease",
+                                           criteria=[KAnonymity(3)], **o),
+    }
+    for owner, call in calls.items():
+        with pytest.raises(InvalidParameterError, match=re.escape(
+                "2 column(s) of the table are not classified: 'sex', 'name'; name each one a "
+                "quasi-identifier or the sensitive column, keep it (keep=[...]: published as "
+                "is) or drop it (drop=[...]: left out of the release), or pass keep_rest=True "
+                "to copy them unanalysed.")):
+            call()
+        with pytest.raises(InvalidParameterError, match=re.escape(
+                "Column 'sex' is both kept and dropped; give every column one role.")):
+            call(keep=["sex"], drop=["sex", "name"])
+        result = call(keep=["sex"], drop="name")
+        assert list(result.table.columns) == ["age", "zip", "sex", "disease"], owner
+        assert result.table["sex"].equals(table["sex"])
+        assert result.classification.dropped == ("name",)
+        assert "sex" in result.classification.kept
+        with pytest.warns(UnanalysedColumnWarning, match=re.escape(
+                "WARNING: keep_rest=True copied 1 column(s) into the release unanalysed: "
+                "'name'; no privacy check covers them.")) as caught:
+            copied = call(keep=["sex"], keep_rest=True)
+        assert caught[0].filename == __file__
+        assert copied.table["name"].equals(table["name"])
+        pd.testing.assert_frame_equal(table, before)
+    result = calls["skyline_anonymize"](keep="sex", drop="name")
+    assert result.certificate.explain().splitlines()[-1] == (
+        "Columns: quasi-identifiers 'age', 'zip'; sensitive 'disease'; kept as is: 'sex'; "
+        "dropped: 'name'.")
+    certificate = build_certificate(result.table, policy, qi=["age", "zip"],
+                                    sensitive="disease", classification=result.classification)
+    assert certificate["classification"] == {"qi": ["age", "zip"], "sensitive": "disease",
+                                             "kept": ["sex"], "dropped": ["name"]}
+    assert verify_certificate(result.table, certificate).ok
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The table has column(s) 'name' that the certificate's classification does not "
+            "list (neither analysed nor kept).")):
+        build_certificate(table, policy, qi=["age", "zip"], sensitive="disease",
+                          classification=result.classification)
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The certificate's classification names quasi-identifiers ['age', 'zip'] and "
+            "sensitive column 'disease', but it certifies ['age'] and 'disease'.")):
+        build_certificate(result.table.drop(columns="zip"), policy, qi=["age"],
+                          sensitive="disease", classification=result.classification)
+    edited = {**certificate, "classification": {**certificate["classification"], "kept": []}}
+    assert verify_certificate(result.table, edited).differences == (
+        "The table has column(s) 'sex' that the certificate's classification does not list "
+        "(neither analysed nor kept).",)
+    with pytest.raises(InvalidParameterError, match=re.escape(
+            "The certificate is malformed: 'classification.kept' must be a list of column "
+            "names.")):
+        verify_certificate(result.table, {**certificate, "classification": {
+            **certificate["classification"], "kept": "sex"}})

@@ -405,7 +405,7 @@ MIXED_AGES = pd.DataFrame({"age": [str(a) for a in range(20, 38)] + ["40+", "unk
 
 
 @pytest.mark.parametrize("owner, call", [
-    ("k_anonymize", lambda: k_anonymize(MIXED_AGES, qi="age", k=2)),
+    ("k_anonymize", lambda: k_anonymize(MIXED_AGES, qi="age", k=2, keep="disease")),
     ("skyline_anonymize", lambda: skyline_anonymize(
         MIXED_AGES, qi="age", sensitive="disease", policy=Policy.uniform([(0, 0, 0, 1)]))),
     ("skyline_anonymize", lambda: qi_kinds(MIXED_AGES, ["age"], {})),

@@ -8,7 +8,7 @@ from skyprivacy.cli import main
 from skyprivacy.datasets import load_adult
 from skyprivacy.io import write_table
 
-from .helpers import POLICY, RELEASE
+from .helpers import POLICY, ORIGINAL
 
 
 @pytest.fixture(scope="session")
@@ -17,7 +17,7 @@ def inputs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("cli")
     write_table(load_adult().sample(2000, random_state=0).sort_index(), folder / "adult.csv")
     (folder / "policy.toml").write_text(POLICY)
-    assert main(["anonymize", str(folder / "adult.csv"), *RELEASE, "--policy",
+    assert main(["anonymize", str(folder / "adult.csv"), *ORIGINAL, "--policy",
                  str(folder / "policy.toml"), "--output", str(folder / "released.csv"),
                  "--certificate", str(folder / "released.cert.json"), "--quiet"]) == 0
     return folder

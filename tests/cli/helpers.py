@@ -13,6 +13,26 @@ skyline = [[1, 5, 1, 0.9]]            # (l, k, m, c) points for every value not 
 skyline = [[4, 10, 4, 0.9], [1, 20, 1, 0.9]]
 """
 RELEASE = ["--qi", "age,workclass,sex", "--sensitive", "occupation"]
+#: The other columns of Adult: every column of a table is classified (issue 26 item 1)
+UNUSED = ("fnlwgt,education,education-num,marital-status,relationship,race,capital-gain,"
+          "capital-loss,hours-per-week,native-country,income")
+#: Adult's columns, in order
+ADULT = ("age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
+         "occupation", "relationship", "race", "sex", "capital-gain", "capital-loss",
+         "hours-per-week", "native-country", "income")
+
+
+def drop_others(qi: str, sensitive: str = "occupation") -> list:
+    """``--drop`` every column of Adult but the QIs ``qi`` (comma-separated) and
+    ``sensitive``."""
+    used = {*qi.split(","), sensitive}
+    return ["--drop", ",".join(c for c in ADULT if c not in used)]
+
+
+#: RELEASE of the original table: its other columns left out of the release
+ORIGINAL = [*RELEASE, "--drop", UNUSED]
+#: RELEASE of the original table checked as it is: its other columns kept (published as is)
+AS_IS = [*RELEASE, "--keep", UNUSED]
 
 DECISIONS = """\
 gender,income,population,d

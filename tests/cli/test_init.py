@@ -21,7 +21,7 @@ from skyprivacy.errors import (
 )
 from skyprivacy.io import InputError
 
-from .helpers import DECISION, DECISIONS, RELEASE, run
+from .helpers import DECISION, DECISIONS, RELEASE, run, ORIGINAL
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -35,14 +35,14 @@ from .helpers import DECISION, DECISIONS, RELEASE, run
      r"argument -c/--confidence: must be in \(0, 1\], got '1.5'"),
     (["find", "released.csv", "--qi", "age,,sex", "--sensitive", "occupation", "-c", "0.5"],
      "argument --qi: expected comma-separated column names"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
+    (["anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml", "--output", "o.csv",
       "--hierarchy", "zip=bundled:adult"],
      r"--hierarchy is given for 'zip', which is not in --qi age,workclass,sex"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
+    (["anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml", "--output", "o.csv",
       "--hierarchy", "age"], "argument --hierarchy: expected COLUMN=SOURCE"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "adult.csv"],
+    (["anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml", "--output", "adult.csv"],
      "--output adult.csv would overwrite the input table"),
-    (["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml", "--output", "o.csv",
+    (["anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml", "--output", "o.csv",
       "--certificate", "o.csv"], "--output and --certificate name the same file o.csv"),
     (["check", "released.csv", "--qi", "age", "--sensitive", "age", "--policy",
       "policy.toml"], "the grouping columns, --sensitive and --individual must be distinct"),

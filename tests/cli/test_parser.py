@@ -21,7 +21,7 @@ from skyprivacy.cli.transparency_commands import (
     cmd_transparency_verify,
 )
 
-from .helpers import RELEASE, run
+from .helpers import run, ORIGINAL
 
 
 def test_python_dash_m_parser_is_named_skyprivacy(capsys):
@@ -34,10 +34,10 @@ def test_python_dash_m_parser_is_named_skyprivacy(capsys):
 
 
 def test_compare_needs_one_baseline(work, capsys):
-    code, _, err = run(capsys, "compare", "adult.csv", *RELEASE)
+    code, _, err = run(capsys, "compare", "adult.csv", *ORIGINAL)
     assert code == 2
     assert "one of the arguments --k-anonymity --l-diversity is required" in err
-    code, _, err = run(capsys, "compare", "adult.csv", *RELEASE, "--k-anonymity", "1")
+    code, _, err = run(capsys, "compare", "adult.csv", *ORIGINAL, "--k-anonymity", "1")
     assert code == 2 and "argument --k-anonymity: must be at least 2, got 1" in err
 
 

@@ -18,14 +18,14 @@ from skyprivacy.cli.release_commands import _next_step
 from skyprivacy.certificate import policy_digest
 from skyprivacy.io import read_policy, write_table
 
-from .helpers import RELEASE, assert_input_error, run
+from .helpers import AS_IS, ORIGINAL, RELEASE, UNUSED, assert_input_error, drop_others, run
 
 
 # --------------------------------------------------------------------- the issue's forms
 def test_the_three_commands_of_the_issue(work, capsys):
     code, out, err = run(capsys, "anonymize", "adult.csv", "--qi", "age,workclass,sex",
                          "--sensitive", "occupation", "--policy", "policy.toml", "--output",
-                         "out.csv", "--certificate", "cert.json")
+                         "out.csv", "--certificate", "cert.json", "--drop", UNUSED)
     assert code == 0, err
     assert out.startswith("SAFE: all 14 (value, point) checks hold.\nReleased out.csv: 2,000 "
                           "rows in ")
@@ -48,10 +48,11 @@ def test_the_three_commands_of_the_issue(work, capsys):
     assert code == 0 and err == ""
     digest = policy_digest(read_policy(work / "policy.toml"))
     assert out == (f"VERIFIED: out.csv matches cert.json: table sha256 "
-                   f"{certificate['table']['sha256']}, 14 breach probabilities recomputed "
-                   f"exactly, certifying QIs age, workclass, sex; sensitive occupation; kept "
-                   f"columns not recorded; policy sha256 {digest}; "
-                   f"text compared NFC, whitespace strip; unsigned; verdict safe.\n")
+                   f"{certificate['table']['sha256']}, columns checked: none kept "
+                   f"unanalysed, 14 breach probabilities recomputed exactly, certifying QIs "
+                   f"age, workclass, sex; sensitive occupation; kept columns none; policy "
+                   f"sha256 {digest}; text compared NFC, whitespace strip; unsigned; "
+                   f"verdict safe.\n")
 
 
 # -------------------------------------------------------------------------------- check
@@ -62,14 +63,16 @@ def test_check_text_output(work, capsys):
     assert lines[0] == "SAFE: all 14 (value, point) checks hold."
     assert re.fullmatch(r"released\.csv: 2,000 rows in \d+ QI-groups of \d+ to \d+ people "
                         r"\(average [\d.]+\); semantics svpi\.", lines[1])
-    assert lines[3].split() == ["value", "l", "k", "m", "c", "breach", "exact", "verdict"]
+    assert lines[2] == ("Columns: quasi-identifiers 'age', 'workclass', 'sex'; sensitive "
+                        "'occupation'; kept as is: none; dropped: none.")
+    assert lines[4].split() == ["value", "l", "k", "m", "c", "breach", "exact", "verdict"]
     assert any(re.match(r"Exec-managerial\s+4\s+10\s+4\s+0\.9\s", line) for line in lines)
     assert "Closest calls:" in lines
     assert sum(line.startswith("- '") for line in lines) == 3
 
 
 def test_an_unsafe_release_exits_1_and_still_certifies(work, capsys):
-    code, out, err = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, out, err = run(capsys, "check", "adult.csv", *AS_IS, "--policy", "policy.toml",
                          "--certificate", "raw.cert.json", "--report", "raw.html")
     assert code == 1
     assert out.startswith("UNSAFE: 14 of 14 (value, point) checks fail.")
@@ -83,13 +86,13 @@ def test_an_unsafe_release_exits_1_and_still_certifies(work, capsys):
 
 
 def test_check_json_has_every_row_and_the_certificate(work, capsys):
-    code, out, _ = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, out, _ = run(capsys, "check", "adult.csv", *AS_IS, "--policy", "policy.toml",
                        "--format", "json")
     result = json.loads(out)
     assert code == 1 and result["safe"] is False and result["n_violations"] == 14
     assert set(result) == {"schema_version", "command", "safe", "verdict", "n_checks",
                            "n_violations", "table", "release", "rows", "certificate",
-                           "next_step"}
+                           "next_step", "classification", "copied_unanalysed"}
     assert result["next_step"].startswith("Next step: generalize the table until it is safe, "
                                           "e.g. skyprivacy anonymize ")
     row = result["rows"][0]
@@ -100,7 +103,7 @@ def test_check_json_has_every_row_and_the_certificate(work, capsys):
 
 
 def test_check_a_bucketized_release_by_its_group_column(work, capsys):
-    code, _, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, _, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                        "--output", "b.csv", "--bucketized", "--random-state", "1",
                        "--group-column", "bucket", "-q")
     assert code == 0, err
@@ -109,7 +112,7 @@ def test_check_a_bucketized_release_by_its_group_column(work, capsys):
     certificate = json.loads((work / "b.cert.json").read_text())
     assert certificate["parameters"]["group"] == "bucket"
     code, out, _ = run(capsys, "check", "b.csv", "--group", "bucket", "--sensitive",
-                       "occupation", "--policy", "policy.toml")
+                       "occupation", "--policy", "policy.toml", "--keep", "age,workclass,sex")
     assert code == 0 and out.startswith("SAFE")
     assert run(capsys, "verify", "b.csv", "--certificate", "b.cert.json")[0] == 0
 
@@ -126,7 +129,8 @@ def test_check_writes_a_report(work, capsys):
 
 # ---------------------------------------------------------------------------- anonymize
 def test_anonymize_defaults_the_certificate_name_and_can_write_json(work, capsys):
-    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--keep", "fnlwgt",
+                         *drop_others("age,workclass,sex,fnlwgt"), "--policy", "policy.toml",
                          "--output", "rel.csv", "--format", "json", "--hierarchy",
                          "workclass=bundled:adult", "--hierarchy", "age=bundled:adult:age")
     assert code == 0, err
@@ -145,13 +149,13 @@ def test_anonymize_defaults_the_certificate_name_and_can_write_json(work, capsys
 def test_anonymize_with_an_arx_file_and_categorical_numbers(work, capsys):
     lines = [f"{age};{age // 10 * 10}-{age // 10 * 10 + 9};*" for age in range(1, 101)]
     (work / "age.csv").write_text("\n".join(lines) + "\n")
-    code, _, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, _, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                        "--output", "h.csv", "--hierarchy", "age=age.csv", "-q")
     assert code == 0, err
     ages = set(pd.read_csv(work / "h.csv", dtype=str)["age"])
     assert ages <= {"*"} | {f"{d}-{d + 9}" for d in range(0, 101, 10)} | \
         {str(a) for a in range(1, 101)}
-    code, _, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, _, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                        "--output", "c.csv", "--categorical", "age", "-q")
     assert code == 0, err
     assert not any(a.startswith("[") for a in pd.read_csv(work / "c.csv", dtype=str)["age"])
@@ -159,7 +163,7 @@ def test_anonymize_with_an_arx_file_and_categorical_numbers(work, capsys):
 
 def test_an_infeasible_policy_exits_1_and_writes_nothing(work, capsys):
     (work / "strict.toml").write_text("[default]\nskyline = [[0, 0, 0, 0.01]]\n")
-    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "strict.toml",
+    code, out, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "strict.toml",
                          "--output", "no.csv", "--report", "no.html")
     assert code == 1 and out == ""
     assert err.startswith("skyprivacy anonymize: infeasible: Even the whole table as one group "
@@ -168,7 +172,7 @@ def test_an_infeasible_policy_exits_1_and_writes_nothing(work, capsys):
         "(its breach probability without knowledge is " in err
     assert len(err.splitlines()) == 1
     assert not any(os.path.exists(n) for n in ("no.csv", "no.cert.json", "no.html"))
-    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "strict.toml",
+    code, out, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "strict.toml",
                          "--output", "no.csv", "--format", "json")
     report = json.loads(out)
     assert code == 1 and report["verdict"] == "infeasible"
@@ -179,13 +183,13 @@ def test_parquet_output_or_a_clear_error(work, capsys):
     try:
         import pyarrow  # noqa: F401
     except ImportError:
-        assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy",
+        assert_input_error(capsys, ["anonymize", "adult.csv", *ORIGINAL, "--policy",
                                     "policy.toml", "--output", "out.parquet"],
                            r"^skyprivacy anonymize: error: Writing Parquet needs pyarrow: pip "
                            r"install 'skyprivacy\[parquet\]' \(or use CSV\)\.$",
                            "out.parquet", "out.cert.json")
         return
-    assert run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    assert run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                "--output", "out.parquet", "-q")[0] == 0
     assert run(capsys, "verify", "out.parquet", "--certificate", "out.cert.json")[0] == 0
     assert run(capsys, "check", "out.parquet", *RELEASE, "--policy", "policy.toml")[0] == 0
@@ -219,7 +223,7 @@ def test_find_text_json_and_points_file(work, capsys):
 
 # ------------------------------------------------------------------------------- compare
 def test_compare_k_anonymity(work, capsys):
-    code, out, err = run(capsys, "compare", "adult.csv", *RELEASE, "--k-anonymity", "5",
+    code, out, err = run(capsys, "compare", "adult.csv", *ORIGINAL, "--k-anonymity", "5",
                          "--output", "k5.csv")
     assert code == 0 and err == "skyprivacy compare: wrote k5.csv\n"
     assert out.startswith("The release is 5-anonymous (smallest QI-group ")
@@ -229,7 +233,7 @@ def test_compare_k_anonymity(work, capsys):
 
 
 def test_compare_l_diversity_json(work, capsys):
-    code, out, _ = run(capsys, "compare", "adult.csv", *RELEASE, "--l-diversity", "3",
+    code, out, _ = run(capsys, "compare", "adult.csv", *ORIGINAL, "--l-diversity", "3",
                        "--diversity-c", "2", "--confidence", "0.8", "--hierarchy",
                        "age=bundled:adult", "--values", "Sales,Tech-support,Craft-repair",
                        "--format", "json")
@@ -305,7 +309,7 @@ def test_a_missing_column(work, capsys):
 
 def test_a_malformed_hierarchy(work, capsys):
     (work / "age.csv").write_text("17;10-19;*\n18;*\n")
-    assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    assert_input_error(capsys, ["anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                                 "--output", "o.csv", "--hierarchy", "age=age.csv"],
                        r"^skyprivacy anonymize: error: Hierarchy file 'age.csv' for column "
                        r"'age': Hierarchy 'age': levels of unequal depth", "o.csv",
@@ -314,7 +318,7 @@ def test_a_malformed_hierarchy(work, capsys):
 
 def test_a_hierarchy_that_misses_values(work, capsys):
     (work / "sex.csv").write_text("Male;*\n")
-    assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    assert_input_error(capsys, ["anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                                 "--output", "o.csv", "--hierarchy", "sex=sex.csv"],
                        r"^skyprivacy anonymize: error: Hierarchy 'sex.csv' of 'sex': "
                        r"Hierarchy for column 'sex': .*'Female'",
@@ -375,7 +379,7 @@ def test_unreadable_policy_files(work, capsys):
 
 
 def test_an_output_folder_that_does_not_exist(work, capsys):
-    assert_input_error(capsys, ["anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    assert_input_error(capsys, ["anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                                 "--output", "out.csv", "--certificate", "nowhere/cert.json"],
                        r"^skyprivacy anonymize: error: Cannot write 'nowhere/cert.json': the "
                        r"folder '.*nowhere' does not exist\.$", "out.csv")
@@ -407,7 +411,7 @@ def test_mvpi_rows_per_individual(work, capsys):
 
 # ---------------------------------------------------------- what the commands say themselves
 def test_an_unsafe_check_ends_with_the_next_step(work, capsys):
-    code, out, _ = run(capsys, "check", "adult.csv", *RELEASE, "--policy", "policy.toml")
+    code, out, _ = run(capsys, "check", "adult.csv", *AS_IS, "--policy", "policy.toml")
     assert code == 1
     failing = sorted(set(pd.read_csv(work / "adult.csv")["occupation"]))
     assert len(failing) == 13  # every value fails (see above): ten are named, then a count
@@ -434,7 +438,7 @@ def test_the_next_step_names_ten_failing_values_then_counts_the_rest(n, named):
 
 def test_compare_says_when_l_exceeds_the_distinct_values(work, capsys):
     distinct = pd.read_csv(work / "adult.csv")["occupation"].nunique()
-    code, out, err = run(capsys, "compare", "adult.csv", *RELEASE, "--l-diversity", "20",
+    code, out, err = run(capsys, "compare", "adult.csv", *ORIGINAL, "--l-diversity", "20",
                          "--output", "l20.csv")
     assert (code, out) == (1, "")
     assert err == (f"skyprivacy compare: infeasible: Recursive (3, 20)-diversity needs at least "
@@ -444,7 +448,7 @@ def test_compare_says_when_l_exceeds_the_distinct_values(work, capsys):
 
 
 def test_sets_published_as_digests_are_listed_and_verified(work, capsys):
-    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy", "policy.toml",
+    code, out, err = run(capsys, "anonymize", "adult.csv", *ORIGINAL, "--policy", "policy.toml",
                          "--output", "rel.csv", "--label-length", "0")
     assert code == 0
     assert err == "skyprivacy anonymize: wrote rel.csv, rel.labels.json, rel.cert.json\n"
@@ -551,7 +555,7 @@ def test_check_risk_with_too_small_a_population(work, capsys):
 
 # ------------------------------------------------------------------ combined criteria
 CRITERIA_QI = ["--qi", "age,workclass,sex,race", "--sensitive", "occupation",
-               "--hierarchy", "bundled:adult"]
+               "--hierarchy", "bundled:adult", *drop_others("age,workclass,sex,race")]
 
 
 def test_anonymize_full_domain_with_suppression_and_flags(work, capsys):
@@ -758,6 +762,7 @@ def test_huge_numbers_in_a_policy_file_allocate_nothing(work, line):
     for method in ("full-domain", "mondrian"):
         done = subprocess.run(
             [sys.executable, "-c", script, "anonymize", "adult.csv", "--qi", "age,sex",
+             *drop_others("age,sex"),
              "--sensitive", "occupation", "--policy", "big.toml", "--method", method,
              "--output", "x.csv"], capture_output=True, text=True, timeout=300)
         assert done.returncode in (1, 3), done.stderr[-2000:]
@@ -770,6 +775,7 @@ def test_mondrian_under_combined_criteria_with_a_budget_end_to_end(work, capsys)
     """The criterion flags, a 1% budget and split=loss through Mondrian; the certificate of
     the release verifies against the original."""
     code, out, err = run(capsys, "anonymize", "adult.csv", "--qi", "age,sex,race",
+                         *drop_others("age,sex,race"),
                          "--sensitive", "occupation", "--k", "5", "--l-diversity",
                          "distinct:2", "--suppression-limit", "1%", "--split", "loss",
                          "--output", "m.csv", "--certificate", "m.json", "-q")
@@ -780,3 +786,117 @@ def test_mondrian_under_combined_criteria_with_a_budget_end_to_end(work, capsys)
                          "adult.csv")
     assert code == 0, err
     assert out.startswith("VERIFIED"), out
+
+
+# ------------------------------------------- every column classified (issue 26 item 1)
+UNCLASSIFIED = ("11 column(s) of the table are not classified: 'fnlwgt', 'education', "
+                "'education-num', 'marital-status', 'relationship', 'race', 'capital-gain', "
+                "'capital-loss', 'hours-per-week', 'native-country', 'income'; name each one a "
+                "quasi-identifier or the sensitive column, keep it (--keep COL,...: published "
+                "as is) or drop it (--drop COL,...: left out of the release), or pass "
+                "--keep-rest to copy them unanalysed.")
+
+
+@pytest.mark.parametrize("command", [
+    ["anonymize", "adult.csv", "--policy", "policy.toml", "--output", "x.csv"],
+    ["anonymize", "adult.csv", "--k", "5", "--output", "x.csv"],
+    ["check", "adult.csv", "--policy", "policy.toml", "--certificate", "x.cert.json"],
+    ["compare", "adult.csv", "--k-anonymity", "5", "--output", "x.csv"],
+])
+def test_an_unclassified_column_is_a_usage_error_listing_them(work, capsys, command):
+    before = (work / "adult.csv").read_bytes()
+    code, out, err = run(capsys, *command, *RELEASE)
+    name = command[0]
+    assert code == 2 and out == ""
+    assert err == f"skyprivacy {name}: error: {UNCLASSIFIED} (see skyprivacy {name} --help)\n"
+    assert not any(os.path.exists(n) for n in ("x.csv", "x.cert.json"))
+    assert (work / "adult.csv").read_bytes() == before
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--keep", "race", "--drop", "race"], "Column 'race' is both kept and dropped; give every "
+                                           "column one role."),
+    (["--keep", "sex"], "Column 'sex' is both a quasi-identifier and kept; give every column "
+                        "one role."),
+    (["--drop", "occupation"], "Column 'occupation' is both the sensitive column and dropped; "
+                               "give every column one role."),
+    (["--drop", "zip"], "--drop names 'zip', which the table does not have; its columns are "
+                        "'age', 'workclass', 'fnlwgt', 'education', 'education-num', "
+                        "'marital-status', 'occupation', 'relationship', 'race', 'sex', "
+                        "'capital-gain', 'capital-loss', 'hours-per-week', 'native-country', "
+                        "'income'."),
+])
+def test_a_column_with_two_roles_or_none_of_the_table_is_named(work, capsys, options,
+                                                               message):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy",
+                         "policy.toml", "--output", "x.csv", "--keep-rest", *options)
+    assert code == 2 and out == "" and not os.path.exists("x.csv")
+    assert err == f"skyprivacy anonymize: error: {message} (see skyprivacy anonymize --help)\n"
+
+
+def test_kept_columns_are_published_as_is_and_dropped_ones_are_absent(work, capsys):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy",
+                         "policy.toml", "--keep", "income", *drop_others("age,workclass,sex,"
+                                                                         "income"),
+                         "--output", "k.csv", "--report", "k.html")
+    assert code == 0, err
+    released = pd.read_csv(work / "k.csv", dtype=str)
+    original = pd.read_csv(work / "adult.csv", dtype=str)
+    assert list(released.columns) == ["age", "workclass", "occupation", "sex", "income"]
+    assert released["income"].equals(original["income"])
+    certificate = json.loads((work / "k.cert.json").read_text())
+    assert certificate["classification"] == {
+        "qi": ["age", "workclass", "sex"], "sensitive": "occupation", "kept": ["income"],
+        "dropped": [c for c in original.columns
+                    if c not in ("age", "workclass", "sex", "occupation", "income")]}
+    assert ("\nColumns: quasi-identifiers 'age', 'workclass', 'sex'; sensitive 'occupation'; "
+            "kept as is: 'income'; dropped: 'fnlwgt', ") in out
+    page = (work / "k.html").read_text()
+    assert "<dt>Kept as is (not analysed)</dt><dd>income</dd>" in page
+    assert "<dt>Dropped (not published)</dt><dd>fnlwgt, education, " in page
+    code, out, err = run(capsys, "verify", "k.csv", "--certificate", "k.cert.json")
+    assert code == 0, err
+    assert ", columns checked: kept as is (not analysed) 'income', " in out
+    code, out, _ = run(capsys, "verify", "k.csv", "--certificate", "k.cert.json", "--format",
+                       "json")
+    assert json.loads(out)["certificate"]["classification"] == certificate["classification"]
+    # a certificate that no longer lists the kept column does not verify the table
+    certificate["classification"]["kept"] = []
+    (work / "edited.json").write_text(json.dumps(certificate))
+    code, out, err = run(capsys, "verify", "k.csv", "--certificate", "edited.json")
+    assert code == 1
+    assert ("- The table has column(s) 'income' that the certificate's classification does not "
+            "list (neither analysed nor kept).") in out.splitlines()
+
+
+def test_keep_rest_copies_the_rest_with_a_warning_line(work, capsys):
+    code, out, err = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy",
+                         "policy.toml", "--keep-rest", "--drop", "fnlwgt", "--output", "r.csv")
+    assert code == 0, err
+    copied = ("'education', 'education-num', 'marital-status', 'relationship', 'race', "
+              "'capital-gain', 'capital-loss', 'hours-per-week', 'native-country', 'income'")
+    assert (f"WARNING: --keep-rest copied 10 column(s) into the release unanalysed: {copied}; "
+            f"no privacy check covers them.") in out.splitlines()
+    assert "fnlwgt" not in pd.read_csv(work / "r.csv", nrows=1).columns
+    code, out, _ = run(capsys, "anonymize", "adult.csv", *RELEASE, "--policy",
+                       "policy.toml", "--keep-rest", "--output", "j.csv", "--format", "json")
+    result = json.loads(out)
+    assert result["copied_unanalysed"][:2] == ["fnlwgt", "education"]
+    assert result["classification"]["kept"] == result["copied_unanalysed"]
+
+
+def test_check_certifies_the_table_without_its_dropped_columns(work, capsys):
+    code, out, err = run(capsys, "check", "adult.csv", *AS_IS[:-2], "--keep", "race",
+                         *drop_others("age,workclass,sex,race"), "--policy", "policy.toml",
+                         "--certificate", "d.cert.json")
+    assert code == 1, err
+    assert ("Certified without the dropped column(s) 'fnlwgt', 'education', 'education-num', "
+            "'marital-status', 'relationship', 'capital-gain', 'capital-loss', "
+            "'hours-per-week', 'native-country', 'income': publish the table without them "
+            "(verify checks the columns).") in out.splitlines()
+    certificate = json.loads((work / "d.cert.json").read_text())
+    assert certificate["table"]["columns"] == ["age", "workclass", "occupation", "race", "sex"]
+    table = pd.read_csv(work / "adult.csv", dtype=str)
+    table[certificate["table"]["columns"]].to_csv(work / "published.csv", index=False)
+    code, out, err = run(capsys, "verify", "published.csv", "--certificate", "d.cert.json")
+    assert code == 0 and out.startswith("VERIFIED"), err

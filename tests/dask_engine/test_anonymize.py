@@ -74,7 +74,8 @@ def adult_hierarchies():
 def test_skyline_anonymize_on_adult_equals_the_pandas_path(adult, adult_hierarchies, to_dask):
     policy = Policy.uniform([(1, 5, 1, 0.9)])
     kwargs = dict(qi=ADULT_QI, sensitive="occupation", policy=policy,
-                  hierarchies=adult_hierarchies)
+                  hierarchies=adult_hierarchies,
+                  drop=[c for c in adult.columns if c not in [*ADULT_QI, "occupation"]])
     expected = skyline_anonymize(adult, **kwargs)
     frame = to_dask(adult, 4)
     before = frame.compute()
@@ -87,7 +88,8 @@ def test_skyline_anonymize_on_adult_equals_the_pandas_path(adult, adult_hierarch
 
 
 def test_k_anonymize_on_adult_equals_the_pandas_path(adult, adult_hierarchies, to_dask):
-    kwargs = dict(qi=ADULT_QI, k=10, hierarchies=adult_hierarchies)
+    kwargs = dict(qi=ADULT_QI, k=10, hierarchies=adult_hierarchies,
+                  drop=[c for c in adult.columns if c not in ADULT_QI])
     expected = k_anonymize(adult, **kwargs)
     for local_rows in (5_000, 100_000):  # partly distributed; the whole table on one worker
         got = k_anonymize(to_dask(adult, 4), local_rows=local_rows, **kwargs)
@@ -123,7 +125,7 @@ def test_k_anonymize_random_tables_for_every_local_rows(to_dask, local_rows):
     # 1: every level distributed; 10**6 (more than the table): the whole search on one worker
     for seed, output in enumerate(("generalized", "bucketized")):
         table = make_table(100 + seed, 120)
-        kwargs = dict(qi=["age", "zip", "sex"], k=3 + seed, output=output,
+        kwargs = dict(qi=["age", "zip", "sex"], k=3 + seed, output=output, keep="disease",
                       hierarchies={"zip": ZIP_HIERARCHY} if seed else None,
                       split=["widest", "infogain"][seed % 2])
         expected = k_anonymize(table, **kwargs)
@@ -209,7 +211,8 @@ def test_mixed_column_warning_counts_cells_of_the_whole_table(to_dask):
     for frame in (table, to_dask(table, 3)):
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            skyline_anonymize(frame, qi=["age"], sensitive="disease", policy=policy)
+            skyline_anonymize(frame, qi=["age"], sensitive="disease", policy=policy,
+                              drop=["zip", "sex"])
         mixed = [w for w in caught if w.category is MixedColumnWarning]
         assert [w.filename for w in mixed] == [__file__]  # both engines name the caller's line
         messages.append([str(w.message) for w in mixed])
@@ -248,7 +251,7 @@ def test_the_pandas_path_never_imports_dask():
         "skyprivacy.ReleaseCandidate.from_table(table, qi='a', sensitive='s')\n"
         "skyprivacy.skyline_anonymize(table, qi='a', sensitive='s',\n"
         "                             policy=skyprivacy.Policy.uniform([(0, 0, 0, 0.9)]))\n"
-        "skyprivacy.k_anonymize(table, qi='a', k=2)\n"
+        "skyprivacy.k_anonymize(table, qi='a', k=2, keep='s')\n"
         "assert 'dask' not in sys.modules, sorted(m for m in sys.modules if 'dask' in m)\n"
         "assert 'distributed' not in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -273,9 +276,10 @@ def test_category_orders_and_set_labels_are_those_of_the_pandas_path(to_dask, or
     assert_same_release(got, expected)
     assert got.set_labels == expected.set_labels
     assert any("#" in str(cell) for cell in expected.table["job"])  # digests were published
-    k_expected = k_anonymize(table, qi=["job", "age"], k=20, order=order, label_length=5)
+    k_expected = k_anonymize(table, qi=["job", "age"], k=20, order=order, label_length=5,
+                             keep="disease")
     k_got = k_anonymize(to_dask(table, 3), qi=["job", "age"], k=20, order=order,
-                        label_length=5, local_rows=local_rows)
+                        label_length=5, local_rows=local_rows, keep="disease")
     pd.testing.assert_frame_equal(k_got.table.compute(), k_expected.table)
     assert k_got.set_labels == k_expected.set_labels
 
@@ -289,7 +293,8 @@ def test_missing_as_value_releases_what_the_pandas_path_releases(to_dask, semant
     else:
         table.loc[table.index[5], "disease"] = ["flu", None]
     policy = Policy.uniform([(0, 1, 0, 0.95)])
-    kwargs = dict(qi=["age", "zip"], sensitive="disease", policy=policy, semantics=semantics)
+    kwargs = dict(qi=["age", "zip"], sensitive="disease", policy=policy, semantics=semantics,
+                  drop="sex")
     message = errors_match(skyline_anonymize, table, to_dask, **kwargs)
     assert message.startswith("Column 'age' has 4 missing value(s); pass missing='as_value'")
     expected = skyline_anonymize(table, missing="as_value", **kwargs)
@@ -304,9 +309,10 @@ def test_missing_as_value_releases_what_the_pandas_path_releases(to_dask, semant
 def test_k_anonymize_keeps_missing_values_as_the_pandas_path_does(to_dask):
     table = make_table(8, 50)
     table.loc[table.index[:5], "zip"] = None
-    expected = k_anonymize(table, qi=["age", "zip"], k=4, missing="as_value")
+    expected = k_anonymize(table, qi=["age", "zip"], k=4, missing="as_value",
+                           keep=["sex", "disease"])
     got = k_anonymize(to_dask(table, 3), qi=["age", "zip"], k=4, missing="as_value",
-                      local_rows=10)
+                      local_rows=10, keep=["sex", "disease"])
     assert_same_release(got, expected)
     assert errors_match(k_anonymize, table, to_dask, qi=["age", "zip"], k=4).startswith(
         "Column 'zip' has 5 missing value(s)")

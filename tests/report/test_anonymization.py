@@ -111,6 +111,7 @@ k = 5
 l-diversity = "distinct:2"
 """
 QI = "age,sex,race,marital-status,education,native-country,workclass,income"
+DROPPED = "fnlwgt,education-num,relationship,capital-gain,capital-loss,hours-per-week"
 
 
 def test_adult_full_domain_with_suppression_end_to_end_in_chromium(tmp_path, monkeypatch,
@@ -124,7 +125,7 @@ def test_adult_full_domain_with_suppression_end_to_end_in_chromium(tmp_path, mon
     code = main(["anonymize", "adult.csv", "--qi", QI, "--sensitive", "occupation",
                  "--hierarchy", "bundled:adult", "--policy", "rule.toml", "--method",
                  "full-domain", "--suppression-limit", "1%", "--output", "released.csv",
-                 "--report", "report.html", "--quiet"])
+                 "--report", "report.html", "--quiet", "--drop", DROPPED])
     out = capsys.readouterr().out
     assert code == 0
     cert = json.loads((tmp_path / "released.cert.json").read_text())
