@@ -20,9 +20,10 @@ def folder(tmp_path, monkeypatch, capsys):
     (tmp_path / "p.toml").write_text("[default]\nskyline = [[0, 0, 0, 0.9]]\n")
     (tmp_path / "q.toml").write_text("[default]\nskyline = [[0, 0, 0, 0.5]]\n")
     monkeypatch.chdir(tmp_path)
-    # the case: an honest certificate of the raw table made with --qi sex alone
+    # the case: an honest certificate of the raw table made with --qi sex alone (zip
+    # and age must now be classified: kept as is, and the certificate says so)
     assert run(capsys, "check", "t.csv", "--qi", "sex", "--sensitive", "disease", "--policy",
-               "p.toml", "--certificate", "c.json", "-q")[0] == 0
+               "p.toml", "--certificate", "c.json", "--keep", "zip,age", "-q")[0] == 0
     return tmp_path
 
 
@@ -31,11 +32,11 @@ def test_the_verified_line_and_json_name_what_is_certified(folder, capsys):
     code, out, err = run(capsys, "verify", "t.csv", "--certificate", "c.json")
     assert code == 0 and err == ""
     assert out.endswith(f", 3 breach probabilities recomputed exactly, certifying QIs sex; "
-                        f"sensitive disease; kept columns not recorded; policy sha256 {digest}; "
+                        f"sensitive disease; kept columns zip, age; policy sha256 {digest}; "
                         f"text compared NFC, whitespace strip; unsigned; verdict safe.\n")
     code, out, _ = run(capsys, "verify", "t.csv", "--certificate", "c.json", "--format", "json")
     assert json.loads(out)["certified"] == {
-        "qi": ["sex"], "group": None, "sensitive": "disease", "kept": None,
+        "qi": ["sex"], "group": None, "sensitive": "disease", "kept": ["zip", "age"],
         "policy_sha256": digest, "criteria": None, "text": "NFC, whitespace strip",
         "verdict": "safe"}
     code, out, err = run(capsys, "verify", "t.csv", "--certificate", "c.json", "--qi", "sex",
