@@ -130,12 +130,12 @@ def test_a_released_table_that_spells_one_number_three_ways_is_reported():
 
 def test_anonymize_reports_the_choice_numeric_spellings_force():
     table = pd.DataFrame({"age": ["1", "1.0", "01", "2"] * 3, "disease": list("abcd") * 3})
-    result, messages = caught(lambda: k_anonymize(table, qi="age", k=3))
+    result, messages = caught(lambda: k_anonymize(table, qi="age", k=3, drop=["disease"]))
     assert messages == ["Column 'age' mixes numeric spellings '1', '1.0', '01': treated as "
                         "text, 4 distinct values; pass numeric=['age'] (--numeric age) to "
                         "compare them as numbers."]
     numbers = table[table["age"] != "01"]
-    _, messages = caught(lambda: k_anonymize(numbers, qi="age", k=3))
+    _, messages = caught(lambda: k_anonymize(numbers, qi="age", k=3, drop=["disease"]))
     assert messages == ["Column 'age' mixes numeric spellings '1', '1.0': compared as numbers, "
                         "2 distinct values; pass categorical=['age'] (--categorical age) to "
                         "keep the spellings apart."]
@@ -170,7 +170,7 @@ def test_hierarchy_leaves_are_found_by_canonical_text():
 def test_a_hierarchy_quasi_identifier_reports_merged_cells():
     table = pd.DataFrame({"sex": ["Male", "Male ", "Female", "Female"] * 2,
                           "disease": list("abab") * 2})
-    _, messages = caught(lambda: k_anonymize(table, qi="sex", k=2,
+    _, messages = caught(lambda: k_anonymize(table, qi="sex", k=2, drop=["disease"],
                                              hierarchies={"sex": bundled("adult", "sex")}))
     assert any("Column 'sex': 'Male' and 'Male ' (surrounding whitespace)" in m
                for m in messages)
@@ -235,14 +235,15 @@ def test_the_guide_canonical_text_md_runs():
 def test_an_explicit_order_names_values_in_canonical_form():
     table = pd.DataFrame({"sev": ["low", "low", NFD, NFC, "high", "high ", "high", "high"],
                           "disease": list("abcdefgh")})
-    result, messages = caught(lambda: k_anonymize(table, qi="sev", k=4,
+    result, messages = caught(lambda: k_anonymize(table, qi="sev", k=4, drop=["disease"],
                                                   order={"sev": ["low", NFC, "high"]}))
     assert messages == [f"Column 'sev': {NFD!r} (NFD) and {NFC!r} (NFC); 'high' and 'high ' "
                         f"(surrounding whitespace) are the same value after NFC and "
                         f"whitespace='strip'; compared as one."]
     assert result.table["sev"].tolist() == [f"{{low, {NFC}}}"] * 4 + ["high"] * 4
-    other, _ = caught(lambda: k_anonymize(table, qi="sev", k=4,
+    other, _ = caught(lambda: k_anonymize(table, qi="sev", k=4, drop=["disease"],
                                           order={"sev": ["low", "high", NFC]}))
     assert other.table["sev"].tolist() != result.table["sev"].tolist()  # the order is read
     with pytest.raises(InvalidParameterError, match=f"lists {NFD!r} twice for 'sev'"):
-        k_anonymize(table, qi="sev", k=4, order={"sev": ["low", NFC, NFD, "high"]})
+        k_anonymize(table, qi="sev", k=4, drop=["disease"],
+                    order={"sev": ["low", NFC, NFD, "high"]})
