@@ -39,6 +39,7 @@ from .context import (
     distinct_values,
     is_dask,
     read_input,
+    read_options,
     run_verification,
     verification_json,
 )
@@ -579,7 +580,7 @@ def cmd_verify(ctx: Context) -> int:
         if "anonymization" not in certificate:
             raise UsageError("--original counts the suppressed rows of a certificate made by "
                              "anonymize under criteria; this certificate records none")
-        original = read_table(args.original, format=args.input_format, sep=args.sep)
+        original = read_table(args.original, **read_options(args))
     verification = run_verification(args, verify_certificate, raw, certificate, labels=labels,
                                     original=original)
     made_by = certificate.get("library", {}).get("version")
