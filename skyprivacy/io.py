@@ -543,8 +543,8 @@ def read_table(path, *, format: str | None = None, sep: str | None = None,
     ------
     InputError
         The file does not exist or cannot be read, is not UTF-8 (or ``encoding``; the
-        message names the first bad byte, its line and its place in the line), is not valid CSV, has no
-        header, only a header, an empty or repeated column name, a header that looks
+        message names the first bad byte, its line and its place in the line), is not valid
+        CSV, has no header, only a header, an empty or repeated column name, a header that looks
         separated by another character than ``sep``, or control characters in a cell;
         Parquet without pyarrow, Excel without openpyxl; a compressed table that expands
         beyond :func:`decompression_limit` (``$SKYPRIVACY_MAX_DECOMPRESSED``).
