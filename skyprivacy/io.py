@@ -456,7 +456,7 @@ def _not_text(data: bytes, where: str, codec: str, skip: int, exc: UnicodeDecode
     line = before.count("\n") + 1
     tail = before[before.rfind("\n") + 1:]
     try:
-        column = len(tail.encode(codec)) + 1
+        column = len(tail.encode(codec)) - len("".encode(codec)) + 1  # utf-16 adds a mark
     except UnicodeError:  # a codec that cannot say it back: count from the file's start
         column = start + 1
     name = "UTF-8" if codec == "utf-8" else codec

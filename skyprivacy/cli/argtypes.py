@@ -69,7 +69,12 @@ def _fraction_or_float(text: str):
     try:
         if "/" in text:
             return Fraction(text)
-        return int(text) if text.lstrip("+-").isdigit() else float(text)
+        if text.lstrip("+-").isdigit():
+            return int(text)
+        value = float(text)
+        if value == 0 and Fraction(text) != 0:  # 1e-400 underflows a float: keep it exact
+            return Fraction(text)
+        return value
     except (ValueError, ZeroDivisionError):
         raise argparse.ArgumentTypeError(f"expected a number or a fraction like 2/3, got "
                                          f"{text!r}") from None
