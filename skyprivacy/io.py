@@ -1389,7 +1389,8 @@ def read_table_dask(path, *, format: str | None = None, sep: str | None = None,
     if kind == "parquet":
         _require_pyarrow("Reading")
         _parquet_columns(files, where)
-        return read_parquet_files(files, read_parquet_part)
+        # the workers of a --scheduler cluster run elsewhere: they get absolute paths
+        return read_parquet_files([os.path.abspath(f) for f in files], read_parquet_part)
     codecs_of = {_dask_codec(file, encoding) for file in files}
     if len(codecs_of) > 1:
         raise InputError(f"Table {where} matches CSV files of different encodings "
@@ -1404,7 +1405,8 @@ def read_table_dask(path, *, format: str | None = None, sep: str | None = None,
         _check_csv_header(header, _name(file), sep or ",")
     # a block boundary is found by its line-break byte, which only ASCII-based text has
     whole = one_partition_per_file or codec not in ("utf-8-sig",) + _ASCII_BASED
-    return read_csv_files(files, sep or ",", whole, encoding=codec)
+    return read_csv_files([os.path.abspath(f) for f in files], sep or ",", whole,
+                          encoding=codec)
 
 
 #: Encodings whose line break is the byte 0x0A alone (a CSV file may be cut into blocks there).
