@@ -494,7 +494,7 @@ def _decoded_text(source, where: str, encoding: str | None):
                              f"mark; pass --encoding {guess} (Python: read_table(..., "
                              f"encoding={guess!r})).")
         return source
-    codec, skip = (encoding, 0) if encoding is not None else mark
+    codec, skip = (encoding, 0) if encoding is not None else mark or ("utf-8", 0)
     if codec in ("utf-8", "utf-8-sig"):
         return source
     if codec in ("utf-16", "utf-32") and mark is not None and mark[0].startswith(codec):

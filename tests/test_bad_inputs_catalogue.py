@@ -850,6 +850,23 @@ def script_catalogue() -> dict:
         {}, _release("check", "good.sav", "--policy", "good.toml"), 0, "SAFE: all")
     cases["check: an Excel workbook"] = answered(
         {}, _release("check", "good.xlsx", "--policy", "good.toml"), 0, "SAFE: all")
+    # anonymize --individual (item 9): one row per person and value; its faults are one line
+    people = {"mv.csv": "pid,zip,age,disease\na,1*,30,flu\na,1*,30,hiv\nb,1*,31,flu\n"
+                        "c,2*,40,cold\nd,2*,41,flu\n"}
+    person = _release("anonymize", "mv.csv", "--policy", "good.toml", "--output", "out.csv",
+                      "--individual", "pid")
+    cases["anonymize --individual: svpi"] = refused(
+        people, person, "--individual", "pass --semantics mvpi-set or mvpi-multiset", code=2)
+    cases["anonymize --individual: a person with two zips"] = refused(
+        {"mv.csv": people["mv.csv"].replace("b,1*", "a,3*")},
+        [*person, "--semantics", "mvpi-set"], "mv.csv",
+        "individual 'a' has 2 different 'zip' cells ('1*', '3*')")
+    cases["anonymize --individual: --bucketized"] = refused(
+        people, [*person, "--semantics", "mvpi-set", "--bucketized"], "--individual",
+        "works with a generalized release (not --bucketized)", code=2)
+    cases["anonymize --individual: a value twice for a person in mvpi-set"] = refused(
+        {"mv.csv": people["mv.csv"].replace("a,1*,30,hiv", "a,1*,30,flu")},
+        [*person, "--semantics", "mvpi-set"], "mv.csv", "flu")
     return cases
 
 

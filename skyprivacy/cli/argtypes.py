@@ -45,7 +45,7 @@ def _json_columns(text: str) -> list[str]:
 def encoding_name(text: str) -> str:
     """A text encoding Python knows (``utf-8``, ``utf-16``, ``cp1252``, ``latin-1``...)."""
     try:
-        return text_encoding(text)
+        return text_encoding(text) or "utf-8"
     except InvalidParameterError:
         raise argparse.ArgumentTypeError(f"unknown text encoding {text!r} (e.g. utf-8, utf-16, "
                                          f"cp1252, latin-1)") from None

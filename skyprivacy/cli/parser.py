@@ -254,6 +254,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="name of the bucket column with --bucketized (default 'group')")
     p.add_argument("--random-state", type=int, default=None, metavar="SEED",
                    help="seed of the bucketized shuffle")
+    p.add_argument("--individual", metavar="COL",
+                   help="column identifying people, for a table of one row per person and "
+                        "sensitive value (with --semantics mvpi-set or mvpi-multiset): "
+                        "people are grouped, each released row carries its person's "
+                        "generalized quasi-identifiers (check --individual reads it)")
     _run_options(p, cmd_anonymize, report=True)
 
     p = table_command("find", "knowledge skylines of a released table",

@@ -43,6 +43,7 @@ from .context import (
     run_verification,
     verification_json,
 )
+from .individuals import one_row_per_person, released_rows
 from .release_inputs import (
     built_hierarchies,
     check_policy_values,
@@ -218,10 +219,11 @@ def cmd_anonymize(ctx: Context) -> int:
     table = original_table(args, raw, hierarchies)
     hierarchies = built_hierarchies(args, table, hierarchies)
     check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
+    persons = one_row_per_person(args, table)  # --individual: the search partitions people
     bar.label = "anonymizing"
     try:
         result = skyline_anonymize(
-            table, qi=args.qi, sensitive=args.sensitive, policy=policy, hierarchies=hierarchies,
+            persons, qi=args.qi, sensitive=args.sensitive, policy=policy, hierarchies=hierarchies,
             semantics=args.semantics, split=args.split or "infogain",
             output="bucketized" if args.bucketized else "generalized",
             random_state=args.random_state, group_column=args.group_column,
@@ -239,10 +241,13 @@ def cmd_anonymize(ctx: Context) -> int:
         raise InfeasibleError("The released table failed its own certificate; nothing was "
                               "written. Please report this as a bug.")
     grouping = ({"group": args.group_column} if args.bucketized else {"qi": args.qi})
+    if args.individual:
+        grouping["individual"] = args.individual
+    released = released_rows(args, table, result.table)
     with OutputFiles() as out:
-        add_table(args, out, args.output, result.table, output_format)
+        add_table(args, out, args.output, released, output_format)
         labels = stage_labels(out, labels_path, args.output.rstrip("/"), result.set_labels)
-        certificate = build_certificate(result.table, policy, sensitive=args.sensitive,
+        certificate = build_certificate(released, policy, sensitive=args.sensitive,
                                         semantics=args.semantics, result=result.certificate,
                                         labels=labels, **grouping)
         out.add(certificate_path, json_bytes(certificate))
@@ -296,7 +301,7 @@ _SKYLINE_ONLY: tuple[tuple[str, str, object], ...] = (
     ("--random-state", "random_state", None),
     ("--order", "order", []), ("--numeric", "numeric", []),
     ("--categorical", "categorical", []), ("--labels", "labels", None),
-    ("--engine dask", "engine", "pandas"))
+    ("--engine dask", "engine", "pandas"), ("--individual", "individual", None))
 
 
 def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: str,
