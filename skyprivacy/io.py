@@ -308,8 +308,12 @@ def _read_excel(data: bytes, where: str) -> pd.DataFrame:
     except ImportError:
         raise InputError(f"Table {where} is an Excel workbook; reading it needs openpyxl: "
                          f"pip install 'skyprivacy[excel]' (or save it as CSV).") from None
-    frame = pd.read_excel(_io.BytesIO(data), dtype=object, keep_default_na=False,
-                          na_filter=False)
+    try:
+        frame = pd.read_excel(_io.BytesIO(data), dtype=object, keep_default_na=False,
+                              na_filter=False)
+    except Exception as exc:  # noqa: BLE001 - openpyxl's errors share no base but Exception
+        raise InputError(f"Table {where} is not a readable Excel workbook: "
+                         f"{_first_line(exc)}.") from None
     return text_table(frame.reset_index(drop=True))
 
 

@@ -666,6 +666,11 @@ def _table_of(cells: str) -> str:
     return f"zip,age,disease\n1*,30,{cells}\n1*,31,flu\n2*,40,flu\n2*,41,hiv\n"
 
 
+def _quoted(cell: str) -> str:
+    """A CSV field holding ``cell`` (quotes doubled)."""
+    return '"' + cell.replace('"', '""') + '"'
+
+
 def _release(command: str, table: str, *extra) -> list:
     return [command, table, "--qi", "zip", "--sensitive", "disease", *extra]
 
@@ -735,7 +740,8 @@ def script_catalogue() -> dict:
         long_cell, ["risk", "long.csv", "--qi", "zip"], 0, "Prosecutor risk")
     cases["transparency check: a cell over 128 KiB"] = answered(
         {"rules.csv": RULES.replace("F,a,3", f"F,{'a' * BIG},3")},
-        good("transparency check"), 0, "SAFE: the true rule is beta-private")
+        good("transparency check"), 0, "SAFE: the true rule is beta-private",
+        writes=("out.json",))
     # JSON nested 100,000 deep (item 5): refused before it is parsed
     for command, base in (("verify", "good.json"), ("transparency verify", "rule.json")):
         argv = replaced(TABLE_COMMANDS[command](GOOD_INPUT.get(command, "good.csv")), base,
@@ -765,7 +771,7 @@ def script_catalogue() -> dict:
         utf16, ["risk", "u.csv", "--qi", "zip"], 0, "Prosecutor risk")
     cases["transparency check: UTF-16 with its mark"] = answered(
         {"rules.csv": RULES.encode("utf-16")}, good("transparency check"), 0,
-        "SAFE: the true rule is beta-private")
+        "SAFE: the true rule is beta-private", writes=("out.json",))
     for name, data in (("UTF-16 big-endian with its mark",
                         codecs.BOM_UTF16_BE + GOOD_TABLE.encode("utf-16-be")),
                        ("UTF-32 with its mark", GOOD_TABLE.encode("utf-32")),
@@ -808,13 +814,13 @@ def script_catalogue() -> dict:
     # formula cells (item 7): published as they are, with one warning naming the first
     for name, cell in FORMULAS.items():
         cases[f"anonymize: a formula cell {name}"] = answered(
-            {"f.csv": _table_of(f'"{cell}"'), "one.toml": ONE_POINT},
+            {"f.csv": _table_of(_quoted(cell)), "one.toml": ONE_POINT},
             _release("anonymize", "f.csv", "--policy", "one.toml", "--output", "out.csv"), 0,
             "SAFE: all", warning="cell(s) of the CSV output start like a spreadsheet formula "
                                  f"(first: {cell[:40]!r} in column 'disease')",
             writes=("out.csv", "out.cert.json"))
     cases["compare: a formula cell in the released table"] = answered(
-        {"f.csv": _table_of(f'"{FORMULAS["=HYPERLINK"]}"')},
+        {"f.csv": _table_of(_quoted(FORMULAS["=HYPERLINK"]))},
         _release("compare", "f.csv", "--k-anonymity", "2", "--output", "out.csv"), 0,
         "2-anonymous", warning="start like a spreadsheet formula",
         writes=("out.csv",))
