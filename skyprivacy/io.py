@@ -1404,13 +1404,27 @@ def read_table_dask(path, *, format: str | None = None, sep: str | None = None,
         try:
             header = _csv_header(file, sep or ",", codec)
         except UnicodeDecodeError:
-            raise InputError(f"Table {_name(file)} is not {codec} text in its header line; "
-                             f"pass its --encoding.") from None
+            raise _opening_not_text(file, codec, encoding is not None) from None
         _check_csv_header(header, _name(file), sep or ",")
     # a block boundary is found by its line-break byte, which only ASCII-based text has
     whole = one_partition_per_file or codec not in ("utf-8-sig",) + _ASCII_BASED
     return read_csv_files([os.path.abspath(f) for f in files], sep or ",", whole,
                           encoding=codec)
+
+
+def _opening_not_text(file: str, codec: str, given: bool) -> InputError:
+    """The error of a CSV part whose opening bytes (what the header check decodes) are not
+    ``codec`` text, naming the byte, its line and its place in the line."""
+    with open(file, "rb") as stream:
+        data = stream.read(1 << 20)
+    name = "utf-8" if codec == "utf-8-sig" else codec
+    skip = len(codecs.BOM_UTF8) if name == "utf-8" and data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        data[skip:].decode(name)
+    except UnicodeDecodeError as exc:
+        if exc.reason != "unexpected end of data":  # not a character cut by the 1 MiB read
+            return _not_text(data, _name(file), name, skip, exc, given)
+    return InputError(f"Table {_name(file)} is not {name} text; pass its --encoding.")
 
 
 #: Encodings whose line break is the byte 0x0A alone (a CSV file may be cut into blocks there).

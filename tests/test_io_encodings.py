@@ -217,3 +217,14 @@ def test_check_with_encoding_and_a_column_holding_a_comma(tmp_path, monkeypatch,
     assert main([*argv, "--encoding", "cp1252"]) == 0
     out = capsys.readouterr().out
     assert '"zip, coarse"' in out and '"gr\\u00fcn"' not in out and "grün" in out
+
+
+def test_a_partitioned_cp1252_table_names_the_file_line_and_byte(tmp_path):
+    pytest.importorskip("dask")
+    (tmp_path / "a.csv").write_bytes(TEXT.encode("cp1252"))
+    with pytest.raises(InputError, match=re.escape(
+            f"Table '{tmp_path / 'a.csv'}' is not UTF-8 text: byte 0xfc at line 2, byte 9; "
+            f"pass --encoding cp1252 if")):
+        read_table_dask(str(tmp_path / "*.csv"))
+    frame = read_table_dask(str(tmp_path / "*.csv"), encoding="cp1252")
+    assert frame.compute(scheduler="sync")["disease"].tolist()[0] == "grün"
