@@ -36,6 +36,7 @@ problem becomes one clear :class:`InputError` (or the library's :class:`SchemaEr
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import csv
 import io as _io
@@ -281,17 +282,30 @@ def _decompressed(source, where: str):
                          f"{exc}.") from None
 
 
-def _csv_header(source, sep: str) -> list[str]:
+def _csv_header(source, sep: str, encoding: str = "utf-8-sig") -> list[str]:
     stream: TextIO
     if isinstance(source, _io.BytesIO):
-        stream = _io.StringIO(source.getvalue().decode("utf-8-sig"))
+        stream = _io.StringIO(source.getvalue().decode(encoding))
     else:
-        stream = open(source, encoding="utf-8-sig", newline="")
-    with stream:
+        stream = open(source, encoding=encoding, newline="")
+    with stream, _no_field_limit():
         try:
             return next(csv.reader(stream, delimiter=sep))
         except StopIteration:
             return []
+
+
+@contextlib.contextmanager
+def _no_field_limit():
+    """The csv module refuses fields over 128 KiB (``field larger than field limit``); a
+    header may name a long column, and pandas reads long cells: lift the limit while
+    reading a header."""
+    before = csv.field_size_limit()
+    csv.field_size_limit(2 ** 31 - 1)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(before)
 
 
 def _read_excel(data: bytes, where: str) -> pd.DataFrame:
@@ -300,8 +314,60 @@ def _read_excel(data: bytes, where: str) -> pd.DataFrame:
     except ImportError:
         raise InputError(f"Table {where} is an Excel workbook; reading it needs openpyxl: "
                          f"pip install 'skyprivacy[excel]' (or save it as CSV).") from None
-    frame = pd.read_excel(_io.BytesIO(data), dtype=object, keep_default_na=False,
-                          na_filter=False)
+    try:
+        frame = pd.read_excel(_io.BytesIO(data), dtype=object, keep_default_na=False,
+                              na_filter=False)
+    except Exception as exc:  # noqa: BLE001 - openpyxl's errors share no base but Exception
+        raise InputError(f"Table {where} is not a readable Excel workbook: "
+                         f"{_first_line(exc)}.") from None
+    return text_table(frame.reset_index(drop=True))
+
+
+#: Files of statistics packages read through pyreadstat (the ``readstat`` extra): suffix ->
+#: (what the file is called, pyreadstat's reader).
+_STATISTICS = {".sas7bdat": ("a SAS data set", "read_sas7bdat"),
+               ".sav": ("an SPSS data file", "read_sav"), ".zsav": ("an SPSS data file",
+                                                                  "read_sav"),
+               ".dta": ("a Stata data file", "read_dta"),
+               ".xpt": ("a SAS transport file", "read_xport")}
+
+
+def _statistics_format(path, source) -> str | None:
+    """The suffix of a SAS, SPSS or Stata file (by its name; SPSS also by its magic bytes)."""
+    suffix = os.path.splitext(str(path).lower())[1]
+    if suffix in _STATISTICS:
+        return suffix
+    return ".sav" if _head(source, 4) in (b"$FL2", b"$FL3") else None
+
+
+def _read_statistics(source, where: str, suffix: str) -> pd.DataFrame:
+    """A SAS, SPSS or Stata file as text (pyreadstat; the values as stored, not their value
+    labels).  pyreadstat reads a path: standard input goes through a temporary file."""
+    what, reader = _STATISTICS[suffix]
+    try:
+        import pyreadstat
+    except ImportError:
+        raise InputError(f"Table {where} is {what}; reading it needs pyreadstat: pip install "
+                         f"'skyprivacy[readstat]' (or save it as CSV).") from None
+    with contextlib.ExitStack() as stack:
+        if isinstance(source, _io.BytesIO):
+            handle = stack.enter_context(tempfile.NamedTemporaryFile(suffix=suffix))
+            handle.write(source.getvalue())
+            handle.flush()
+            source = handle.name
+        try:
+            frame, _ = getattr(pyreadstat, reader)(source)
+        except Exception as exc:  # noqa: BLE001 - pyreadstat's ReadstatError is no OSError
+            raise InputError(f"Table {where} is not a readable {what[what.index(' ') + 1:]}: "
+                             f"{_first_line(exc)}.") from None
+    if not len(frame.columns):
+        raise InputError(f"Table {where} has no columns.")
+    if not len(frame):
+        raise InputError(f"Table {where} has columns but no rows.")
+    for column in frame.columns:  # SAS and SPSS store every number as a double: 30, not 30.0
+        values = frame[column]
+        if values.dtype.kind == "f" and np.all(np.isnan(values) | (values == np.round(values))):
+            frame[column] = values.astype("Int64")
     return text_table(frame.reset_index(drop=True))
 
 
@@ -351,13 +417,119 @@ def _parquet_columns(files: list, where: str) -> None:
                              f"{_name(files[0])}, has {_show(first)}).")
 
 
-def read_table(path, *, format: str | None = None, sep: str | None = None) -> pd.DataFrame:
+# ------------------------------------------------------------------------------- encodings
+#: Byte-order marks read without ``--encoding`` (UTF-32 first: its little-endian mark starts
+#: with UTF-16's).
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+         (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+         (codecs.BOM_UTF16_BE, "utf-16-be"))
+_UNICODE = {"utf-8", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"}
+
+
+def text_encoding(encoding) -> str | None:
+    """The codec name of ``encoding`` (``None``: UTF-8, or the byte-order mark's), or an
+    :class:`~skyprivacy.errors.InvalidParameterError` naming it when Python has no such text
+    encoding.
+
+    Examples
+    --------
+    >>> text_encoding("CP1252"), text_encoding("latin1"), text_encoding(None)
+    ('cp1252', 'iso8859-1', None)
+    """
+    if encoding is None:
+        return None
+    try:
+        info = codecs.lookup(encoding) if isinstance(encoding, str) else None
+    except LookupError:
+        info = None
+    if info is None or not getattr(info, "_is_text_encoding", True):
+        raise InvalidParameterError(f"The 'encoding' parameter of read_table must be a text "
+                                    f"encoding such as 'utf-8', 'utf-16' or 'cp1252'. Got "
+                                    f"{encoding!r} instead.")
+    return info.name
+
+
+def _bom(head: bytes) -> tuple[str, int] | None:
+    """(codec, length) of the byte-order mark ``head`` starts with, if any."""
+    for mark, codec in _BOMS:
+        if head.startswith(mark):
+            return codec, len(mark)
+    return None
+
+
+def _not_text(data: bytes, where: str, codec: str, skip: int, exc: UnicodeDecodeError,
+              given: bool) -> InputError:
+    """The one-line error of a table that does not decode: the first bad byte, its line and
+    its byte within the line (both from 1), and the option that reads it."""
+    start = skip + exc.start
+    before = data[skip:start].decode(codec, errors="replace")
+    line = before.count("\n") + 1
+    tail = before[before.rfind("\n") + 1:]
+    try:
+        column = len(tail.encode(codec)) - len("".encode(codec)) + 1  # utf-16 adds a mark
+    except UnicodeError:  # a codec that cannot say it back: count from the file's start
+        column = start + 1
+    name = "UTF-8" if codec == "utf-8" else codec
+    hint = ("; check --encoding (Python: read_table(..., encoding=...))" if given else
+            "; pass --encoding cp1252 if it was saved as Windows text (Excel's CSV on "
+            "Windows), --encoding latin-1 for ISO 8859-1 (Python: read_table(..., "
+            "encoding='cp1252'))")
+    return InputError(f"Table {where} is not {name} text: byte 0x{data[start]:02x} at line "
+                      f"{line}, byte {column}{hint}.")
+
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """'utf-16-le' or 'utf-16-be' when the opening bytes look like UTF-16 text without a
+    byte-order mark (every other byte NUL, as ASCII text in UTF-16 is), else None."""
+    even, odd = head[0::2], head[1::2]
+    if len(odd) < 2:
+        return None
+    if odd.count(0) * 4 >= len(odd) * 3 and even.count(0) == 0:
+        return "utf-16-le"
+    if even.count(0) * 4 >= len(even) * 3 and odd.count(0) == 0:
+        return "utf-16-be"
+    return None
+
+
+def _decoded_text(source, where: str, encoding: str | None):
+    """The source as UTF-8 bytes: as it is when it is UTF-8 (with or without a byte-order
+    mark; the CSV reader decodes it), else decoded from ``encoding`` or the UTF-16/UTF-32
+    byte-order mark and re-encoded (a decoding error names the line and the byte)."""
+    head = _head(source, 4096)
+    mark = _bom(head)
+    if encoding is None and (mark is None or mark[0] == "utf-8"):
+        guess = _utf16_without_bom(head) if mark is None else None
+        if guess is not None:
+            raise InputError(f"Table {where} looks like UTF-16 text without a byte-order "
+                             f"mark; pass --encoding {guess} (Python: read_table(..., "
+                             f"encoding={guess!r})).")
+        return source
+    codec, skip = (encoding, 0) if encoding is not None else mark or ("utf-8", 0)
+    if codec in ("utf-8", "utf-8-sig"):
+        return source
+    if codec in ("utf-16", "utf-32") and mark is not None and mark[0].startswith(codec):
+        codec, skip = mark  # the mark says which byte order
+    elif mark is not None and mark[0] == codec:
+        skip = mark[1]
+    data = _all_bytes(source)
+    try:
+        text = data[skip:].decode(codec)
+    except UnicodeDecodeError as exc:
+        raise _not_text(data, where, codec, skip, exc, encoding is not None) from None
+    return _io.BytesIO(text.removeprefix("\ufeff").encode("utf-8"))
+
+
+def read_table(path, *, format: str | None = None, sep: str | None = None,
+               encoding: str | None = None) -> pd.DataFrame:
     """Read a table as text: every cell the ``str`` written in the file.
 
     ``path`` may be ``-`` (standard input), a pipe or a process substitution (read once); CSV
     compressed with gzip, bz2, xz or zip is read transparently, Parquet is recognized by its
     magic bytes whatever the file is called, an Excel ``.xlsx`` workbook through the
-    ``excel`` extra, and a UTF-8 byte-order mark is ignored.
+    ``excel`` extra, SAS (``.sas7bdat``, ``.xpt``), SPSS (``.sav``, ``.zsav``) and Stata
+    (``.dta``) files through the ``readstat`` extra (pyreadstat; the stored values, not their
+    value labels), a UTF-8 byte-order mark is ignored and a UTF-16 or UTF-32 one decides the
+    encoding.
 
     Parameters
     ----------
@@ -366,6 +538,10 @@ def read_table(path, *, format: str | None = None, sep: str | None = None) -> pd
         Default: from the content, else from the file name (:func:`table_format`).
     sep : str, optional
         The CSV field separator (one character; default ``,``).
+    encoding : str, optional
+        The text encoding of a CSV table (``'cp1252'``, ``'latin-1'``, ``'utf-16'``...).
+        Default: UTF-8, or UTF-16 / UTF-32 when the file starts with their byte-order mark
+        (Excel's "Unicode text"); a UTF-8 byte-order mark is skipped either way.
 
     Returns
     -------
@@ -376,8 +552,9 @@ def read_table(path, *, format: str | None = None, sep: str | None = None) -> pd
     Raises
     ------
     InputError
-        The file does not exist or cannot be read, is not UTF-8, is not valid CSV, has no
-        header, only a header, an empty or repeated column name, a header that looks
+        The file does not exist or cannot be read, is not UTF-8 (or ``encoding``; the
+        message names the first bad byte, its line and its place in the line), is not valid
+        CSV, has no header, only a header, an empty or repeated column name, a header that looks
         separated by another character than ``sep``, or control characters in a cell;
         Parquet without pyarrow, Excel without openpyxl; a compressed table that expands
         beyond :func:`decompression_limit` (``$SKYPRIVACY_MAX_DECOMPRESSED``).
@@ -394,6 +571,7 @@ def read_table(path, *, format: str | None = None, sep: str | None = None) -> pd
     if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"'"):
         raise InvalidParameterError(f"The 'sep' parameter of read_table must be one character "
                                     f"other than a quote or a line break. Got {sep!r} instead.")
+    encoding = text_encoding(encoding)
     if table_format(path, format) == "parquet":  # validates format; pyarrow first
         _require_pyarrow("Reading")
     source = _open_source(path, "table")
@@ -403,16 +581,26 @@ def read_table(path, *, format: str | None = None, sep: str | None = None) -> pd
         if format is None and str(path).lower().endswith(_PARQUET_SUFFIXES):
             raise InputError(f"Table {where} is named like a Parquet file but is not one "
                              f"(no Parquet magic bytes); pass --input-format csv if it is CSV.")
+        kind = _statistics_format(path, source) if format is None else None
+        if kind is not None:
+            return _read_statistics(source, where, kind)
         source = _decompressed(source, where)
         if isinstance(source, tuple):
             return _read_excel(source[1], where)
         if _head(source).startswith(b"PAR1"):
             return _read_parquet(source, where)
+        source = _decoded_text(source, where, encoding)
         return _read_csv(source, where, sep or ",")
     except InputError:
         raise
     except UnicodeDecodeError:
-        raise InputError(f"Table {where} is not UTF-8 text; save it as UTF-8 CSV.") from None
+        data = _all_bytes(source)
+        skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+        try:
+            data[skip:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _not_text(data, where, "utf-8", skip, exc, False) from None
+        raise InputError(f"Table {where} is not UTF-8 text.") from None
     except OSError as exc:
         raise InputError(f"Cannot read table {where}: {_reason(exc)}.") from None
 
@@ -1162,7 +1350,7 @@ def write_text(text: str | bytes, path) -> None:
 
 # ------------------------------------------------------------------ partitioned tables (dask)
 def read_table_dask(path, *, format: str | None = None, sep: str | None = None,
-                    one_partition_per_file: bool = False):
+                    encoding: str | None = None, one_partition_per_file: bool = False):
     """Read a table as a dask frame of text (``pip install 'skyprivacy[dask]'``).
 
     ``path`` is a Parquet dataset directory (its ``.parquet``/``.pq`` files, in the order of
@@ -1189,6 +1377,7 @@ def read_table_dask(path, *, format: str | None = None, sep: str | None = None,
     if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in "\r\n\"'"):
         raise InvalidParameterError(f"The 'sep' parameter of read_table must be one character "
                                     f"other than a quote or a line break. Got {sep!r} instead.")
+    encoding = text_encoding(encoding)
     if os.path.isdir(path):
         files = sorted(os.path.join(path, f) for f in os.listdir(path)
                        if f.lower().endswith(_PARQUET_SUFFIXES) and not f.startswith((".", "_")))
@@ -1212,10 +1401,53 @@ def read_table_dask(path, *, format: str | None = None, sep: str | None = None,
     if kind == "parquet":
         _require_pyarrow("Reading")
         _parquet_columns(files, where)
-        return read_parquet_files(files, read_parquet_part)
+        # the workers of a --scheduler cluster run elsewhere: they get absolute paths
+        return read_parquet_files([os.path.abspath(f) for f in files], read_parquet_part)
+    codecs_of = {_dask_codec(file, encoding) for file in files}
+    if len(codecs_of) > 1:
+        raise InputError(f"Table {where} matches CSV files of different encodings "
+                         f"({sorted(codecs_of)}); convert them to one.")
+    codec = codecs_of.pop()
     for file in files:
-        _check_csv_header(_csv_header(file, sep or ","), _name(file), sep or ",")
-    return read_csv_files(files, sep or ",", one_partition_per_file)
+        try:
+            header = _csv_header(file, sep or ",", codec)
+        except UnicodeDecodeError:
+            raise _opening_not_text(file, codec, encoding is not None) from None
+        _check_csv_header(header, _name(file), sep or ",")
+    # a block boundary is found by its line-break byte, which only ASCII-based text has
+    whole = one_partition_per_file or codec not in ("utf-8-sig",) + _ASCII_BASED
+    return read_csv_files([os.path.abspath(f) for f in files], sep or ",", whole,
+                          encoding=codec)
+
+
+def _opening_not_text(file: str, codec: str, given: bool) -> InputError:
+    """The error of a CSV part whose opening bytes (what the header check decodes) are not
+    ``codec`` text, naming the byte, its line and its place in the line."""
+    with open(file, "rb") as stream:
+        data = stream.read(1 << 20)
+    name = "utf-8" if codec == "utf-8-sig" else codec
+    skip = len(codecs.BOM_UTF8) if name == "utf-8" and data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        data[skip:].decode(name)
+    except UnicodeDecodeError as exc:
+        if exc.reason != "unexpected end of data":  # not a character cut by the 1 MiB read
+            return _not_text(data, _name(file), name, skip, exc, given)
+    return InputError(f"Table {_name(file)} is not {name} text; pass its --encoding.")
+
+
+#: Encodings whose line break is the byte 0x0A alone (a CSV file may be cut into blocks there).
+_ASCII_BASED = ("cp1252", "iso8859-1", "iso8859-15", "ascii", "utf-8")
+
+
+def _dask_codec(file: str, encoding: str | None) -> str:
+    """The codec a CSV file of a partitioned table is read with: ``encoding`` (a byte-order
+    mark of the same family is skipped), else UTF-8 or its byte-order mark's."""
+    mark = _bom(_head(file, 4))
+    if encoding is None:
+        if mark is None or mark[0] == "utf-8":
+            return "utf-8-sig"
+        return mark[0][:6]  # utf-16 / utf-32: the codec reads the mark and its byte order
+    return "utf-8-sig" if encoding == "utf-8" else encoding
 
 
 def _is_parquet(path) -> bool:

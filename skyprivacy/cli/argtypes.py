@@ -4,21 +4,51 @@ its value, or raises :class:`argparse.ArgumentTypeError` with a one-line reason.
 from __future__ import annotations
 
 import argparse
+import json
 from fractions import Fraction
 
 from ..anonymize.encoders import ORDERS
 from ..certificate import parse_criterion
 from ..errors import InvalidParameterError
+from ..io import text_encoding
 
 
 def column_list(text: str) -> list[str]:
-    """``COL,...``: distinct, non-empty column names."""
+    """``COL,...``: distinct, non-empty column names; or a JSON list of them,
+    ``'["income, net", "age"]'``, for names that hold a comma (or surrounding spaces)."""
+    if text.lstrip().startswith("["):
+        return _json_columns(text)
     names = [part.strip() for part in text.split(",")]
     if not text.strip() or any(not name for name in names):
         raise argparse.ArgumentTypeError(f"expected comma-separated column names, got {text!r}")
     if len(set(names)) != len(names):
         raise argparse.ArgumentTypeError(f"a column is named twice in {text!r}")
     return names
+
+
+def _json_columns(text: str) -> list[str]:
+    """A JSON list of column names, each kept exactly as written."""
+    try:
+        names = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected a JSON list of column names such as "
+                                         f"'[\"a,b\", \"c\"]', got {text!r} ({exc})") from None
+    if (not isinstance(names, list) or not names
+            or not all(isinstance(n, str) and n.strip() for n in names)):
+        raise argparse.ArgumentTypeError(f"expected a JSON list of non-empty column names, "
+                                         f"got {text!r}")
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError(f"a column is named twice in {text!r}")
+    return names
+
+
+def encoding_name(text: str) -> str:
+    """A text encoding Python knows (``utf-8``, ``utf-16``, ``cp1252``, ``latin-1``...)."""
+    try:
+        return text_encoding(text) or "utf-8"
+    except InvalidParameterError:
+        raise argparse.ArgumentTypeError(f"unknown text encoding {text!r} (e.g. utf-8, utf-16, "
+                                         f"cp1252, latin-1)") from None
 
 
 def value_list(text: str) -> list[str]:
@@ -39,7 +69,12 @@ def _fraction_or_float(text: str):
     try:
         if "/" in text:
             return Fraction(text)
-        return int(text) if text.lstrip("+-").isdigit() else float(text)
+        if text.lstrip("+-").isdigit():
+            return int(text)
+        value = float(text)
+        if value == 0 and Fraction(text) != 0:  # 1e-400 underflows a float: keep it exact
+            return Fraction(text)
+        return value
     except (ValueError, ZeroDivisionError):
         raise argparse.ArgumentTypeError(f"expected a number or a fraction like 2/3, got "
                                          f"{text!r}") from None

@@ -136,11 +136,17 @@ def is_dask(args) -> bool:
     return getattr(args, "engine", "pandas") == "dask"
 
 
+def read_options(args) -> dict:
+    """How the command's tables are read: ``--input-format``, ``--sep`` and ``--encoding``."""
+    return {"format": args.input_format, "sep": args.sep,
+            "encoding": getattr(args, "encoding", None)}
+
+
 def read_input(args, **kwargs):
     """The table argument: in memory, or as a dask frame with --engine dask."""
     if is_dask(args):
-        return read_table_dask(args.table, format=args.input_format, sep=args.sep, **kwargs)
-    return read_table(args.table, format=args.input_format, sep=args.sep)
+        return read_table_dask(args.table, **read_options(args), **kwargs)
+    return read_table(args.table, **read_options(args))
 
 
 def distinct_values(table, column: str) -> list:

@@ -16,6 +16,7 @@ from .argtypes import (
     column_list,
     confidence,
     criterion_option,
+    encoding_name,
     hierarchy_spec,
     int_at_least,
     non_negative,
@@ -71,6 +72,10 @@ def _table_input(p: argparse.ArgumentParser, help_text: str) -> None:
                         ".parquet/.pq files and csv otherwise)")
     p.add_argument("--sep", type=separator, default=None, metavar="CHAR",
                    help="CSV field separator (default ','; 'tab' for a tab)")
+    p.add_argument("--encoding", type=encoding_name, default=None, metavar="NAME",
+                   help="text encoding of a CSV table, e.g. cp1252 or latin-1 (default UTF-8; "
+                        "a UTF-8, UTF-16 or UTF-32 byte-order mark is read by itself, so "
+                        "Excel's 'Unicode text' reads as it is)")
     p.add_argument("--na-values", type=text_list, default=None, metavar="TEXT,...",
                    help="cell texts read as missing besides empty cells (default: "
                         "pandas' markers such as NA, N/A, NaN, NULL, None); '' for none")
@@ -287,6 +292,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="name of the bucket column with --bucketized (default 'group')")
     p.add_argument("--random-state", type=int, default=None, metavar="SEED",
                    help="seed of the bucketized shuffle")
+    p.add_argument("--individual", metavar="COL",
+                   help="column identifying people, for a table of one row per person and "
+                        "sensitive value (with --semantics mvpi-set or mvpi-multiset): "
+                        "people are grouped, each released row carries its person's "
+                        "generalized quasi-identifiers (check --individual reads it)")
     _classification_options(p)
     _run_options(p, cmd_anonymize, report=True)
 

@@ -40,9 +40,11 @@ from .context import (
     distinct_values,
     is_dask,
     read_input,
+    read_options,
     run_verification,
     verification_json,
 )
+from .individuals import one_row_per_person, released_rows
 from .release_inputs import (
     built_hierarchies,
     check_policy_values,
@@ -228,16 +230,20 @@ def cmd_anonymize(ctx: Context) -> int:
     hierarchies = built_hierarchies(args, table, hierarchies)
     check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
     roles = column_roles(args, table)
+    persons = one_row_per_person(args, table)  # --individual: the search partitions people
     bar.label = "anonymizing"
     try:
         result = skyline_anonymize(
-            table, qi=args.qi, sensitive=args.sensitive, policy=policy, hierarchies=hierarchies,
+            persons, qi=args.qi, sensitive=args.sensitive, policy=policy, hierarchies=hierarchies,
             semantics=args.semantics, split=args.split or "infogain",
             output="bucketized" if args.bucketized else "generalized",
             random_state=args.random_state, group_column=args.group_column,
             progress=bar.part(0.1, 0.7), numeric=args.numeric, categorical=args.categorical,
-            order=order, label_length=args.label_length, keep=list(roles.kept),
-            drop=list(roles.dropped))
+            order=order, label_length=args.label_length,
+            # --individual: the persons' table holds the person, the QIs and the values only;
+            # the kept and dropped columns come back (or stay out) with released_rows below
+            keep=[args.individual] if args.individual else list(roles.kept),
+            drop=[] if args.individual else list(roles.dropped))
         bar.label = "writing the worst cases"
         for _ in result.certificate.iter_rows(progress=bar.part(0.7, 0.85)):
             pass  # built now on the bar; the certificate records every one
@@ -250,10 +256,13 @@ def cmd_anonymize(ctx: Context) -> int:
         raise InfeasibleError("The released table failed its own certificate; nothing was "
                               "written. Please report this as a bug.")
     grouping = ({"group": args.group_column} if args.bucketized else {"qi": args.qi})
+    if args.individual:
+        grouping["individual"] = args.individual
+    released = released_rows(args, roles.select(table), result.table)
     with OutputFiles() as out:
-        add_table(args, out, args.output, result.table, output_format)
+        add_table(args, out, args.output, released, output_format)
         labels = stage_labels(out, labels_path, args.output.rstrip("/"), result.set_labels)
-        certificate = build_certificate(result.table, policy, sensitive=args.sensitive,
+        certificate = build_certificate(released, policy, sensitive=args.sensitive,
                                         semantics=args.semantics, result=result.certificate,
                                         labels=labels, classification=roles.to_dict(),
                                         **grouping)
@@ -311,7 +320,7 @@ _SKYLINE_ONLY: tuple[tuple[str, str, object], ...] = (
     ("--random-state", "random_state", None),
     ("--order", "order", []), ("--numeric", "numeric", []),
     ("--categorical", "categorical", []), ("--labels", "labels", None),
-    ("--engine dask", "engine", "pandas"))
+    ("--engine dask", "engine", "pandas"), ("--individual", "individual", None))
 
 
 def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: str,
@@ -616,7 +625,7 @@ def cmd_verify(ctx: Context) -> int:
         if "anonymization" not in certificate:
             raise UsageError("--original counts the suppressed rows of a certificate made by "
                              "anonymize under criteria; this certificate records none")
-        original = read_table(args.original, format=args.input_format, sep=args.sep)
+        original = read_table(args.original, **read_options(args))
     verification = run_verification(
         args, verify_certificate, raw, signed.pop("certificate_bytes", certificate),
         labels=labels, original=original, qi=args.qi, sensitive=args.sensitive,

@@ -17,7 +17,7 @@ from ..risk import (
     journalist_risk,
     marketer_risk,
 )
-from .context import Context, is_dask, na_values, read_input
+from .context import Context, is_dask, na_values, read_input, read_options
 from .shared import EXIT_OK, text_table
 
 
@@ -29,7 +29,7 @@ def _share(value: Fraction, threshold=None) -> str:
 def _population_table(args, qi: list):
     """The --population table, its errors naming it (not the sample)."""
     try:
-        population = read_table(args.population, format=args.input_format, sep=args.sep)
+        population = read_table(args.population, **read_options(args))
         require_columns(population, qi)
         reject_missing(population, qi, na_values(args))
     except (SchemaError, InputError) as exc:

@@ -21,6 +21,7 @@ from ..io import (
 )
 from .context import (
     Context,
+    read_options,
     required_verdict,
     check_outputs,
     na_values,
@@ -34,7 +35,7 @@ def _decision_table(args):
     """The raw text table and the DecisionTable built from it (numbers parsed)."""
     from ..transparency import DecisionTable
 
-    raw = read_table(args.table, format=args.input_format, sep=args.sep)
+    raw = read_table(args.table, **read_options(args))
     numeric = [args.weight, *args.decision] + ([args.announced]
                                                if getattr(args, "announced", None) else [])
     keys = [*args.public, *args.sensitive]
@@ -172,8 +173,9 @@ def cmd_transparency_verify(ctx: Context) -> int:
 
     args = ctx.args
     certificate = read_certificate(args.certificate)
-    table = read_table(args.table, format=args.input_format, sep=args.sep)
-    rule = None if args.rule is None else read_table(args.rule, sep=args.sep)
+    table = read_table(args.table, **read_options(args))
+    rule = None if args.rule is None else read_table(
+        args.rule, sep=args.sep, encoding=read_options(args)["encoding"])
     verification = run_verification(args, verify_rule_certificate, table, rule, certificate)
     if not verification.ok:
         print(f"{ctx.name}: FAILED: {verification.differences[0]}", file=ctx.stderr)

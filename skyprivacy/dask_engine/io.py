@@ -39,13 +39,14 @@ def _blank_missing(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.where(frame.notna(), "")
 
 
-def read_csv_files(files: list, sep: str, one_partition_per_file: bool):
-    """CSV files as text (in blocks, or one partition per file)."""
+def read_csv_files(files: list, sep: str, one_partition_per_file: bool,
+                   encoding: str = "utf-8-sig"):
+    """CSV files as text (in blocks, or one partition per file), in ``encoding``."""
     import dask.dataframe as dd
 
     with keep_objects():
         frame = dd.read_csv(files, sep=sep, dtype=object, keep_default_na=False,
-                            na_filter=False, encoding="utf-8-sig",
+                            na_filter=False, encoding=encoding,
                             blocksize=None if one_partition_per_file else "64MB")
         return frame.map_partitions(_blank_missing, meta=_text_columns(frame.columns))
 

@@ -42,7 +42,7 @@ def test_compare_needs_one_baseline(work, capsys):
 
 
 
-TABLE = ["--input-format", "--sep", "--na-values"]
+TABLE = ["--input-format", "--sep", "--encoding", "--na-values"]
 COMMON = ["--format", "--progress", "--no-progress", "-q", "--quiet", "--force"]
 ENGINE = ["--engine", "--scheduler"]
 REPORT = ["--report", "--report-confidence", "--report-values", "--report-images"]
@@ -57,8 +57,8 @@ OPTIONS = {
         "--certificate"], ["--output", "--hierarchy", "--confidence"]),
     ("anonymize",): (TABLE + COMMON + ENGINE + REPORT + HIERARCHY + [
         "--qi", "--sensitive", "--semantics", "--policy", "--output", "--output-format",
-        "--certificate", "--labels", "--bucketized", "--group-column", "--random-state"],
-        ["--group", "--individual", "--confidence"]),
+        "--certificate", "--labels", "--bucketized", "--group-column", "--random-state",
+        "--individual"], ["--group", "--confidence"]),
     ("find",): (TABLE + COMMON + ENGINE + [
         "--qi", "--group", "--individual", "--sensitive", "--semantics", "-c", "--confidence",
         "--values", "--top", "--output"], ["--policy", "--report", "--hierarchy"]),

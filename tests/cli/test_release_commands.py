@@ -351,7 +351,8 @@ def test_na_values_can_be_read_as_values(work, capsys):
 
 
 @pytest.mark.parametrize("content, message", [
-    (b"\xff\xfeage\n", r"Table 'bad.csv' is not UTF-8 text; save it as UTF-8 CSV\.$"),
+    (b"age\n\xff\xfe\n", r"Table 'bad.csv' is not UTF-8 text: byte 0xff at line 2, byte 1; "
+                       r"pass --encoding cp1252 if .*\)\.$"),
     (b"", r"Table 'bad.csv' is empty: a CSV table needs a header line\.$"),
     (b"a,b\n1,2,3\n", r"Table 'bad.csv' is not valid CSV: a data row has more fields than "
                       r"the header\.$"),
