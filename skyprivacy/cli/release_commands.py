@@ -229,8 +229,8 @@ def cmd_anonymize(ctx: Context) -> int:
     table = original_table(args, raw, hierarchies)
     hierarchies = built_hierarchies(args, table, hierarchies)
     check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
-    roles = column_roles(args, table)
     persons = one_row_per_person(args, table)  # --individual: the search partitions people
+    roles = column_roles(args, table)
     bar.label = "anonymizing"
     try:
         result = skyline_anonymize(
