@@ -42,6 +42,7 @@ def run(ks=KS, limits=LIMITS, rows: int | None = None) -> dict:
     if rows is not None:
         table = table.sample(rows, random_state=0).reset_index(drop=True)
     hierarchies = {name: h for name, h in load_adult_hierarchies().items() if name in QI}
+    unused = [c for c in table.columns if c not in [*QI, SENSITIVE]]  # not released
     out = []
     for method in METHODS:
         for limit in limits:
@@ -51,7 +52,8 @@ def run(ks=KS, limits=LIMITS, rows: int | None = None) -> dict:
                 started = time.perf_counter()
                 result = anonymize(table, qi=QI, sensitive=SENSITIVE,
                                    criteria=[KAnonymity(k)], method=method,
-                                   suppression_limit=limit, hierarchies=hierarchies, **options)
+                                   suppression_limit=limit, hierarchies=hierarchies,
+                                   drop=unused, **options)
                 seconds = time.perf_counter() - started
                 measures = utility_measures(result, table=table, qi=QI,
                                             hierarchies=hierarchies)

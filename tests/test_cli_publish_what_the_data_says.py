@@ -84,11 +84,13 @@ def test_released_cells_keep_their_text_and_ranges_their_bounds(folder):
 
 def test_numeric_and_categorical_flags_map_onto_the_one_rule(folder):
     done = run(folder, "compare", "t.csv", "--qi", "zip", "--sensitive", "disease",
-               "--k-anonymity", "4", "--numeric", "zip", "--output", "n.csv", "-q")
+               "--k-anonymity", "4", "--numeric", "zip", "--output", "n.csv", "-q",
+               "--drop", "age")
     assert done.returncode == 0, done.stderr
     assert pd.read_csv(folder / "n.csv", dtype=str)["zip"].tolist() == ["[02139, 02140]"] * 4
     done = run(folder, "compare", "t.csv", "--qi", "age", "--sensitive", "disease",
-               "--k-anonymity", "4", "--categorical", "age", "--output", "c.csv", "-q")
+               "--k-anonymity", "4", "--categorical", "age", "--output", "c.csv", "-q",
+               "--drop", "zip")
     assert done.returncode == 0, done.stderr
     assert pd.read_csv(folder / "c.csv", dtype=str)["age"].tolist() == ["*"] * 4
 
@@ -147,7 +149,8 @@ def test_nursery_as_a_new_user_meets_it(folder):
 
     def released(*options, k="5000"):
         done = run(folder, "compare", "nursery.csv", "--qi", "has_nurs", "--sensitive", "class",
-                   "--k-anonymity", k, "--output", "n.csv", "--force", "-q", *options)
+                   "--k-anonymity", k, "--output", "n.csv", "--force", "-q", "--keep-rest",
+                   *options)
         assert done.returncode == 0, done.stderr
         return pd.read_csv(folder / "n.csv", dtype=str)["has_nurs"].value_counts().to_dict()
 

@@ -40,7 +40,7 @@ def test_check(folder):
                       "--format", "json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["verdict"] == "safe"
-    done = skyprivacy(folder, "check", "adult.csv", *RELEASE, "--policy", "policy.toml")
+    done = skyprivacy(folder, "check", "adult.csv", *ORIGINAL, "--policy", "policy.toml")
     assert done.returncode == 1 and done.stdout.startswith("UNSAFE: ")
 
 
@@ -62,7 +62,7 @@ def test_find(folder):
 
 
 def test_compare(folder):
-    done = skyprivacy(folder, "compare", "adult.csv", *RELEASE, "--k-anonymity", "4")
+    done = skyprivacy(folder, "compare", "adult.csv", *ORIGINAL, "--k-anonymity", "4")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("The release is 4-anonymous")
 

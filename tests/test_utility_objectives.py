@@ -377,13 +377,15 @@ def test_mondrian_and_full_domain_results_report_the_same_measures():
     hierarchies = {"zip": ZIPS}
     full = anonymize(adult, qi=["zip", "age"], sensitive="disease",
                      criteria=[KAnonymity(2)], method="full-domain",
-                     hierarchies={"zip": ZIPS, "age": AGES})
+                     hierarchies={"zip": ZIPS, "age": AGES}, keep="sex")
     mondrian = anonymize(adult, qi=["zip", "age"], sensitive="disease",
-                         criteria=[KAnonymity(2)], method="mondrian", hierarchies=hierarchies)
-    k = k_anonymize(adult, qi=["zip", "age"], k=2, hierarchies=hierarchies)
+                         criteria=[KAnonymity(2)], method="mondrian", hierarchies=hierarchies,
+                         keep="sex")
+    k = k_anonymize(adult, qi=["zip", "age"], k=2, hierarchies=hierarchies,
+                    keep=["sex", "disease"])
     sky = skyline_anonymize(adult, qi=["zip", "age"], sensitive="disease",
                             policy=Policy.uniform([(0, 0, 0, Fraction(9, 10))]),
-                            hierarchies=hierarchies)
+                            hierarchies=hierarchies, keep="sex")
     reports = [utility_measures(r, table=adult, qi=["zip", "age"],
                                 hierarchies={"zip": ZIPS, "age": AGES} if r is full
                                 else hierarchies) for r in (full, mondrian, k, sky)]

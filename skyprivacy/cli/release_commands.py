@@ -587,6 +587,7 @@ def cmd_compare(ctx: Context) -> int:
     else:
         ctx.emit("\n".join([head, "Released " + release_line(release, "table",
                                                                release.n_individuals),
+                            *([roles.copied_message("cli")] if roles.copied else []),
                             f"Knowledge skylines at confidence c = "
                             f"{confidence_text(skylines.c)}, most exposed value first:", ""]
                            + _skylines_text(skylines, 3)))

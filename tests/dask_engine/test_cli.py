@@ -12,6 +12,10 @@ from skyprivacy.cli import main
 from skyprivacy.datasets import load_adult
 
 QI = "age,sex,race,education"
+ADULT = list(load_adult().columns)
+#: every other column of Adult left out of the release (every column is classified)
+OTHERS = ["--drop", ",".join(c for c in ADULT if c not in QI.split(",") + ["occupation"])]
+OTHERS3 = ["--drop", ",".join(c for c in ADULT if c not in ["age", "sex", "race", "occupation"])]
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +48,7 @@ def read_dataset(folder) -> pd.DataFrame:
 
 def test_anonymize_a_parquet_directory_then_verify_check_and_find(client, files, capsys):
     out = files / "released"
-    code, text, err = run(capsys, "anonymize", files / "adult", "--qi", QI,
+    code, text, err = run(capsys, "anonymize", files / "adult", "--qi", QI, *OTHERS,
                           "--sensitive", "occupation", "--policy", files / "policy.toml",
                           "--hierarchy", "education=bundled:adult", "--format", "json",
                           "--output", out, *dask_args(client))
@@ -56,7 +60,7 @@ def test_anonymize_a_parquet_directory_then_verify_check_and_find(client, files,
     assert certificate["table"]["n_partitions"] == 3 and certificate["table"]["n_rows"] == 3000
     assert result["certificate"] == certificate
     # the pandas engine releases the same cells from the same rows
-    code, _, err = run(capsys, "anonymize", files / "adult.csv", "--qi", QI, "--sensitive",
+    code, _, err = run(capsys, "anonymize", files / "adult.csv", "--qi", QI, *OTHERS, "--sensitive",
                        "occupation", "--policy", files / "policy.toml", "--hierarchy",
                        "education=bundled:adult", "--output", files / "released.csv",
                        "--certificate", files / "pandas.cert.json", "-q")
@@ -86,7 +90,7 @@ def test_anonymize_a_parquet_directory_then_verify_check_and_find(client, files,
 
 def test_verify_notices_a_changed_partition(client, files, capsys, tmp_path):
     out = tmp_path / "released"
-    code, _, err = run(capsys, "anonymize", files / "adult", "--qi", QI, "--sensitive",
+    code, _, err = run(capsys, "anonymize", files / "adult", "--qi", QI, *OTHERS, "--sensitive",
                        "occupation", "--policy", files / "policy.toml", "--output", out,
                        "--certificate", tmp_path / "cert.json", "-q", *dask_args(client))
     assert code == 0, err
@@ -101,12 +105,12 @@ def test_verify_notices_a_changed_partition(client, files, capsys, tmp_path):
 
 def test_compare_writes_a_dataset_and_globs_read_csv(client, files, capsys, tmp_path):
     code, text, err = run(capsys, "compare", str(files / "adult.csv").replace(".csv", ".c*v"),
-                          "--qi", "age,sex,race", "--sensitive", "occupation",
+                          "--qi", "age,sex,race", *OTHERS3, "--sensitive", "occupation",
                           "--k-anonymity", "10", "--output", tmp_path / "cmp", "--format",
                           "json", *dask_args(client))
     assert code == 0, err
     pandas_code, pandas_text, _ = run(capsys, "compare", files / "adult.csv", "--qi",
-                                      "age,sex,race", "--sensitive", "occupation",
+                                      "age,sex,race", *OTHERS3, "--sensitive", "occupation",
                                       "--k-anonymity", "10", "--format", "json")
     assert json.loads(text) == json.loads(pandas_text)
     assert os.listdir(tmp_path / "cmp") == ["part.00000.parquet"]
@@ -114,7 +118,7 @@ def test_compare_writes_a_dataset_and_globs_read_csv(client, files, capsys, tmp_
 
 def test_failed_runs_leave_nothing_behind(client, files, capsys, tmp_path):
     (tmp_path / "strict.toml").write_text("[default]\nskyline = [[0, 0, 0, 0.01]]\n")
-    code, _, err = run(capsys, "anonymize", files / "adult", "--qi", QI, "--sensitive",
+    code, _, err = run(capsys, "anonymize", files / "adult", "--qi", QI, *OTHERS, "--sensitive",
                        "occupation", "--policy", tmp_path / "strict.toml", "--output",
                        tmp_path / "out", *dask_args(client))
     assert code == 1 and "infeasible" in err
@@ -134,7 +138,7 @@ def test_failed_runs_leave_nothing_behind(client, files, capsys, tmp_path):
 ])
 def test_usage_errors(client, files, capsys, tmp_path, argv, message):
     argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
-    code, _, err = run(capsys, "anonymize", files / "adult", "--qi", QI, "--sensitive",
+    code, _, err = run(capsys, "anonymize", files / "adult", "--qi", QI, *OTHERS, "--sensitive",
                        "occupation", "--policy", files / "policy.toml",
                        "--certificate", tmp_path / "c.json", *dask_args(client), *argv)
     assert code == 2 and message in err
