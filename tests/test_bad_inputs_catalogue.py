@@ -264,7 +264,8 @@ TABLE_CERTIFICATES = {
     "an unknown semantics": ({"parameters": {"qi": ["zip"], "sensitive": "disease",
                                              "semantics": "xpi"}}, "semantics"),
     "both qi and group": ({"parameters": {"qi": ["zip"], "group": "g", "sensitive": "disease",
-                                          "semantics": "svpi"}}, "exactly one of"),
+                                          "individual": None, "semantics": "svpi"}},
+                          "exactly one of"),
     "a policy that does not parse": ({"policy": {"default": [[0, 0, 0, 7]]}},
                                      "its policy is invalid"),
     "checks not a list": ({"checks": {}}, "'checks' must be a list of objects"),
@@ -963,7 +964,7 @@ def _extra_good_files(good_files: dict, folder: Path) -> dict:
     (folder / "good.csv").write_bytes(good_files["good.csv"])
     (folder / "tiny.toml").write_text("[default]\nskyline = [[0, 0, 0, 1e-320]]\n")
     assert main(["check", str(folder / "good.csv"), "--qi", "zip", "--sensitive", "disease",
-                 "--policy", str(folder / "tiny.toml"), "--certificate",
+                 "--keep", "age", "--policy", str(folder / "tiny.toml"), "--certificate",
                  str(folder / "tiny.json"), "-q"]) == 1
     frame = pd.read_csv(folder / "good.csv", dtype=str)
     pyreadstat.write_sav(frame, str(folder / "good.sav"))
