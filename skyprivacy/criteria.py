@@ -19,6 +19,9 @@ Each criterion says
 * ``monotone_with_suppression``: the same when the failing rows are suppressed.  Only
   k-anonymity (and the prosecutor-risk bound it is) and k-map keep it: the other criteria can
   fail after a generalization because the rows suppressed before no longer are (ARX's rule).
+  Those three fail every class that subdivides a class they fail (it is smaller, or its
+  label matches fewer people), so the rows they suppress only shrink along generalization:
+  a search prunes on their budget test even beside criteria that are not monotone.
 
 Proofs of monotonicity without suppression: k-anonymity, prosecutor and average risk (a
 merged group is larger; classes / records falls); distinct, entropy and recursive (c, l)-

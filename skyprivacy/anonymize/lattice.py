@@ -23,7 +23,17 @@ of ARX's Flash (Kohlmayer et al. 2012) in outline, written from their papers:
   (the minimal safe and maximal unsafe nodes found), and only untagged nodes are checked;
 * best-first order by an exact lower bound of the objective (the objective without
   suppression, monotone along generalization; a suppressed row costs at least what any
-  generalization of it costs), so the search stops as soon as no unexplored node can win.
+  generalization of it costs), so the search stops as soon as no unexplored node can win;
+* when the verdict is not monotone (a skyline or l-diversity under suppression), a check
+  has two stages: first what the per-group criteria suppress, hence the exact objective
+  (a suppressed class's cost is read once from one of its base tuples), then every
+  criterion on the release, run only for the node that comes first by (objective, levels)
+  among those no unexplored node can precede, so the first safe one is the optimum.  The
+  first stage's budget test still prunes when every per-group criterion is monotone with
+  suppression (a class it fails subdivides into classes it fails): over the budget, a node
+  and its specializations are unsafe.  With dropped rows a skyline adds its pinning size
+  (:meth:`~skyprivacy.criteria.SkylinePolicy.pinning_size`): a class that small, released,
+  pins its values, so its rows count against the budget in that test too.
 
 The objectives (exact: integers and fractions, ties broken by the smaller levels tuple), each
 the measure of the same name in :mod:`skyprivacy.utility` on the released table, computed by
@@ -676,8 +686,11 @@ class _Checker:
         released class sizes before the closed form."""
         levels, n_suppressed = pending.levels, pending.suppressed
         last = self._last
-        state, failing, _ = last if last is not None and last[0].levels == levels \
-            else self._failing(levels)
+        if last is not None and last[0].levels == levels:
+            state, failing, _ = last
+            self._bind(levels)
+        else:
+            state, failing, _ = self._failing(levels)
         self._last = None
         keep = ~failing if n_suppressed else None
         if self.pins:
