@@ -948,9 +948,6 @@ def _parse(certificate: Mapping) -> tuple[dict, Policy | None]:
     parameters = certificate["parameters"]
     if not isinstance(parameters, Mapping) or not isinstance(parameters.get("sensitive"), str):
         raise malformed("'parameters.sensitive' is missing")
-    if set(parameters) != {"qi", "group", "sensitive", "individual", "semantics"}:
-        raise malformed(f"'parameters' must hold exactly 'qi', 'group', 'sensitive', "
-                        f"'individual' and 'semantics', not {sorted(parameters, key=str)}")
     try:
         semantics = check_semantics(parameters.get("semantics"), "verify_certificate")
         qi = _columns(parameters.get("qi"), "verify_certificate")
@@ -963,6 +960,9 @@ def _parse(certificate: Mapping) -> tuple[dict, Policy | None]:
             raise malformed(f"'parameters.{name}' must be a column name or null")
     if (qi is None) == (group is None):
         raise malformed("exactly one of 'parameters.qi' and 'parameters.group' must be set")
+    if set(parameters) != {"qi", "group", "sensitive", "individual", "semantics"}:
+        raise malformed(f"'parameters' must hold exactly 'qi', 'group', 'sensitive', "
+                        f"'individual' and 'semantics', not {sorted(parameters, key=str)}")
     try:
         policy = (None if certificate["policy"] is None and "criteria" in certificate
                   else policy_from_json(certificate["policy"]))
