@@ -679,8 +679,10 @@ def _quoted(cell: str) -> str:
 
 
 def _release(command: str, table: str, *extra) -> list:
-    """A command on the good table's columns, age classified as kept (published as is)."""
-    return [command, table, "--qi", "zip", "--sensitive", "disease", "--keep", "age", *extra]
+    """A command on the good table's columns; one that releases or certifies a table
+    classifies age as kept (published as is)."""
+    keep = ["--keep", "age"] if command in ("check", "anonymize", "compare") else []
+    return [command, table, "--qi", "zip", "--sensitive", "disease", *keep, *extra]
 
 
 def script_catalogue() -> dict:
