@@ -331,7 +331,8 @@ def test_standard_input_dev_stdin_and_process_substitution_are_read_once(folder)
     for table in ("-", "/dev/stdin"):
         done = run(folder, "check", table, *args, stdin=TABLE)
         assert done.returncode == 0 and done.stdout.startswith("SAFE: all 3"), done.stderr
-    done = subprocess.run(["bash", "-c", f"{SCRIPT} check <(cat t.csv) {' '.join(args)}"],
+    done = subprocess.run(["bash", "-c",
+                           f"{SCRIPT} check <(cat t.csv) {' '.join(args)} --keep-rest"],
                           cwd=folder, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and done.stdout.startswith("SAFE: all 3"), done.stderr
 
@@ -468,7 +469,8 @@ def test_an_interrupt_says_what_is_on_disk(folder):
     process = subprocess.Popen(
         [SCRIPT, "anonymize", "adult.csv", "--qi", "age,workclass,education,sex",
          "--sensitive", "occupation", "--policy", "p.toml", "--output", "out.csv",
-         "--progress"], cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+         "--progress", "--keep-rest"], cwd=folder, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE)
     seen = b""
     while b"anonymizing [" not in seen:
         byte = process.stderr.read(1)
