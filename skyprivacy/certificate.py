@@ -71,6 +71,7 @@ from .criteria import (
     DistinctLDiversity,
     EntropyLDiversity,
     KAnonymity,
+    PopulationUniqueness,
     ProsecutorRisk,
     RecursiveCLDiversity,
     SkylinePolicy,
@@ -884,7 +885,7 @@ def _risk_differences(claimed, actual, path: str) -> list[str]:
 #: The keys of a policy file's ``[criteria]`` section, which a certificate's ``criteria.spec``
 #: repeats: each names one criterion of :mod:`skyprivacy.criteria` and its parameters.
 CRITERIA_KEYS = ("k", "l-diversity", "t-closeness", "beta-likeness", "delta-disclosure",
-                 "prosecutor-risk", "average-risk")
+                 "prosecutor-risk", "average-risk", "population-uniqueness")
 _FORMS = {
     "k": "a whole number >= 1",
     "l-diversity": "distinct:L, entropy:L or recursive:C,L (e.g. 'distinct:3')",
@@ -893,6 +894,9 @@ _FORMS = {
     "delta-disclosure": "a number > 0",
     "prosecutor-risk": "a number in (0, 1]",
     "average-risk": "a number in (0, 1]",
+    "population-uniqueness": f"MODEL:U,N with MODEL one of {', '.join(POPULATION_MODELS)}, U "
+                             f"in [0, 1] and N the population size >= 1 (e.g. "
+                             f"'dankar:0.05,1000000')",
 }
 #: Longest number text a criterion reads: a longer one is refused before it is converted.
 _NUMBER_DIGITS = 40
@@ -954,7 +958,9 @@ def parse_criterion(key: str, value: object) -> Criterion:
         ``k = 5``, ``l-diversity = "distinct:3"`` (``entropy:L``, ``recursive:C,L``),
         ``t-closeness = "equal:0.2"`` (``ordered:T``), ``beta-likeness = "basic:1.5"``
         (``enhanced:B``), ``delta-disclosure = 1.2``, ``prosecutor-risk = 0.2``,
-        ``average-risk = 0.05``. Numbers are exact: ``0.2`` is 1/5, ``"2/3"`` is 2/3.
+        ``average-risk = 0.05``, ``population-uniqueness = "dankar:0.05,1000000"`` (the
+        model, the largest estimated share of population uniques and the population size).
+        Numbers are exact: ``0.2`` is 1/5, ``"2/3"`` is 2/3.
 
     Returns
     -------
@@ -976,6 +982,8 @@ def parse_criterion(key: str, value: object) -> Criterion:
         raise InvalidParameterError(f"Unknown criterion {key!r}; the criteria are "
                                     f"{list(CRITERIA_KEYS)}.")
     bad = InvalidParameterError(f"'{key}' must be {_FORMS[key]}; got {value!r}.")
+    if key == "population-uniqueness":
+        return _population_uniqueness(value, bad)
     if key in ("l-diversity", "t-closeness", "beta-likeness"):
         kind, colon, rest = value.partition(":") if isinstance(value, str) else ("", "", "")
         kind = kind.strip()
@@ -1021,6 +1029,20 @@ def parse_criterion(key: str, value: object) -> Criterion:
         raise bad from None
 
 
+def _population_uniqueness(value: object, bad: InvalidParameterError) -> Criterion:
+    """``population-uniqueness = "MODEL:U,N"``: :class:`PopulationUniqueness`."""
+    model, colon, rest = value.partition(":") if isinstance(value, str) else ("", "", "")
+    parts = rest.split(",")
+    if not colon or model.strip() not in POPULATION_MODELS or len(parts) != 2:
+        raise bad
+    try:
+        u = _spec_number(parts[0], "population-uniqueness")
+        size = _spec_number(parts[1], "population-uniqueness", whole=True)
+        return PopulationUniqueness(u, population_size=int(size), model=model.strip())
+    except InvalidParameterError:  # named whole, in the spec's words
+        raise bad from None
+
+
 def criteria_from_spec(spec: Mapping) -> list[Criterion]:
     """The criteria of a ``[criteria]`` section (or a certificate's ``criteria.spec``).
 
@@ -1059,7 +1081,7 @@ def criterion_spec(criterion: Criterion) -> tuple[str, object]:
     ------
     InvalidParameterError
         For a criterion the spec cannot write (a skyline policy is the certificate's
-        ``policy``; population uniqueness needs a population model).
+        ``policy``; k-map needs a population table).
 
     Examples
     --------
@@ -1085,6 +1107,9 @@ def criterion_spec(criterion: Criterion) -> tuple[str, object]:
         return "prosecutor-risk", _number_spec(criterion.r)
     if isinstance(criterion, AverageRisk):
         return "average-risk", _number_spec(criterion.r)
+    if isinstance(criterion, PopulationUniqueness):
+        return "population-uniqueness", (f"{criterion.model}:{_number_spec(criterion.u)},"
+                                         f"{criterion.population_size}")
     raise param_error("criterion", "criterion_spec", "be a criterion a [criteria] section "
                       "can hold", criterion)
 

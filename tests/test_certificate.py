@@ -572,6 +572,7 @@ from skyprivacy.criteria import (  # noqa: E402
     DistinctLDiversity,
     EntropyLDiversity,
     KAnonymity,
+    KMap,
     PopulationUniqueness,
     ProsecutorRisk,
     RecursiveCLDiversity,
@@ -583,7 +584,8 @@ EVERY_CRITERION = [KAnonymity(2), DistinctLDiversity(2), EntropyLDiversity(Fract
                    RecursiveCLDiversity(3, 2), TCloseness(0.6), TCloseness(0.6,
                                                                         distance="ordered"),
                    BetaLikeness(4), BetaLikeness(4, enhanced=True), DeltaDisclosure(3),
-                   ProsecutorRisk(0.5), AverageRisk(0.5)]
+                   ProsecutorRisk(0.5), AverageRisk(0.5),
+                   PopulationUniqueness(Fraction(1, 2), population_size=100, model="pitman")]
 
 
 def test_every_criterion_round_trips_through_its_spec():
@@ -599,6 +601,7 @@ def test_every_criterion_round_trips_through_its_spec():
     assert parse_criterion("l-diversity", "entropy:4/3").l == Fraction(4, 3)
     assert parse_criterion("t-closeness", "equal:0.2").t == Fraction(1, 5)  # exact
     assert parse_criterion("k", 5.0).k == 5 and parse_criterion("k", "7").k == 7
+    assert spec["population-uniqueness"] == ["pitman:0.5,100"]
 
 
 @pytest.mark.parametrize("key, value, message", [
@@ -630,8 +633,21 @@ def test_every_criterion_round_trips_through_its_spec():
     ("delta-disclosure", "-1", "'delta-disclosure' must be a number > 0; got '-1'."),
     ("prosecutor-risk", 2, "'prosecutor-risk' must be a number in (0, 1]; got 2."),
     ("average-risk", "nan", "'average-risk' must be a number in (0, 1]; got 'nan'."),
+    ("population-uniqueness", "dankar:1.5,100",
+     "'population-uniqueness' must be MODEL:U,N with MODEL one of pitman, zayatz, snb, dankar, "
+     "U in [0, 1] and N the population size >= 1 (e.g. 'dankar:0.05,1000000'); got "
+     "'dankar:1.5,100'."),
+    ("population-uniqueness", "poisson:0.1,100",
+     "'population-uniqueness' must be MODEL:U,N with MODEL one of pitman, zayatz, snb, dankar, "
+     "U in [0, 1] and N the population size >= 1 (e.g. 'dankar:0.05,1000000'); got "
+     "'poisson:0.1,100'."),
+    ("population-uniqueness", "snb:0.1,10.5",
+     "'population-uniqueness' must be MODEL:U,N with MODEL one of pitman, zayatz, snb, dankar, "
+     "U in [0, 1] and N the population size >= 1 (e.g. 'dankar:0.05,1000000'); got "
+     "'snb:0.1,10.5'."),
     ("m", 3, "Unknown criterion 'm'; the criteria are ['k', 'l-diversity', 't-closeness', "
-             "'beta-likeness', 'delta-disclosure', 'prosecutor-risk', 'average-risk']."),
+             "'beta-likeness', 'delta-disclosure', 'prosecutor-risk', 'average-risk', "
+             "'population-uniqueness']."),
 ])
 def test_a_bad_criterion_names_its_key_and_value(key, value, message):
     with pytest.raises(InvalidParameterError, match="^" + re.escape(message) + "$"):
@@ -650,7 +666,7 @@ def test_a_bad_criteria_spec():
     with pytest.raises(InvalidParameterError, match=r"^The 'criterion' parameter of "
                                                     r"criterion_spec must be a criterion a "
                                                     r"\[criteria\] section can hold"):
-        criterion_spec(PopulationUniqueness(0.1, population_size=100))
+        criterion_spec(KMap(2, population=pd.DataFrame({"zip": ["11", "12"]})))
 
 
 ZIPS = Hierarchy([["11", "1*", "*"], ["12", "1*", "*"], ["21", "2*", "*"], ["22", "2*", "*"],

@@ -707,7 +707,8 @@ def test_bad_criteria_options(work, capsys, option, value, message):
      "'equal:0.2'); got 'near:1'."),
     ("[criteria]\nmu = 3\n", ", section [criteria]: Unknown criterion 'mu'; the criteria are "
                              "['k', 'l-diversity', 't-closeness', 'beta-likeness', "
-                             "'delta-disclosure', 'prosecutor-risk', 'average-risk']."),
+                             "'delta-disclosure', 'prosecutor-risk', 'average-risk', "
+                             "'population-uniqueness']."),
     ("[criteria]\n", ": its [criteria] section is empty and it has no skyline; give k = 5, "
                      "l-diversity = \"distinct:3\", ... or a [default] skyline."),
 ])
