@@ -294,8 +294,7 @@ _SKYLINE_ONLY: tuple[tuple[str, str, object], ...] = (
     ("--bucketized", "bucketized", False), ("--group-column", "group_column", "group"),
     ("--random-state", "random_state", None),
     ("--order", "order", []), ("--numeric", "numeric", []),
-    ("--categorical", "categorical", []), ("--labels", "labels", None),
-    ("--engine dask", "engine", "pandas"))
+    ("--categorical", "categorical", []), ("--labels", "labels", None))
 
 
 def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: str,
