@@ -50,6 +50,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 
 from ._core.display import Shown, result_html, result_repr
@@ -78,7 +79,13 @@ from .criteria import (
     TCloseness,
     as_criteria,
 )
-from .errors import InvalidParameterError, SchemaError, UnusedPolicyValueWarning, param_error
+from .errors import (
+    HierarchyError,
+    InvalidParameterError,
+    SchemaError,
+    UnusedPolicyValueWarning,
+    param_error,
+)
 from .knowledge import Policy
 from .labels import label_differences, parse_labels
 from .release import ReleaseCandidate, check_semantics
@@ -688,7 +695,8 @@ def _key(entry: Mapping) -> tuple:
 
 def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
                        labels: bytes | str | None = None,
-                       original: pd.DataFrame | None = None) -> Verification:
+                       original: pd.DataFrame | None = None,
+                       hierarchies: Mapping | None = None) -> Verification:
     """Recompute a certificate from a released table and list every difference.
 
     The table is hashed as in :func:`build_certificate`; then the release is rebuilt with the
@@ -716,6 +724,14 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
         (:func:`anonymization_certificate`): its number of rows must be the one recorded, so
         the suppressed rows are counted against it.  Without it, the recorded count is
         checked against the released table alone (the dropped rows and the masked group).
+        For a full-domain release (the certificate records ``levels``), every released row
+        must also be its original row with each QI generalized to the recorded level, in
+        the original's order less the dropped rows (masked rows: every QI ``'*'``, the other
+        cells as they were).
+    hierarchies : mapping of QI -> Hierarchy, optional
+        With ``original``: the hierarchies the full-domain release was made with (for a QI
+        the search gave none, its two levels: ``Hierarchy([[v, '*'] for v in values])``); a
+        QI above level 0 without one is not compared cell by cell.
 
     Returns
     -------
@@ -821,10 +837,97 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping, *,
         assert release is not None and criteria is not None
         differences += _anonymization_differences(anonymization, release, criteria,
                                                   n_rows, original)
+        if original is not None and anonymization["levels"] is not None \
+                and len(original) == anonymization["suppression"]["n_original_rows"]:
+            differences += _generalization_differences(
+                table, original, anonymization["levels"], parameters["qi"],
+                anonymization["suppression"], hierarchies)
     if risk is not None:
         differences += _risk_differences(certificate["risk"]["figures"],
                                          recomputed["risk"]["figures"], "")
     return Verification(not differences, tuple(differences), recomputed)
+
+
+def _generalization_differences(table, original: pd.DataFrame, levels: Mapping, qi: list,
+                                suppression: Mapping, hierarchies: Mapping | None) -> list[str]:
+    """Whether every released row of a full-domain release is its original row generalized
+    to ``levels`` (compared as the text of the canonical CSV): in order, less the suppressed
+    rows (``'drop'``: absent; ``'mask'``: every QI ``'*'``, the other cells kept, at most as
+    many as were suppressed).  A QI above level 0 is compared only when its hierarchy is
+    given, every other column always.  The first row that differs is named, with its
+    cell."""
+    mode, n_suppressed = suppression["suppressed"], int(suppression["n_suppressed"])
+    hierarchies = dict(hierarchies or {})
+    released = _text_of(table)
+    if not isinstance(released, pd.DataFrame):  # a dask frame: the rows, in order
+        released = released.compute()
+    source = text_table(original)
+    if list(released.columns) != list(source.columns):
+        return [f"The released table's columns {list(released.columns)} are not the original "
+                f"table's {list(source.columns)}."]
+    expected = source.copy()
+    unknown = []  # QIs above level 0 whose hierarchy is not given: not compared
+    for name in qi:
+        level, tree = int(levels[name]), hierarchies.get(name)
+        if tree is None:
+            if level:
+                unknown.append(name)
+            continue
+        if not 0 <= level <= tree.height:
+            return [f"The certificate records level {level} for {name!r}, whose hierarchy has "
+                    f"levels 0 to {tree.height}."]
+        try:
+            cells = tree.generalize(source[name], level)
+        except HierarchyError as exc:
+            return [f"The original table does not fit the hierarchy of {name!r}: {exc}"]
+        expected[name] = pd.Series(cells, index=source.index, dtype=object).astype(str)
+    columns = list(source.columns)
+    compared = [j for j, name in enumerate(columns) if name not in unknown]
+    at = [columns.index(name) for name in qi]
+    mine = released.to_numpy(dtype=object)
+    wanted = expected.to_numpy(dtype=object)
+    if mode == "mask":
+        if len(mine) != len(wanted):
+            return []  # the row counts are reported with the suppressed rows
+        masked = (mine[:, at] == MASK).all(axis=1)
+        if not unknown:
+            masked &= ~(wanted[:, at] == MASK).all(axis=1)
+            if int(masked.sum()) > n_suppressed:
+                return [f"{int(masked.sum()):,} released rows have every QI '{MASK}' where "
+                        f"their generalization to the recorded levels does not: more than the "
+                        f"{n_suppressed:,} suppressed rows the certificate records."]
+        wanted = wanted.copy()
+        wanted[np.ix_(masked, at)] = MASK
+        bad = np.flatnonzero((mine[:, compared] != wanted[:, compared]).any(axis=1))
+        if not len(bad):
+            return []
+        row = source_row = int(bad[0])
+    else:
+        keys = ["\x1f".join(r) for r in wanted[:, compared].tolist()]
+        j, last = 0, -1
+        for i, key in enumerate(keys):  # greedy: the released rows as a subsequence
+            if j < len(mine) and key == "\x1f".join(mine[j, compared].tolist()):
+                j, last = j + 1, i
+        if j == len(mine):
+            return []
+        row = j
+        window = wanted[last + 1:last + 1 + max(1, len(wanted) - len(mine))][:, compared]
+        if not len(window):
+            return [f"Row {row} of the released table is not a row of the original "
+                    f"generalized to the recorded levels: every original row is matched or "
+                    f"suppressed before it."]
+        source_row = last + 1 + int((window != mine[row, compared]).sum(axis=1).argmin())
+    column = next(j for j in compared if mine[row, j] != wanted[source_row, j])
+    name = columns[column]
+    if name in qi:
+        cell = (f"its {name!r} is {mine[row, column]!r}, but the original "
+                f"{source.iat[source_row, column]!r} at level {int(levels[name])} is "
+                f"{wanted[source_row, column]!r}")
+    else:
+        cell = (f"its {name!r} is {mine[row, column]!r}, the original's "
+                f"{wanted[source_row, column]!r}")
+    return [f"Row {row} of the released table is not row {source_row} of the original "
+            f"generalized to the recorded levels: {cell}."]
 
 
 def _parse_risk(certificate: Mapping, parameters: Mapping) -> dict | None:

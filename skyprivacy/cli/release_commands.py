@@ -4,6 +4,7 @@ l-diverse release through skylines, and ``verify`` a table against its certifica
 
 from __future__ import annotations
 
+import argparse
 import os
 from fractions import Fraction
 
@@ -579,8 +580,9 @@ def cmd_verify(ctx: Context) -> int:
             raise UsageError("--original counts the suppressed rows of a certificate made by "
                              "anonymize under criteria; this certificate records none")
         original = read_table(args.original, format=args.input_format, sep=args.sep)
+    hierarchies = _verify_hierarchies(args, certificate, original)
     verification = run_verification(args, verify_certificate, raw, certificate, labels=labels,
-                                    original=original)
+                                    original=original, hierarchies=hierarchies)
     made_by = certificate.get("library", {}).get("version")
     if made_by and made_by != __version__:
         ctx.note(f"the certificate was made by skyprivacy {made_by}; recomputed with "
@@ -614,6 +616,20 @@ def cmd_verify(ctx: Context) -> int:
         ctx.emit("\n".join([f"NOT VERIFIED: {args.table} does not match {args.certificate}:"]
                            + [f"- {d}" for d in verification.differences]))
     return required_verdict(ctx, verification.ok, certificate["verdict"], "safe")
+
+
+def _verify_hierarchies(args, certificate: dict, original) -> dict | None:
+    """``verify --hierarchy``: the hierarchies of the certificate's QIs (the shortcuts built
+    from the original table's cells), for the full-domain check against --original."""
+    if not args.hierarchy:
+        return None
+    if original is None:
+        raise UsageError("--hierarchy checks a full-domain release's cells against "
+                         "--original; give --original TABLE")
+    qi = certificate.get("parameters", {}).get("qi")
+    view = argparse.Namespace(**{**vars(args), "qi": list(qi) if isinstance(qi, list) else [],
+                                 "categorical": [], "table": args.original})
+    return built_hierarchies(view, original, given_hierarchies(view))
 
 
 def _labels_input(args, certificate: dict) -> str | None:
