@@ -1,25 +1,28 @@
 """Benchmark d of issue 24: utility against Airbnb's lighthouse on Adult, 7 QIs, k = 5, 10, 50,
 100, measured in the same run.
 
-lighthouse (``project-lighthouse-anonymize``, Core Mondrian, in the competitors' venv) runs at
-its recommended settings through ``competitors/run_lighthouse.py``; it decides itself how many
-rows to suppress (at most 1%).  Ours: Mondrian (:func:`skyprivacy.anonymize`, k-anonymity,
-the ARX hierarchies for the categorical QIs, age split at medians, ``split='loss'``: the
-candidate whose children lower the generalization loss most first) with a suppression
-budget of exactly the rows lighthouse suppressed, and full-domain search (loss objective,
-the same budget).  Every release is measured by the same code here, from the released table
-and the original rows:
+lighthouse (``project-lighthouse-anonymize``, Core Mondrian, in the competitors' venv:
+``SKYPRIVACY_COMPETITOR_PYTHON``, else ``benchmarks/.venv-competitors``) runs at its recommended
+settings through ``competitors/run_lighthouse.py``; it decides itself how many rows to suppress
+(at most 1%).  Ours: Mondrian (:func:`skyprivacy.anonymize`, k-anonymity, the ARX hierarchies
+for the categorical QIs, age as numbers, ``split='loss'``: the candidate whose children lower
+the generalization loss most first, with age cut on the side of its median value that leaves
+the children closer in size) with a suppression budget of exactly the rows lighthouse
+suppressed, and full-domain search (loss objective, the same budget).  Every release is
+measured by the same code here, from the released table and the original rows:
 
 * ``suppressed``: rows not released;
-* ``discernibility_kept``: the sum of squared sizes of the released QI-groups (rows with the
-  same released QI values), kept rows only;
-* ``discernibility_charged``: the same with every suppressed row charged N (Bayardo and
-  Agrawal 2005);
-* ``loss``: generalization information loss on the group extents (NCP, Xu et al. 2006; ARX's
-  Loss): per kept row and QI, the extent of its group's original values, (max - min) / (domain
-  max - min) for age and (leaves under the lowest common hierarchy node - 1) / (leaves - 1) for
-  a categorical QI, averaged over QIs and kept rows (so releases that label groups differently,
-  ranges or lighthouse's micro-aggregated means, are measured alike);
+* ``discernibility_kept`` and ``discernibility_charged``:
+  :func:`skyprivacy.utility.discernibility_value` of the released QI-groups (rows with the
+  same released QI values), with no suppressed row charged, and with every suppressed row
+  charged N (Bayardo and Agrawal 2005);
+* ``loss``: :func:`skyprivacy.utility.generalization_loss` (NCP, Xu et al. 2006; ARX's Loss;
+  a suppressed row charged 1) of each release's *group extents*: every kept row is released
+  as its group's extent, age as the range of the group's original ages (age has no
+  hierarchy: a range costs the ages it spans, in rank), a categorical QI as the lowest node
+  of its ARX hierarchy above the group's original values; so releases that label groups
+  differently (ranges, lighthouse's micro-aggregated means, hierarchy nodes above the
+  extent) are measured alike;
 * ``accuracy``: :func:`skyprivacy.utility.classification_accuracy` of a decision tree learning
   ``income`` from the released QI columns (10-fold cross-validation, seed 0).
 
@@ -30,6 +33,7 @@ the released table); neither includes the measurements.
 from __future__ import annotations
 
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -44,10 +48,13 @@ import pandas as pd
 from skyprivacy.anonymize.api import anonymize
 from skyprivacy.criteria import KAnonymity
 from skyprivacy.datasets import adult_hierarchy_path, load_adult, load_adult_hierarchies
-from skyprivacy.utility import classification_accuracy
+from skyprivacy.utility import (
+    classification_accuracy,
+    discernibility_value,
+    generalization_loss,
+)
 
 HERE = Path(__file__).resolve().parent
-COMPETITOR_PYTHON = HERE / ".venv-competitors" / "bin" / "python"
 RESULT = HERE / "results" / "optimal_utility.json"
 QI = ["age", "workclass", "education", "marital-status", "race", "sex", "native-country"]
 NUMERIC = ["age"]
@@ -62,36 +69,35 @@ def group_ids(released: pd.DataFrame, qi: list) -> np.ndarray:
     return pd.factorize(keys)[0]
 
 
-def extent_loss(original: pd.DataFrame, group: np.ndarray, qi: list, hierarchies: dict,
-                numeric: list) -> float:
-    """Mean NCP over the kept rows (``original``: their original values, aligned with
-    ``group``) and the QIs, from each group's extent (see the module docstring)."""
-    if not len(original):
-        return 0.0
-    total = np.zeros(len(original))
-    frame = original[qi].reset_index(drop=True)
-    frame["__g"] = group
-    for name in qi:
-        if name in numeric:
-            values = frame[name].astype(float)
-            span = float(values.max() - values.min()) or 1.0
-            width = frame.groupby("__g")[name].transform(lambda s: s.max() - s.min())
-            total += width.to_numpy(dtype=float) / span
+def competitor_python() -> str:
+    """The competitors' venv: ``SKYPRIVACY_COMPETITOR_PYTHON``, else the local one."""
+    return os.environ.get("SKYPRIVACY_COMPETITOR_PYTHON") or str(
+        HERE / ".venv-competitors" / "bin" / "python")
+
+
+def extents(original: pd.DataFrame, group: np.ndarray, hierarchies: dict) -> pd.DataFrame:
+    """Every kept row released as its group's extent (``original``: the kept rows' original
+    values, aligned with ``group``; the index is kept): a numeric QI as the range of its
+    group's values, a categorical one as the lowest node of its hierarchy above them."""
+    frame = original[QI].copy()
+    by = pd.Series(group, index=frame.index)
+    for name in QI:
+        values = frame[name]
+        if name in NUMERIC:
+            low = values.groupby(by).transform("min").astype(str)
+            high = values.groupby(by).transform("max").astype(str)
+            frame[name] = np.where(low == high, low, "[" + low + ", " + high + "]")
             continue
         hierarchy = hierarchies[name]
-        leaves = pd.Series(list(hierarchy.leaves), dtype=object)
-        n_leaves = len(leaves)
-        cost = np.full(len(frame), np.nan)
+        label = pd.Series(None, index=frame.index, dtype=object)
         for level in range(hierarchy.height + 1):
-            labels = pd.Series(hierarchy.generalize(frame[name].astype(object), level),
-                               dtype=object)
-            one = labels.groupby(frame["__g"]).transform("nunique").to_numpy() == 1
-            under = pd.Series(hierarchy.generalize(leaves, level), dtype=object).value_counts()
-            here = (under.reindex(labels).to_numpy(dtype=float) - 1) / max(n_leaves - 1, 1)
-            pick = one & np.isnan(cost)
-            cost[pick] = here[pick]
-        total += cost
-    return float(total.mean() / len(qi))
+            at = pd.Series(hierarchy.generalize(values.astype(object), level),
+                           index=frame.index, dtype=object)
+            one = at.groupby(by).transform("nunique") == 1
+            pick = one & label.isna()
+            label[pick] = at[pick]
+        frame[name] = label
+    return frame
 
 
 def measure(table: pd.DataFrame, released: pd.DataFrame, rows: np.ndarray, hierarchies: dict,
@@ -102,23 +108,25 @@ def measure(table: pd.DataFrame, released: pd.DataFrame, rows: np.ndarray, hiera
     group = group_ids(released, QI)
     sizes = np.bincount(group) if len(group) else np.zeros(0, dtype=np.int64)
     suppressed = n - len(released)
-    kept = int((sizes.astype(np.int64) ** 2).sum())
     learn = released[QI].reset_index(drop=True).copy()
     learn[TARGET] = table[TARGET].to_numpy()[rows]
     accuracy = classification_accuracy(learn, target=TARGET, features=QI, cv=10,
                                        random_state=0).accuracy
+    categorical = {name: hierarchies[name] for name in QI if name not in NUMERIC}
+    loss = generalization_loss(table, extents(table.iloc[rows], group, categorical), qi=QI,
+                               hierarchies=categorical)
     return {"seconds": round(seconds, 3), "suppressed": int(suppressed),
             "groups": int(len(sizes)), "min_group": int(sizes.min()) if len(sizes) else None,
-            "discernibility_kept": kept, "discernibility_charged": kept + suppressed * n,
-            "loss": round(extent_loss(table.iloc[rows], group, QI, hierarchies, NUMERIC), 6),
-            "accuracy": round(float(accuracy), 5)}
+            "discernibility_kept": discernibility_value(sizes, n, 0),
+            "discernibility_charged": discernibility_value(sizes, n, suppressed),
+            "loss": round(float(loss.total), 6), "accuracy": round(float(accuracy), 5)}
 
 
 def run_lighthouse(csv: Path, k: int, out: Path) -> dict:
     """lighthouse in the competitors' venv (one subprocess per k)."""
     hierarchy_dir = adult_hierarchy_path("age").parent
     done = subprocess.run(
-        [str(COMPETITOR_PYTHON), str(HERE / "competitors" / "run_lighthouse.py"), str(csv),
+        [competitor_python(), str(HERE / "competitors" / "run_lighthouse.py"), str(csv),
          "--qi", ",".join(QI), "--k", str(k), "--hierarchies", str(hierarchy_dir),
          "--out", str(out)], capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -52,6 +52,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import numpy as np
 import pandas as pd
 
 from ._core.canonical import WHITESPACE, normalization_record, whitespace_of
@@ -76,13 +77,20 @@ from .criteria import (
     DistinctLDiversity,
     EntropyLDiversity,
     KAnonymity,
+    PopulationUniqueness,
     ProsecutorRisk,
     RecursiveCLDiversity,
     SkylinePolicy,
     TCloseness,
     as_criteria,
 )
-from .errors import InvalidParameterError, SchemaError, UnusedPolicyValueWarning, param_error
+from .errors import (
+    HierarchyError,
+    InvalidParameterError,
+    SchemaError,
+    UnusedPolicyValueWarning,
+    param_error,
+)
 from .knowledge import Policy
 from .labels import label_differences, parse_labels
 from .release import ReleaseCandidate, check_semantics
@@ -998,7 +1006,8 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, 
                        original: pd.DataFrame | None = None, qi=None,
                        sensitive: str | None = None, policy=None,
                        public_key: bytes | str | None = None,
-                       signature: bytes | str | None = None) -> Verification:
+                       signature: bytes | str | None = None,
+                       hierarchies: Mapping | None = None) -> Verification:
     """Recompute a certificate from a released table and list every difference.
 
     The table is hashed as in :func:`build_certificate`; then the release is rebuilt with the
@@ -1029,6 +1038,10 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, 
         (:func:`anonymization_certificate`): its number of rows must be the one recorded, so
         the suppressed rows are counted against it.  Without it, the recorded count is
         checked against the released table alone (the dropped rows and the masked group).
+        For a full-domain release (the certificate records ``levels``), every released row
+        must also be its original row with each QI generalized to the recorded level, in
+        the original's order less the dropped rows (masked rows: every QI ``'*'``, the other
+        cells as they were).
     qi : str or list of str, optional
         The QI columns the certificate must certify (in any order); another set is a
         difference.
@@ -1044,6 +1057,10 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, 
     signature : bytes or str, optional
         The detached signature file's content (:func:`sign_certificate`), with
         ``public_key``.
+    hierarchies : mapping of QI -> Hierarchy, optional
+        With ``original``: the hierarchies the full-domain release was made with (for a QI
+        the search gave none, its two levels: ``Hierarchy([[v, '*'] for v in values])``); a
+        QI above level 0 without one is not compared cell by cell.
 
     Returns
     -------
@@ -1179,6 +1196,11 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, 
                                                   n_rows, original)
         fields += _anonymization_fields(certificate["anonymization"], release, criteria,
                                         parameters["qi"])
+        if original is not None and anonymization["levels"] is not None \
+                and len(original) == anonymization["suppression"]["n_original_rows"]:
+            differences += _generalization_differences(
+                table, original, anonymization["levels"], parameters["qi"],
+                anonymization["suppression"], hierarchies)
     if risk is not None:
         differences += _risk_differences(certificate["risk"]["figures"],
                                          recomputed["risk"]["figures"], "")
@@ -1221,6 +1243,89 @@ def _parse_classification(certificate: Mapping) -> Classification | None:
         return classification_from_dict(certificate["classification"])
     except ValueError as exc:
         raise malformed(str(exc)) from None
+
+
+def _generalization_differences(table, original: pd.DataFrame, levels: Mapping, qi: list,
+                                suppression: Mapping, hierarchies: Mapping | None) -> list[str]:
+    """Whether every released row of a full-domain release is its original row generalized
+    to ``levels`` (compared as the text of the canonical CSV): in order, less the suppressed
+    rows (``'drop'``: absent; ``'mask'``: every QI ``'*'``, the other cells kept, at most as
+    many as were suppressed).  A QI above level 0 is compared only when its hierarchy is
+    given, every other column always.  The first row that differs is named, with its
+    cell."""
+    mode, n_suppressed = suppression["suppressed"], int(suppression["n_suppressed"])
+    hierarchies = dict(hierarchies or {})
+    released = _text_of(table)
+    if not isinstance(released, pd.DataFrame):  # a dask frame: the rows, in order
+        released = released.compute()
+    source = text_table(original)
+    if not set(released.columns) <= set(source.columns):
+        return [f"The released table's columns {list(released.columns)} are not among the "
+                f"original table's {list(source.columns)}."]
+    source = source[list(released.columns)]  # the dropped columns are not released
+    expected = source.copy()
+    unknown = []  # QIs above level 0 whose hierarchy is not given: not compared
+    for name in qi:
+        level, tree = int(levels[name]), hierarchies.get(name)
+        if tree is None:
+            if level:
+                unknown.append(name)
+            continue
+        if not 0 <= level <= tree.height:
+            return [f"The certificate records level {level} for {name!r}, whose hierarchy has "
+                    f"levels 0 to {tree.height}."]
+        try:
+            cells = tree.generalize(source[name], level)
+        except HierarchyError as exc:
+            return [f"The original table does not fit the hierarchy of {name!r}: {exc}"]
+        expected[name] = pd.Series(cells, index=source.index, dtype=object).astype(str)
+    columns = list(source.columns)
+    compared = [j for j, name in enumerate(columns) if name not in unknown]
+    at = [columns.index(name) for name in qi]
+    mine = released.to_numpy(dtype=object)
+    wanted = expected.to_numpy(dtype=object)
+    if mode == "mask":
+        if len(mine) != len(wanted):
+            return []  # the row counts are reported with the suppressed rows
+        masked = (mine[:, at] == MASK).all(axis=1)
+        if not unknown:
+            masked &= ~(wanted[:, at] == MASK).all(axis=1)
+            if int(masked.sum()) > n_suppressed:
+                return [f"{int(masked.sum()):,} released rows have every QI '{MASK}' where "
+                        f"their generalization to the recorded levels does not: more than the "
+                        f"{n_suppressed:,} suppressed rows the certificate records."]
+        wanted = wanted.copy()
+        wanted[np.ix_(masked, at)] = MASK
+        bad = np.flatnonzero((mine[:, compared] != wanted[:, compared]).any(axis=1))
+        if not len(bad):
+            return []
+        row = source_row = int(bad[0])
+    else:
+        keys = ["\x1f".join(r) for r in wanted[:, compared].tolist()]
+        j, last = 0, -1
+        for i, key in enumerate(keys):  # greedy: the released rows as a subsequence
+            if j < len(mine) and key == "\x1f".join(mine[j, compared].tolist()):
+                j, last = j + 1, i
+        if j == len(mine):
+            return []
+        row = j
+        window = wanted[last + 1:last + 1 + max(1, len(wanted) - len(mine))][:, compared]
+        if not len(window):
+            return [f"Row {row} of the released table is not a row of the original "
+                    f"generalized to the recorded levels: every original row is matched or "
+                    f"suppressed before it."]
+        source_row = last + 1 + int((window != mine[row, compared]).sum(axis=1).argmin())
+    column = next(j for j in compared if mine[row, j] != wanted[source_row, j])
+    name = columns[column]
+    if name in qi:
+        cell = (f"its {name!r} is {mine[row, column]!r}, but the original "
+                f"{source.iat[source_row, column]!r} at level {int(levels[name])} is "
+                f"{wanted[source_row, column]!r}")
+    else:
+        cell = (f"its {name!r} is {mine[row, column]!r}, the original's "
+                f"{wanted[source_row, column]!r}")
+    return [f"Row {row} of the released table is not row {source_row} of the original "
+            f"generalized to the recorded levels: {cell}."]
 
 
 def _parse_risk(certificate: Mapping, parameters: Mapping) -> dict | None:
@@ -1443,7 +1548,7 @@ def verify_signature(certificate: bytes | str, signature: bytes | str,
 #: The keys of a policy file's ``[criteria]`` section, which a certificate's ``criteria.spec``
 #: repeats: each names one criterion of :mod:`skyprivacy.criteria` and its parameters.
 CRITERIA_KEYS = ("k", "l-diversity", "t-closeness", "beta-likeness", "delta-disclosure",
-                 "prosecutor-risk", "average-risk")
+                 "prosecutor-risk", "average-risk", "population-uniqueness")
 _FORMS = {
     "k": "a whole number >= 1",
     "l-diversity": "distinct:L, entropy:L or recursive:C,L (e.g. 'distinct:3')",
@@ -1452,6 +1557,9 @@ _FORMS = {
     "delta-disclosure": "a number > 0",
     "prosecutor-risk": "a number in (0, 1]",
     "average-risk": "a number in (0, 1]",
+    "population-uniqueness": f"MODEL:U,N with MODEL one of {', '.join(POPULATION_MODELS)}, U "
+                             f"in [0, 1] and N the population size >= 1 (e.g. "
+                             f"'dankar:0.05,1000000')",
 }
 #: Longest number text a criterion reads: a longer one is refused before it is converted.
 _NUMBER_DIGITS = 40
@@ -1513,7 +1621,9 @@ def parse_criterion(key: str, value: object) -> Criterion:
         ``k = 5``, ``l-diversity = "distinct:3"`` (``entropy:L``, ``recursive:C,L``),
         ``t-closeness = "equal:0.2"`` (``ordered:T``), ``beta-likeness = "basic:1.5"``
         (``enhanced:B``), ``delta-disclosure = 1.2``, ``prosecutor-risk = 0.2``,
-        ``average-risk = 0.05``. Numbers are exact: ``0.2`` is 1/5, ``"2/3"`` is 2/3.
+        ``average-risk = 0.05``, ``population-uniqueness = "dankar:0.05,1000000"`` (the
+        model, the largest estimated share of population uniques and the population size).
+        Numbers are exact: ``0.2`` is 1/5, ``"2/3"`` is 2/3.
 
     Returns
     -------
@@ -1535,6 +1645,8 @@ def parse_criterion(key: str, value: object) -> Criterion:
         raise InvalidParameterError(f"Unknown criterion {key!r}; the criteria are "
                                     f"{list(CRITERIA_KEYS)}.")
     bad = InvalidParameterError(f"'{key}' must be {_FORMS[key]}; got {value!r}.")
+    if key == "population-uniqueness":
+        return _population_uniqueness(value, bad)
     if key in ("l-diversity", "t-closeness", "beta-likeness"):
         kind, colon, rest = value.partition(":") if isinstance(value, str) else ("", "", "")
         kind = kind.strip()
@@ -1580,6 +1692,20 @@ def parse_criterion(key: str, value: object) -> Criterion:
         raise bad from None
 
 
+def _population_uniqueness(value: object, bad: InvalidParameterError) -> Criterion:
+    """``population-uniqueness = "MODEL:U,N"``: :class:`PopulationUniqueness`."""
+    model, colon, rest = value.partition(":") if isinstance(value, str) else ("", "", "")
+    parts = rest.split(",")
+    if not colon or model.strip() not in POPULATION_MODELS or len(parts) != 2:
+        raise bad
+    try:
+        u = _spec_number(parts[0], "population-uniqueness")
+        size = _spec_number(parts[1], "population-uniqueness", whole=True)
+        return PopulationUniqueness(u, population_size=int(size), model=model.strip())
+    except InvalidParameterError:  # named whole, in the spec's words
+        raise bad from None
+
+
 def criteria_from_spec(spec: Mapping) -> list[Criterion]:
     """The criteria of a ``[criteria]`` section (or a certificate's ``criteria.spec``).
 
@@ -1618,7 +1744,7 @@ def criterion_spec(criterion: Criterion) -> tuple[str, object]:
     ------
     InvalidParameterError
         For a criterion the spec cannot write (a skyline policy is the certificate's
-        ``policy``; population uniqueness needs a population model).
+        ``policy``; k-map needs a population table).
 
     Examples
     --------
@@ -1644,6 +1770,9 @@ def criterion_spec(criterion: Criterion) -> tuple[str, object]:
         return "prosecutor-risk", _number_spec(criterion.r)
     if isinstance(criterion, AverageRisk):
         return "average-risk", _number_spec(criterion.r)
+    if isinstance(criterion, PopulationUniqueness):
+        return "population-uniqueness", (f"{criterion.model}:{_number_spec(criterion.u)},"
+                                         f"{criterion.population_size}")
     raise param_error("criterion", "criterion_spec", "be a criterion a [criteria] section "
                       "can hold", criterion)
 

@@ -1,5 +1,6 @@
 """Certificates: canonical hashing, the recorded numbers, and verification catching every edit."""
 import copy
+import dataclasses
 import hashlib
 import re
 import warnings
@@ -572,6 +573,7 @@ from skyprivacy.criteria import (  # noqa: E402
     DistinctLDiversity,
     EntropyLDiversity,
     KAnonymity,
+    KMap,
     PopulationUniqueness,
     ProsecutorRisk,
     RecursiveCLDiversity,
@@ -583,7 +585,8 @@ EVERY_CRITERION = [KAnonymity(2), DistinctLDiversity(2), EntropyLDiversity(Fract
                    RecursiveCLDiversity(3, 2), TCloseness(0.6), TCloseness(0.6,
                                                                         distance="ordered"),
                    BetaLikeness(4), BetaLikeness(4, enhanced=True), DeltaDisclosure(3),
-                   ProsecutorRisk(0.5), AverageRisk(0.5)]
+                   ProsecutorRisk(0.5), AverageRisk(0.5),
+                   PopulationUniqueness(Fraction(1, 2), population_size=100, model="pitman")]
 
 
 def test_every_criterion_round_trips_through_its_spec():
@@ -599,6 +602,7 @@ def test_every_criterion_round_trips_through_its_spec():
     assert parse_criterion("l-diversity", "entropy:4/3").l == Fraction(4, 3)
     assert parse_criterion("t-closeness", "equal:0.2").t == Fraction(1, 5)  # exact
     assert parse_criterion("k", 5.0).k == 5 and parse_criterion("k", "7").k == 7
+    assert spec["population-uniqueness"] == ["pitman:0.5,100"]
 
 
 @pytest.mark.parametrize("key, value, message", [
@@ -630,8 +634,21 @@ def test_every_criterion_round_trips_through_its_spec():
     ("delta-disclosure", "-1", "'delta-disclosure' must be a number > 0; got '-1'."),
     ("prosecutor-risk", 2, "'prosecutor-risk' must be a number in (0, 1]; got 2."),
     ("average-risk", "nan", "'average-risk' must be a number in (0, 1]; got 'nan'."),
+    ("population-uniqueness", "dankar:1.5,100",
+     "'population-uniqueness' must be MODEL:U,N with MODEL one of pitman, zayatz, snb, dankar, "
+     "U in [0, 1] and N the population size >= 1 (e.g. 'dankar:0.05,1000000'); got "
+     "'dankar:1.5,100'."),
+    ("population-uniqueness", "poisson:0.1,100",
+     "'population-uniqueness' must be MODEL:U,N with MODEL one of pitman, zayatz, snb, dankar, "
+     "U in [0, 1] and N the population size >= 1 (e.g. 'dankar:0.05,1000000'); got "
+     "'poisson:0.1,100'."),
+    ("population-uniqueness", "snb:0.1,10.5",
+     "'population-uniqueness' must be MODEL:U,N with MODEL one of pitman, zayatz, snb, dankar, "
+     "U in [0, 1] and N the population size >= 1 (e.g. 'dankar:0.05,1000000'); got "
+     "'snb:0.1,10.5'."),
     ("m", 3, "Unknown criterion 'm'; the criteria are ['k', 'l-diversity', 't-closeness', "
-             "'beta-likeness', 'delta-disclosure', 'prosecutor-risk', 'average-risk']."),
+             "'beta-likeness', 'delta-disclosure', 'prosecutor-risk', 'average-risk', "
+             "'population-uniqueness']."),
 ])
 def test_a_bad_criterion_names_its_key_and_value(key, value, message):
     with pytest.raises(InvalidParameterError, match="^" + re.escape(message) + "$"):
@@ -650,7 +667,7 @@ def test_a_bad_criteria_spec():
     with pytest.raises(InvalidParameterError, match=r"^The 'criterion' parameter of "
                                                     r"criterion_spec must be a criterion a "
                                                     r"\[criteria\] section can hold"):
-        criterion_spec(PopulationUniqueness(0.1, population_size=100))
+        criterion_spec(KMap(2, population=pd.DataFrame({"zip": ["11", "12"]})))
 
 
 ZIPS = Hierarchy([["11", "1*", "*"], ["12", "1*", "*"], ["21", "2*", "*"], ["22", "2*", "*"],
@@ -870,3 +887,81 @@ def test_a_malformed_anonymization_certificate(suppressed_release, edit, message
     with pytest.raises(InvalidParameterError, match="^The certificate is malformed: "
                                                     + re.escape(message)):
         verify_certificate(result.table, broken)
+
+
+# ------------------------------------- a full-domain release's cells against the original
+ZIP_SEX = pd.DataFrame({"zip": ["11", "12", "11", "21", "22", "21", "31", "12", "32"],
+                        "sex": ["F", "F", "F", "M", "M", "M", "F", "F", "M"],
+                        "dx": ["a", "b", "c", "a", "b", "c", "a", "b", "c"]})
+ZIP_LEVELS = {"zip": ZIPS}
+
+
+def _zip_release(mode):
+    """Zip at level 1 ('1*', '2*'), sex kept, the two rows of '3*' suppressed."""
+    result = anonymize(ZIP_SEX, qi=["zip", "sex"], sensitive="dx", criteria=[KAnonymity(2)],
+                       method="full-domain", suppression_limit=0.25, suppressed=mode,
+                       hierarchies=ZIP_LEVELS)
+    assert result.levels == {"zip": 1, "sex": 0} and result.suppressed == 2
+    return result
+
+
+def _certified(result, table):
+    """``table`` certified as the release of ``result`` (its own hash and verdicts), as a
+    publisher who edited the release after the search would certify it."""
+    edited = dataclasses.replace(result, table=table)
+    return anonymization_certificate(edited, qi=["zip", "sex"], sensitive="dx",
+                                     criteria=[KAnonymity(1)], suppressed=(
+                                         "mask" if len(table) == len(ZIP_SEX) else "drop"),
+                                     suppression_limit=0.25, created="2024-01-01T00:00:00Z")
+
+
+@pytest.mark.parametrize("mode", ["drop", "mask"])
+def test_a_full_domain_release_is_checked_cell_by_cell_against_the_original(mode):
+    result = _zip_release(mode)
+    cert = _certified(result, result.table)
+    assert verify_certificate(result.table, cert, original=ZIP_SEX,
+                              hierarchies=ZIP_LEVELS).ok
+    first = result.table.index[0]  # original row 0: zip 11 -> '1*', sex F kept
+    assert result.table.loc[first, "zip"] == "1*"
+    for edit, message in [
+            ("2*", "Row 0 of the released table is not row 0 of the original generalized to "
+                   "the recorded levels: its 'zip' is '2*', but the original '11' at level 1 "
+                   "is '1*'."),
+            ("*", "Row 0 of the released table is not row 0 of the original generalized to "
+                  "the recorded levels: its 'zip' is '*', but the original '11' at level 1 "
+                  "is '1*'.")]:
+        edited = result.table.copy()
+        edited.loc[first, "zip"] = edit  # the same level, then a coarser one
+        cert = _certified(result, edited)
+        assert verify_certificate(edited, cert).ok  # nothing else notices
+        check = verify_certificate(edited, cert, original=ZIP_SEX, hierarchies=ZIP_LEVELS)
+        assert check.differences == (message,)
+
+
+def test_a_full_domain_check_names_a_dropped_rows_neighbour_and_a_masked_row():
+    result = _zip_release("drop")
+    edited = result.table.copy()
+    last = edited.index[-1]  # original row 7 (zip 12 -> '1*'), after the dropped row 6
+    edited.loc[last, "dx"] = "z"
+    check = verify_certificate(edited, _certified(result, edited), original=ZIP_SEX,
+                               hierarchies=ZIP_LEVELS)
+    assert check.differences == ("Row 6 of the released table is not row 7 of the original "
+                                 "generalized to the recorded levels: its 'dx' is 'z', the "
+                                 "original's 'b'.",)
+    result = _zip_release("mask")
+    edited = result.table.copy()
+    edited.loc[edited.index[0], ["zip", "sex"]] = "*"  # a third masked row: two recorded
+    check = verify_certificate(edited, _certified(result, edited), original=ZIP_SEX,
+                               hierarchies=ZIP_LEVELS)
+    assert ("3 released rows have every QI '*' where their generalization to the recorded "
+            "levels does not: more than the 2 suppressed rows the certificate records."
+            in check.differences)
+    # without the hierarchy, zip (level 1) is not compared; sex (level 0) still is
+    assert verify_certificate(result.table, _certified(result, result.table),
+                              original=ZIP_SEX).ok
+    edited = result.table.copy()
+    edited.loc[edited.index[0], "sex"] = "M"
+    check = verify_certificate(edited, _certified(result, edited), original=ZIP_SEX)
+    assert check.differences == ("Row 0 of the released table is not row 0 of the original "
+                                 "generalized to the recorded levels: its 'sex' is 'M', but "
+                                 "the original 'F' at level 0 is 'F'.",)

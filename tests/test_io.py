@@ -11,6 +11,8 @@ import stat
 from io import StringIO
 
 import pandas as pd
+from fractions import Fraction
+
 import pytest
 
 import skyprivacy.io
@@ -231,6 +233,26 @@ def test_read_criteria_of_a_policy_file(tmp_path):
                                          f"which only 'skyprivacy anonymize' reads; this "
                                          f"command certifies a skyline policy alone\\.$"):
         read_policy(only)
+
+
+def test_population_uniqueness_in_a_policy_files_criteria(tmp_path):
+    from skyprivacy.criteria import PopulationUniqueness
+    from skyprivacy.io import read_criteria
+
+    path = write(tmp_path / "u.toml", '[criteria]\nk = 2\npopulation-uniqueness = '
+                                      '["pitman:0.05,1000000", "dankar:1/10,5000"]\n')
+    k, pitman, dankar = read_criteria(path)
+    assert isinstance(pitman, PopulationUniqueness) and isinstance(dankar, PopulationUniqueness)
+    assert (pitman.u, pitman.population_size, pitman.model) == (Fraction(1, 20), 1000000,
+                                                                "pitman")
+    assert (dankar.u, dankar.population_size, dankar.model) == (Fraction(1, 10), 5000, "dankar")
+    bad = write(tmp_path / "b.toml", '[criteria]\npopulation-uniqueness = "dankar:0.05"\n')
+    with pytest.raises(InputError, match=r", section \[criteria\]: 'population-uniqueness' "
+                                         r"must be MODEL:U,N with MODEL one of pitman, zayatz, "
+                                         r"snb, dankar, U in \[0, 1\] and N the population size "
+                                         r">= 1 \(e\.g\. 'dankar:0\.05,1000000'\); got "
+                                         r"'dankar:0\.05'\.$"):
+        read_criteria(bad)
 
 
 @pytest.mark.parametrize("content, message", [

@@ -82,7 +82,8 @@ class PandasEngine:
             encode_sensitive(table[sensitive], semantics=checked.semantics, missing=missing))
         self.attrs = [make_encoder(name, table[name], checked.kinds[name],
                                    checked.hierarchies.get(name),
-                                   checked.orders.get(name, "sorted"), checked.label_length)
+                                   checked.orders.get(name, "sorted"), checked.label_length,
+                                   balanced=split == "loss")
                       for name in checked.qi]
         self.source = self.audit = MemorySource(
             self.attrs, np.column_stack([attr.codes for attr in self.attrs]), elem_row,
@@ -212,7 +213,10 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
     semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
     split : {'infogain', 'widest', 'loss'}, default 'infogain'
         Split priority: information gain w.r.t. the sensitive attribute (Sect. 8.4), or the
-        widest normalized range (Mondrian's choice).
+        widest normalized range (Mondrian's choice), or ``'loss'``: the largest fall of the
+        generalization loss, with ordered QIs cut on the side of their median value that
+        leaves the children closer in size (:func:`~skyprivacy.anonymize.encoders.median_cuts`
+        with ``balanced``).
     output : {'generalized', 'bucketized'}, default 'generalized'
         'generalized' replaces QI values by the group's range ("[30, 39]") or hierarchy node;
         'bucketized' keeps QI values, adds ``group_column`` and reassigns the sensitive values
@@ -541,7 +545,8 @@ default 'loss'
     frontier : bool, default False
         Full-domain: also report every minimal safe node.
     split : {'infogain', 'widest', 'loss'}, default 'infogain'
-        Mondrian's split priority (as in :func:`skyline_anonymize`).
+        Mondrian's split priority (as in :func:`skyline_anonymize`; ``'loss'`` also balances
+        the median cuts of ordered QIs).
     local_rows : int, optional
         Mondrian on a dask frame: groups of at most this many rows are finished on the
         worker that holds them.

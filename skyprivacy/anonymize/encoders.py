@@ -299,7 +299,7 @@ def _ordered_codes(column: pd.Series, rule) -> tuple[np.ndarray, list]:
 
 
 def median_cuts(code: np.ndarray, count: np.ndarray, starts: np.ndarray,
-                hi: np.ndarray) -> np.ndarray:
+                hi: np.ndarray, *, balanced: bool = False) -> np.ndarray:
     """The median rule of every group: its lower weighted median (the first code whose
     cumulative count reaches half the group) or, when that is the group's largest code ``hi``,
     the largest code below it; a group's rows with codes up to the cut form its first child.
@@ -307,18 +307,40 @@ def median_cuts(code: np.ndarray, count: np.ndarray, starts: np.ndarray,
     ``code`` and ``count`` are the distinct codes of every group in ascending order with how
     many rows hold each, the entries of group i being ``starts[i]:starts[i+1]``.
 
+    With ``balanced``, the rows of the median code go to whichever side leaves the two
+    children closer in size: the cut is the code below the median when that makes the larger
+    child smaller (ties keep the median).  Mondrian's strict partitioning keeps every row
+    of a code on one side (LeFevre et al. 2006, Sect. 4); when many rows share the median
+    code, the plain rule can leave one child far below half the group, and the balanced
+    one keeps both children large enough for a criterion such as k-anonymity more often.
+
     Examples
     --------
     >>> median_cuts(np.array([1, 2, 5]), np.array([2, 1, 3]), np.array([0, 3]), np.array([5]))
     array([2])
+    >>> code, count = np.array([31, 32, 33, 34]), np.array([69, 70, 74, 70])
+    >>> median_cuts(code, count, np.array([0, 4]), np.array([34])).tolist()  # 213 | 70
+    [33]
+    >>> median_cuts(code, count, np.array([0, 4]), np.array([34]), balanced=True).tolist()
+    [32]
     """
     cumulative = np.cumsum(count)
     before = np.concatenate([[0], cumulative])[starts[:-1]]
-    half = (cumulative[starts[1:] - 1] - before + 1) // 2
-    cut = code[np.minimum(np.searchsorted(cumulative, before + half), len(code) - 1)]
+    total = cumulative[starts[1:] - 1] - before
+    half = (total + 1) // 2
+    at = np.minimum(np.searchsorted(cumulative, before + half), len(code) - 1)
+    cut = code[at]
     at_max = cut >= hi
     if at_max.any():  # the entry before the group's last one: its largest code below hi
         cut = np.where(at_max, code[np.maximum(starts[1:] - 2, 0)], cut)
+    if balanced:  # the median code's rows on the smaller side (the entry before: below it)
+        below = np.maximum(at - 1, 0)
+        has_below = (at > starts[:-1]) & ~at_max
+        left_at = cumulative[at] - before
+        left_below = cumulative[below] - before
+        larger_at = np.maximum(left_at, total - left_at)
+        larger_below = np.maximum(left_below, total - left_below)
+        cut = np.where(has_below & (larger_below < larger_at), code[below], cut)
     return cut
 
 
@@ -328,8 +350,9 @@ class NumericQI:
 
     kind = "numeric"
 
-    def __init__(self, name: str, column: pd.Series):
+    def __init__(self, name: str, column: pd.Series, *, balanced: bool = False):
         self.name = name
+        self.balanced = balanced  # median cuts of :func:`median_cuts` with ``balanced``
         numbers = parsed_numbers(column).to_numpy()
         uniques, first, codes = np.unique(numbers, return_index=True, return_inverse=True)
         self.uniques = uniques
@@ -347,7 +370,8 @@ class NumericQI:
         histograms alike); the entries of group i are ``starts[i]:starts[i+1]`` and its codes
         span ``lo[i]..hi[i]``.  Returns the child (0 or 1) of every entry, the number of
         children per group and the normalized width per group."""
-        child = (code > median_cuts(code, count, starts, hi)[part]).astype(np.int64)
+        cuts = median_cuts(code, count, starts, hi, balanced=self.balanced)
+        child = (code > cuts[part]).astype(np.int64)
         n_children = np.where(hi > lo, 2, 0)
         width = (np.zeros(len(lo)) if self.span == 0 else
                  (self.uniques[hi] - self.uniques[lo]).astype(float) / self.span)
@@ -376,8 +400,9 @@ class SetQI(NumericQI):
     kind = "set"
 
     def __init__(self, name: str, column: pd.Series, order="sorted",
-                 label_length: int | None = DEFAULT_LABEL_LENGTH):
+                 label_length: int | None = DEFAULT_LABEL_LENGTH, *, balanced: bool = False):
         self.name = name
+        self.balanced = balanced
         codes, uniques = _ordered_codes(column, order)
         # values that look the same are one category (docs/canonical-text.md); a group of
         # one cell still publishes that cell exactly (released.group_labels)
@@ -531,11 +556,12 @@ class TreeQI:
 
 
 def make_encoder(name: str, column: pd.Series, kind: str, hierarchy=None, order="sorted",
-                 label_length: int | None = DEFAULT_LABEL_LENGTH):
+                 label_length: int | None = DEFAULT_LABEL_LENGTH, *, balanced: bool = False):
     """The encoder of a quasi-identifier of kind ``kind`` (:func:`qi_kinds`) over ``column``
-    (every cell, or, as the Dask engine builds them, the column's distinct cells)."""
+    (every cell, or, as the Dask engine builds them, the column's distinct cells);
+    ``balanced``: ordered QIs are cut by :func:`median_cuts`'s balanced rule."""
     if kind == "tree":
         return TreeQI(name, column, hierarchy)
     if kind == "numeric":
-        return NumericQI(name, column)
-    return SetQI(name, column, order, label_length)
+        return NumericQI(name, column, balanced=balanced)
+    return SetQI(name, column, order, label_length, balanced=balanced)

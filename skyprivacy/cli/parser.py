@@ -353,6 +353,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the original table of a certificate made by anonymize under "
                         "criteria: its rows must be the ones recorded, so the suppressed rows "
                         "are counted against it")
+    p.add_argument("--hierarchy", type=hierarchy_spec, action="append", default=[],
+                   metavar="COL=SOURCE",
+                   help="with --original and a full-domain release: the hierarchy a QI was "
+                        "generalized with (as anonymize's --hierarchy; repeatable), so every "
+                        "released cell is checked against its original cell at the recorded "
+                        "level; a QI without one has two levels, its values and '*'")
+    p.add_argument("--hierarchy-sep", default=";", metavar="SEP",
+                   help="field separator of ARX hierarchy files (default ';')")
     p.add_argument("--require-safe", action="store_true",
                    help="exit 1 unless the certificate verifies AND its verdict is safe (for "
                         "pipelines: verify && publish)")

@@ -4,6 +4,7 @@ l-diverse release through skylines, and ``verify`` a table against its certifica
 
 from __future__ import annotations
 
+import argparse
 import os
 from fractions import Fraction
 
@@ -320,7 +321,7 @@ _SKYLINE_ONLY: tuple[tuple[str, str, object], ...] = (
     ("--random-state", "random_state", None),
     ("--order", "order", []), ("--numeric", "numeric", []),
     ("--categorical", "categorical", []), ("--labels", "labels", None),
-    ("--engine dask", "engine", "pandas"), ("--individual", "individual", None))
+    ("--individual", "individual", None))
 
 
 def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: str,
@@ -627,10 +628,11 @@ def cmd_verify(ctx: Context) -> int:
             raise UsageError("--original counts the suppressed rows of a certificate made by "
                              "anonymize under criteria; this certificate records none")
         original = read_table(args.original, **read_options(args))
+    hierarchies = _verify_hierarchies(args, certificate, original)
     verification = run_verification(
         args, verify_certificate, raw, signed.pop("certificate_bytes", certificate),
         labels=labels, original=original, qi=args.qi, sensitive=args.sensitive,
-        policy=expected_policy, **signed)
+        policy=expected_policy, hierarchies=hierarchies, **signed)
     made_by = certificate.get("library", {}).get("version")
     if made_by and made_by != __version__:
         ctx.note(f"the certificate was made by skyprivacy {made_by}; recomputed with "
@@ -684,6 +686,20 @@ def _certified_text(summary: dict) -> str:
             + f"; text compared {summary['text']}"
             + (f"; signed by Ed25519 key {summary['signed_by']}" if "signed_by" in summary
                else "; unsigned"))
+
+
+def _verify_hierarchies(args, certificate: dict, original) -> dict | None:
+    """``verify --hierarchy``: the hierarchies of the certificate's QIs (the shortcuts built
+    from the original table's cells), for the full-domain check against --original."""
+    if not args.hierarchy:
+        return None
+    if original is None:
+        raise UsageError("--hierarchy checks a full-domain release's cells against "
+                         "--original; give --original TABLE")
+    qi = certificate.get("parameters", {}).get("qi")
+    view = argparse.Namespace(**{**vars(args), "qi": list(qi) if isinstance(qi, list) else [],
+                                 "categorical": [], "table": args.original})
+    return built_hierarchies(view, original, given_hierarchies(view))
 
 
 def _labels_input(args, certificate: dict) -> str | None:

@@ -5,6 +5,7 @@ set-label file given by options, and the HTML report page."""
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 
 import numpy as np
@@ -249,13 +250,11 @@ def suppression_reasons(table: pd.DataFrame, result, criteria: list, hierarchies
     groups do not account for the suppressed rows."""
     if not result.suppressed or result.levels is None:
         return None
-    generalized = table[[*args.qi, args.sensitive]].copy()
-    for name, level in result.levels.items():
-        tree = hierarchies.get(name)
-        if tree is not None:
-            generalized[name] = tree.generalize(generalized[name], level)
-        elif level:  # a QI without a hierarchy has the levels value -> '*'
-            generalized[name] = "*"
+    columns = table[[*args.qi, args.sensitive]]
+    generalize = functools.partial(_at_levels, levels=result.levels, hierarchies=hierarchies)
+    # a dask frame is generalized partition by partition and grouped on the cluster
+    generalized = (generalize(columns) if isinstance(columns, pd.DataFrame) else
+                   columns.map_partitions(generalize, meta={c: object for c in columns}))
     release = ReleaseCandidate.from_table(generalized, qi=args.qi, sensitive=args.sensitive,
                                           semantics=args.semantics)
     per_group = [c for c in criteria if c.per_group]
@@ -271,6 +270,19 @@ def suppression_reasons(table: pd.DataFrame, result, criteria: list, hierarchies
     if sum(r["n_rows"] for r in reasons) != result.suppressed:
         return None
     return reasons
+
+
+def _at_levels(frame: pd.DataFrame, *, levels: dict, hierarchies: dict) -> pd.DataFrame:
+    """``frame``'s QIs generalized to a full-domain node's ``levels``."""
+    out = frame.astype(object)
+    for name, level in levels.items():
+        tree = hierarchies.get(name)
+        if tree is not None:
+            out[name] = pd.Series(tree.generalize(out[name], level), index=out.index,
+                                  dtype=object)
+        elif level:  # a QI without a hierarchy has the levels value -> '*'
+            out[name] = "*"
+    return out
 
 
 def criteria_report_page(ctx, certificate, release: ReleaseCandidate, policy, source) -> bytes:

@@ -535,7 +535,8 @@ class DaskSource:
             # the scan keeps first appearances in table order, as the order 'first' needs
             attr = make_encoder(name, uniques, checked.kinds[name],
                                 checked.hierarchies.get(name),
-                                checked.orders.get(name, "sorted"), checked.label_length)
+                                checked.orders.get(name, "sorted"), checked.label_length,
+                                balanced=split == "loss")
             attrs.append(attr)
             uniques_of.append(uniques)
             codes.append(np.asarray(attr.codes, dtype=np.int64))

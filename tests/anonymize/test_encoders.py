@@ -14,7 +14,7 @@ from skyprivacy import (HierarchyError, InvalidParameterError, MixedColumnWarnin
                         k_anonymize, skyline_anonymize)
 from skyprivacy.hierarchy import Hierarchy
 from skyprivacy.anonymize.encoders import (NumericQI, SetQI, TreeQI, as_text, category_orders,
-                                          parsed_numbers, qi_kinds)
+                                          median_cuts, parsed_numbers, qi_kinds)
 from skyprivacy.anonymize.source import row_entries
 
 ORDER_RULE = ("must be 'sorted', 'first', or a mapping of quasi-identifier -> 'sorted', 'first' "
@@ -419,3 +419,41 @@ def test_the_mixed_column_warning_names_the_callers_line(owner, call):
         call()
     assert len(caught) == 1
     assert (caught[0].filename, caught[0].lineno) == (__file__, call.__code__.co_firstlineno)
+
+
+# ------------------------------------------------------------- the balanced median cut
+
+
+@given(st.lists(st.lists(st.integers(1, 50), min_size=2, max_size=8), min_size=1,
+                max_size=6))
+def test_the_balanced_cut_is_a_cut_of_the_group_and_never_less_balanced(groups):
+    """Per group: the cut is one of its codes below its largest, and the balanced rule's
+    larger child is never larger than the plain median rule's."""
+    code = np.concatenate([np.arange(len(g)) * 3 for g in groups])
+    count = np.concatenate([np.array(g) for g in groups])
+    starts = np.concatenate([[0], np.cumsum([len(g) for g in groups])])
+    hi = code[starts[1:] - 1]
+    plain = median_cuts(code, count, starts, hi)
+    balanced = median_cuts(code, count, starts, hi, balanced=True)
+    def larger(cut, mine, sizes):
+        left = int(sizes[mine <= cut].sum())
+        return max(left, int(sizes.sum()) - left)
+
+    for i, g in enumerate(groups):
+        mine, sizes = code[starts[i]:starts[i + 1]], np.array(g)
+        assert balanced[i] in mine and balanced[i] < hi[i]
+        assert larger(balanced[i], mine, sizes) <= larger(plain[i], mine, sizes)
+
+
+def test_split_loss_splits_a_group_whose_plain_median_cut_leaves_a_child_below_k():
+    """Adult's ages 31..34 with 69, 70, 74 and 70 rows: the plain median cut gives 213 and
+    70 rows (k = 100 fails); split='loss' cuts at 32 (139 and 144)."""
+    from skyprivacy import anonymize
+    from skyprivacy.criteria import KAnonymity
+
+    ages = np.repeat([31, 32, 33, 34], [69, 70, 74, 70])
+    table = pd.DataFrame({"age": ages, "dx": np.resize(["a", "b"], len(ages))})
+    sizes = {split: sorted(anonymize(table, qi="age", sensitive="dx", criteria=[KAnonymity(100)],
+                                     split=split).table["age"].value_counts().tolist())
+             for split in ("loss", "widest")}
+    assert sizes == {"loss": [139, 144], "widest": [283]}

@@ -610,6 +610,33 @@ def test_anonymize_full_domain_with_suppression_and_flags(work, capsys):
                "adult.csv")[0] == 0
 
 
+def test_verify_checks_a_full_domain_release_cell_by_cell_with_its_hierarchies(work, capsys):
+    assert run(capsys, "anonymize", "adult.csv", *CRITERIA_QI, "--k", "5", "--method",
+               "full-domain", "--suppression-limit", "1%", "--output", "fd.csv", "-q")[0] == 0
+    code, out, err = run(capsys, "verify", "fd.csv", "--certificate", "fd.cert.json",
+                         "--original", "adult.csv", "--hierarchy", "bundled:adult")
+    assert code == 0 and out.startswith("VERIFIED: "), err
+    levels = json.loads((work / "fd.cert.json").read_text())["anonymization"]["levels"]
+    assert levels["workclass"] == 1  # its bundled hierarchy: the first level above the leaves
+    # the same release checked against a hierarchy it was not made with: its cells differ
+    workclasses = pd.read_csv(work / "adult.csv", dtype=str)["workclass"].unique()
+    (work / "w.csv").write_text("".join(f"{w};{w[0]};*\n" for w in workclasses))
+    code, out, err = run(capsys, "verify", "fd.csv", "--certificate", "fd.cert.json",
+                         "--original", "adult.csv", "--hierarchy", "workclass=w.csv")
+    original = pd.read_csv(work / "adult.csv", dtype=str)["workclass"][0]
+    released = pd.read_csv(work / "fd.csv", dtype=str)["workclass"][0]
+    assert code == 1
+    assert out.splitlines()[1] == (
+        f"- Row 0 of the released table is not row 0 of the original generalized to the "
+        f"recorded levels: its 'workclass' is {released!r}, but the original {original!r} at "
+        f"level 1 is {original[0]!r}.")
+    code, out, err = run(capsys, "verify", "fd.csv", "--certificate", "fd.cert.json",
+                         "--hierarchy", "bundled:adult")
+    assert code == 2 and err == ("skyprivacy verify: error: --hierarchy checks a full-domain "
+                                 "release's cells against --original; give --original TABLE "
+                                 "(see skyprivacy verify --help)\n")
+
+
 def test_verify_catches_a_suppressed_count_against_the_original(work, capsys):
     assert run(capsys, "anonymize", "adult.csv", *CRITERIA_QI, "--k", "5", "--method",
                "full-domain", "--suppression-limit", "1%", "--output", "fd.csv", "-q")[0] == 0
@@ -716,7 +743,8 @@ def test_bad_criteria_options(work, capsys, option, value, message):
      "'equal:0.2'); got 'near:1'."),
     ("[criteria]\nmu = 3\n", ", section [criteria]: Unknown criterion 'mu'; the criteria are "
                              "['k', 'l-diversity', 't-closeness', 'beta-likeness', "
-                             "'delta-disclosure', 'prosecutor-risk', 'average-risk']."),
+                             "'delta-disclosure', 'prosecutor-risk', 'average-risk', "
+                             "'population-uniqueness']."),
     ("[criteria]\n", ": its [criteria] section is empty and it has no skyline; give k = 5, "
                      "l-diversity = \"distinct:3\", ... or a [default] skyline."),
 ])
