@@ -216,8 +216,9 @@ def main(argv=None) -> int:
     parser.add_argument("--job", nargs=2, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--keep", action="store_true",
                         help="keep the Parquet files (default: delete them after the size)")
-    parser.add_argument("--jobs", default="k_anonymize," + ",".join(SETTINGS),
-                        help="jobs to run (default all three); the JSON keeps the others")
+    parser.add_argument("--only", action="append", choices=["k_anonymize", *SETTINGS],
+                        default=None, help="a job to run (repeatable; default all three); "
+                        "the JSON keeps the others")
     parser.add_argument("--figure", action="store_true",
                         help="only redraw docs/figures/fig7.png from the JSON")
     args = parser.parse_args(argv)
@@ -241,7 +242,7 @@ def main(argv=None) -> int:
                  "parquet_bytes": disk_bytes(folder), "frame_bytes": frame_bytes(rows),
                  "files": len(list(folder.glob("*.parquet")))}
         for name in ["k_anonymize", *SETTINGS]:
-            if name not in args.jobs.split(","):
+            if args.only and name not in args.only:
                 continue
             entry[name] = run_job(folder, name, args.timeout)
             print(rows, name, json.dumps(entry[name]), flush=True)
