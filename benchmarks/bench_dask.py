@@ -37,6 +37,11 @@ import time
 from pathlib import Path
 
 import numpy as np
+import warnings as _warnings  # noqa: E402
+from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
+
+# the benchmarks publish every column of their tables, as the competitors do
+_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write_json  # noqa: E402
@@ -196,8 +201,8 @@ def _anonymize_calls(table):
 
     policy = Policy.uniform([POLICY])
     return {
-        "k10": lambda **kw: k_anonymize(table, qi=QI, k=10, **kw),
-        "skyline": lambda **kw: skyline_anonymize(table, qi=QI, sensitive=SENSITIVE,
+        "k10": lambda **kw: k_anonymize(table, keep_rest=True, qi=QI, k=10, **kw),
+        "skyline": lambda **kw: skyline_anonymize(table, keep_rest=True, qi=QI, sensitive=SENSITIVE,
                                                   policy=policy, **kw),
     }
 

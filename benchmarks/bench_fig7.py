@@ -44,6 +44,11 @@ import time
 from pathlib import Path
 
 import numpy as np
+import warnings as _warnings  # noqa: E402
+from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
+
+# the benchmarks publish every column of their tables, as the competitors do
+_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write_json  # noqa: E402
@@ -133,9 +138,9 @@ def job(folder: str, name: str) -> dict:
     with Peaks() as peaks:
         t = time.perf_counter()
         if name == "k_anonymize":
-            result = k_anonymize(ddf, qi=QI, k=K)
+            result = k_anonymize(ddf, keep_rest=True, qi=QI, k=K)
         else:
-            result = skyline_anonymize(ddf, qi=QI, sensitive=SENSITIVE,
+            result = skyline_anonymize(ddf, keep_rest=True, qi=QI, sensitive=SENSITIVE,
                                        policy=Policy.uniform([SETTINGS[name]]))
         seconds = time.perf_counter() - t
     sizes = result.certificate.group_sizes if name == "k_anonymize" else None

@@ -26,6 +26,11 @@ import platform
 import sys
 import time
 from pathlib import Path
+import warnings as _warnings  # noqa: E402
+from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
+
+# the benchmarks publish every column of their tables, as the competitors do
+_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write_json  # noqa: E402
@@ -74,7 +79,7 @@ def main(argv=None) -> int:
 
     adult = load_adult()
     hierarchies = {k: v for k, v in load_adult_hierarchies().items() if k in QI and k != "age"}
-    release = skyline_anonymize(adult, qi=QI, sensitive="occupation",
+    release = skyline_anonymize(adult, keep_rest=True, qi=QI, sensitive="occupation",
                                 policy=cl_diversity_policy(diversity_c=3, l=6), hierarchies=hierarchies)
     candidate = release.candidate
     values = [v for v in candidate.values]
@@ -115,7 +120,7 @@ def main(argv=None) -> int:
     # large groups), where k and m reach into the thousands and the paper's loop does one
     # binary search per (l, m) pair.
     from skyprivacy import Policy
-    coarse = skyline_anonymize(adult, qi=QI, sensitive="occupation",
+    coarse = skyline_anonymize(adult, keep_rest=True, qi=QI, sensitive="occupation",
                                policy=Policy.uniform([(5, 10, 5, 0.7)]),
                                hierarchies=hierarchies).candidate
     coarse_values = ["Armed-Forces", "Exec-managerial"][:1 if args.quick else 2]

@@ -31,6 +31,11 @@ import platform
 import subprocess
 import sys
 from pathlib import Path
+import warnings as _warnings  # noqa: E402
+from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
+
+# the benchmarks publish every column of their tables, as the competitors do
+_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write_json  # noqa: E402
@@ -61,7 +66,7 @@ if how == "tracemalloc":
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     t = time.perf_counter()
-    result = k_anonymize(frame, qi=qi, k=10)
+    result = k_anonymize(frame, keep_rest=True, qi=qi, k=10)
     out["seconds_traced"] = time.perf_counter() - t
     out["peak_bytes"] = tracemalloc.get_traced_memory()[1] - before
     tracemalloc.stop()
@@ -70,7 +75,7 @@ else:
     with open("/proc/self/statm") as f:
         rss_now = int(f.read().split()[1]) * resource.getpagesize()
     t = time.perf_counter()
-    result = k_anonymize(frame, qi=qi, k=10)
+    result = k_anonymize(frame, keep_rest=True, qi=qi, k=10)
     out["seconds"] = time.perf_counter() - t
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     out["rss_before_bytes"] = rss_now

@@ -2,6 +2,11 @@
 
 Every job runs in a fresh subprocess (best of --repeat runs; peak memory of the measured call
 from tracemalloc, which numpy and pandas report to), with its competitor in the same process:
+import warnings as _warnings  # noqa: E402
+from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
+
+# the benchmarks publish every column of their tables, as the competitors do
+_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 a. Sect. 8.1 synthetic (20 uniform values, groups of 100, 1M and 5M rows, point (10, 10, 10)):
    ``from_table`` + ``skyline_check`` against a bare pandas ``groupby([group, value]).size()``
@@ -129,7 +134,7 @@ elif name == "anonymize":
                        "sex": rng.choice(["F", "M"], n),
                        "dx": labels(zipf_codes(n, n_values), "D")})
     policy = Policy.uniform([(1, 2, 1, 0.5)])
-    t, result = best(lambda: skyline_anonymize(df, qi=["age", "hours", "zip", "edu", "sex"],
+    t, result = best(lambda: skyline_anonymize(df, keep_rest=True, qi=["age", "hours", "zip", "edu", "sex"],
                                                sensitive="dx", policy=policy))
     out.update(seconds=t, groups=result.candidate.n_groups, safe=bool(result.certificate.safe),
                nonzeros=result.candidate.n_nonzeros)

@@ -33,6 +33,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import warnings as _warnings  # noqa: E402
+from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
+
+# the benchmarks publish every column of their tables, as the competitors do
+_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write_json  # noqa: E402
@@ -82,9 +87,9 @@ gc.collect()
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 def run():
     if job == "k_anonymize":
-        return k_anonymize(df, qi=qi, k=1000)
+        return k_anonymize(df, keep_rest=True, qi=qi, k=1000)
     l, k, m, c = json.loads(sys.argv[5])
-    return skyline_anonymize(df, qi=qi, sensitive=sensitive,
+    return skyline_anonymize(df, keep_rest=True, qi=qi, sensitive=sensitive,
                              policy=Policy.uniform([(l, k, m, c)]))
 times = []
 for _ in range(repeat):

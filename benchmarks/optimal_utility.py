@@ -53,6 +53,11 @@ from skyprivacy.utility import (
     discernibility_value,
     generalization_loss,
 )
+import warnings as _warnings  # noqa: E402
+from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
+
+# the benchmarks publish every column of their tables, as the competitors do
+_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 HERE = Path(__file__).resolve().parent
 RESULT = HERE / "results" / "optimal_utility.json"
@@ -138,7 +143,7 @@ def ours(table: pd.DataFrame, k: int, budget: int, method: str, hierarchies: dic
     given = ({name: h for name, h in hierarchies.items() if name in QI and name not in NUMERIC}
              if method == "mondrian" else {name: hierarchies[name] for name in QI})
     start = time.perf_counter()
-    result = anonymize(table, qi=QI, sensitive=TARGET, criteria=[KAnonymity(k)],
+    result = anonymize(table, keep_rest=True, qi=QI, sensitive=TARGET, criteria=[KAnonymity(k)],
                        method=method, suppression_limit=Fraction(budget, len(table)),
                        hierarchies=given, objective="loss", split=SPLIT)
     seconds = time.perf_counter() - start
