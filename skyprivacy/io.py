@@ -1024,7 +1024,8 @@ def table_bytes(table: pd.DataFrame, format: str = "csv") -> bytes:
              f"(first: {example[:40]!r} in column {column!r}"
              + (f", and {others:,} in {len(found) - 1} other column(s)" if others else "")
              + "); they are published as they are, and a spreadsheet that opens the file may "
-               "run them: open it as text, or import the columns as text.",
+               "run them: open it as text, import the columns as text, or pass "
+               "--escape-formulas to publish them as text.",
              SkyPrivacyWarning)
     return canonical_csv(table).encode("utf-8")
 
@@ -1046,20 +1047,62 @@ def formula_cells(table: pd.DataFrame) -> list[tuple]:
     """
     out = []
     for column in table.columns:
-        cells = table[column]
-        if cells.dtype.kind in "iufb":  # numbers are written as numbers
-            continue
-        text = cells[cells.map(lambda v: isinstance(v, str))]
-        if text.empty:
-            continue
-        risky = text.str.startswith(FORMULA_STARTS)
-        signed = risky & text.str.startswith(("+", "-"))
-        risky &= ~(signed & (text.str.len() == 1))  # a lone dash is a placeholder, not code
-        if signed.any():
-            risky &= ~(signed & pd.to_numeric(text.where(signed), errors="coerce").notna())
-        if risky.any():
-            out.append((column, int(risky.sum()), str(text[risky].iloc[0])))
+        risky = _formula_mask(table[column])
+        if risky is not None and risky.any():
+            text = table[column][risky]
+            out.append((column, int(risky.sum()), str(text.iloc[0])))
     return out
+
+
+def _formula_mask(cells: pd.Series) -> pd.Series | None:
+    """Which cells of a column a spreadsheet would run as a formula (None: a column of
+    numbers, written as numbers)."""
+    if cells.dtype.kind in "iufb":
+        return None
+    is_text = cells.map(lambda v: isinstance(v, str)).astype(bool)
+    if not is_text.any():
+        return None
+    text = cells.where(is_text, "").astype(str)
+    risky = is_text & text.str.startswith(FORMULA_STARTS)
+    signed = risky & text.str.startswith(("+", "-"))
+    risky &= ~(signed & (text.str.len() == 1))  # a lone dash is a placeholder, not code
+    if signed.any():
+        risky &= ~(signed & pd.to_numeric(text.where(signed), errors="coerce").notna())
+    return risky
+
+
+#: What ``escape_formulas`` puts before a formula-like cell: a spreadsheet shows a cell that
+#: starts with an apostrophe as text, without the apostrophe (OWASP, "CSV injection").
+FORMULA_ESCAPE = "'"
+
+
+def escape_formulas(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with every cell a spreadsheet would run as a formula (:func:`formula_cells`)
+    prefixed by an apostrophe, which spreadsheets read as "this cell is text": the opt-in
+    escape of ``--escape-formulas``, applied to the input before anything is analysed, so the
+    certificate certifies the escaped cells that are published.  A new frame (the caller's is
+    unchanged); ``table`` itself when no cell needs it.  A partitioned (dask) frame is escaped
+    partition by partition.
+
+    Examples
+    --------
+    >>> escape_formulas(pd.DataFrame({"a": ["=HYPERLINK(1)", "-2", "x"]}))["a"].tolist()
+    ["'=HYPERLINK(1)", '-2', 'x']
+    """
+    if not isinstance(table, pd.DataFrame):  # a dask frame
+        return table.map_partitions(escape_formulas)
+    out = None
+    for column in table.columns:
+        risky = _formula_mask(table[column])
+        if risky is None or not risky.any():
+            continue
+        if out is None:
+            out = table.copy()
+        cells = table[column].to_numpy(dtype=object, copy=True)
+        mask = risky.to_numpy(dtype=bool)
+        cells[mask] = [FORMULA_ESCAPE + cell for cell in cells[mask]]
+        out[column] = pd.Series(cells, index=table.index, dtype=object)
+    return table if out is None else out
 
 
 def json_bytes(data: Mapping) -> bytes:

@@ -836,6 +836,12 @@ def script_catalogue() -> dict:
         _release("compare", "f.csv", "--k-anonymity", "2", "--output", "out.csv"), 0,
         "2-anonymous", warning="start like a spreadsheet formula",
         writes=("out.csv",))
+    # the opt-in escape (item 7): the same cells published as text, no warning
+    for name, cell in FORMULAS.items():
+        cases[f"anonymize --escape-formulas: a formula cell {name}"] = answered(
+            {"f.csv": _table_of(_quoted(cell)), "one.toml": ONE_POINT},
+            _release("anonymize", "f.csv", "--policy", "one.toml", "--output", "out.csv",
+                     "--escape-formulas"), 0, "SAFE: all", writes=("out.csv", "out.cert.json"))
     # column names holding a comma (item 9): --qi as a JSON list
     commas = {"c.csv": GOOD_TABLE.replace("zip,", '"zip, coarse",', 1)}
     cases["check: a QI named with a comma, as a JSON list"] = answered(

@@ -608,7 +608,31 @@ def test_a_csv_output_with_formula_cells_warns_and_keeps_them():
     with pytest.warns(SkyPrivacyWarning, match=re.escape(
             "3 cell(s) of the CSV output start like a spreadsheet formula (first: '=1+1' in "
             "column 'a', and 1 in 1 other column(s)); they are published as they are, and a "
-            "spreadsheet that opens the file may run them: open it as text, or import the "
-            "columns as text.")):
+            "spreadsheet that opens the file may run them: open it as text, import the "
+            "columns as text, or pass --escape-formulas to publish them as text.")):
         data = skyprivacy.io.table_bytes(table)
     assert data == b"a,b\n=1+1,=2\n@x,y\nok,z\n"  # fidelity: the cells as they are
+
+
+def test_escape_formulas_prefixes_an_apostrophe_to_formula_cells_only():
+    from skyprivacy.io import escape_formulas, formula_cells
+    table = pd.DataFrame({"a": ["=1+1", "@x", "ok", "-2", "-", "+cmd|x", None],
+                          "n": [1, 2, 3, 4, 5, 6, 7]})
+    before = table.copy()
+    escaped = escape_formulas(table)
+    assert escaped["a"].tolist()[:6] == ["'=1+1", "'@x", "ok", "-2", "-", "'+cmd|x"]
+    assert pd.isna(escaped["a"].iloc[6])  # a missing cell stays missing
+    assert escaped["n"].tolist() == table["n"].tolist()
+    assert formula_cells(escaped) == []
+    assert table.equals(before)  # the caller's frame is unchanged
+    clean = pd.DataFrame({"a": ["x"]})
+    assert escape_formulas(clean) is clean
+
+
+def test_escape_formulas_on_a_partitioned_frame_escapes_each_partition():
+    import dask.dataframe as dd
+
+    from skyprivacy.io import escape_formulas
+    frame = pd.DataFrame({"a": ["=x", "y", "@z", "-1"], "n": [1, 2, 3, 4]})
+    escaped = escape_formulas(dd.from_pandas(frame, npartitions=2)).compute()
+    assert escaped["a"].tolist() == ["'=x", "y", "'@z", "-1"]

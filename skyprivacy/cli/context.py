@@ -17,6 +17,7 @@ from ..io import (
     NA_MARKERS,
     InputError,
     OutputFiles,
+    escape_formulas,
     read_table,
     read_table_dask,
     table_bytes,
@@ -145,8 +146,12 @@ def read_options(args) -> dict:
 def read_input(args, **kwargs):
     """The table argument: in memory, or as a dask frame with --engine dask."""
     if is_dask(args):
-        return read_table_dask(args.table, **read_options(args), **kwargs)
-    return read_table(args.table, **read_options(args))
+        table = read_table_dask(args.table, **read_options(args), **kwargs)
+    else:
+        table = read_table(args.table, **read_options(args))
+    if getattr(args, "escape_formulas", False):  # before anything is analysed or certified
+        table = escape_formulas(table)
+    return table
 
 
 def distinct_values(table, column: str) -> list:

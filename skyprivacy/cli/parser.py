@@ -182,6 +182,14 @@ def _sign_option(p: argparse.ArgumentParser) -> None:
                         "it (needs the 'sign' extra)")
 
 
+def _escape_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--escape-formulas", action="store_true",
+                   help="prefix an apostrophe to every input cell a spreadsheet would run as "
+                        "a formula (=, +, -, @, tab, CR), before anything is analysed, so the "
+                        "released CSV opens as text; the certificate certifies the escaped "
+                        "cells")
+
+
 def _run_options(p: argparse.ArgumentParser, handler, *, report: bool = False) -> None:
     """The options a command over a release ends with (the HTML report where it writes one,
     the engine, the output) and the handler it runs."""
@@ -298,6 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "people are grouped, each released row carries its person's "
                         "generalized quasi-identifiers (check --individual reads it)")
     _classification_options(p)
+    _escape_option(p)
     _run_options(p, cmd_anonymize, report=True)
 
     p = table_command("find", "knowledge skylines of a released table",
@@ -338,6 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "as a digest (default: the output's name with .labels.json)")
     _hierarchy_options(p)
     _classification_options(p)
+    _escape_option(p)
     _run_options(p, cmd_compare)
 
     p = table_command("verify", "check a released table against its certificate",
