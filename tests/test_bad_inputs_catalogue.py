@@ -954,7 +954,7 @@ def assert_outcome(case: Script, outcome) -> None:
 def script_outcomes(request, good_files, tmp_path_factory):
     """Every selected case of test_on_the_console_script, run once (a few at a time)."""
     wanted = [item.callspec.params["name"] for item in request.session.items
-              if item.originalname == "test_on_the_console_script"
+              if getattr(item, "originalname", None) == "test_on_the_console_script"
               and item.module is request.module]
     folders = {}
     extras = _extra_good_files(good_files, tmp_path_factory.mktemp("extra"))

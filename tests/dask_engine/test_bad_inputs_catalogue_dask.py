@@ -68,7 +68,7 @@ def good_parts(tmp_path_factory, scheduler):
 @pytest.fixture(scope="module")
 def outcomes(request, good_parts, scheduler, tmp_path_factory):
     wanted = [item.callspec.params["name"] for item in request.session.items
-              if item.originalname == "test_a_bad_part_on_the_console_script"
+              if getattr(item, "originalname", None) == "test_a_bad_part_on_the_console_script"
               and item.module is request.module]
     cases, folders = {}, {}
     for name in wanted:

@@ -204,7 +204,7 @@ def test_anonymize_under_criteria_on_dask_releases_what_pandas_does(client, file
     (tmp_path / "crit.toml").write_text('[criteria]\nl-diversity = "distinct:2"\n')
     common = ["--qi", QI, "--sensitive", "occupation", "--policy", tmp_path / "crit.toml",
               "--k", "5", "--hierarchy", "bundled:adult", "--method", method,
-              "--suppression-limit", "1%", "--format", "json"]
+              "--suppression-limit", "1%", "--format", "json", *OTHERS]
     code, text, err = run(capsys, "anonymize", files / "adult", *common, "--output",
                           tmp_path / "released", *dask_args(client))
     assert code == 0, err
