@@ -1255,6 +1255,10 @@ def _generalization_differences(table, original: pd.DataFrame, levels: Mapping, 
     cell."""
     mode, n_suppressed = suppression["suppressed"], int(suppression["n_suppressed"])
     hierarchies = dict(hierarchies or {})
+    if not isinstance(levels, Mapping) or sorted(map(str, levels)) != sorted(map(str, qi)):
+        return [f"The certificate records levels for "
+                f"{sorted(map(str, levels)) if isinstance(levels, Mapping) else levels!r}, "
+                f"not for its QIs {sorted(map(str, qi))}."]
     released = _text_of(table)
     if not isinstance(released, pd.DataFrame):  # a dask frame: the rows, in order
         released = released.compute()
@@ -1263,6 +1267,9 @@ def _generalization_differences(table, original: pd.DataFrame, levels: Mapping, 
         return [f"The released table's columns {list(released.columns)} are not among the "
                 f"original table's {list(source.columns)}."]
     source = source[list(released.columns)]  # the dropped columns are not released
+    if not set(qi) <= set(source.columns):
+        return [f"The released table lacks the QI column(s) "
+                f"{sorted(set(qi) - set(source.columns))}."]
     expected = source.copy()
     unknown = []  # QIs above level 0 whose hierarchy is not given: not compared
     for name in qi:

@@ -54,7 +54,8 @@ def test_the_summary_names_what_is_certified(cert):
     assert result.ok
     assert result.certified == certified_summary(cert) == {
         "qi": ["zip", "age"], "group": None, "sensitive": "dx", "kept": None,
-        "policy_sha256": policy_digest(POLICY), "criteria": None, "verdict": "safe"}
+        "policy_sha256": policy_digest(POLICY), "criteria": None,
+        "text": "NFC, whitespace strip", "verdict": "safe"}
     classified = {**cert, "classification": {"qi": ["zip", "age"], "sensitive": "dx",
                                              "kept": ["note"], "dropped": []}}
     assert certified_summary(classified)["kept"] == ["note"]
