@@ -1,8 +1,17 @@
-"""Helpers shared by the benchmark scripts."""
+"""Helpers shared by the benchmark scripts.
+
+Importing it also silences :class:`~skyprivacy.errors.UnanalysedColumnWarning`: the
+benchmarks publish every column of their tables (``keep_rest=True``), as their competitors
+do, and the warning naming those columns would only repeat itself on every call."""
 import json
 import os
 import tempfile
+import warnings
 from pathlib import Path
+
+from skyprivacy.errors import UnanalysedColumnWarning
+
+warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 
 def write_json(path: Path, data: dict) -> None:

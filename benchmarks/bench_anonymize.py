@@ -41,11 +41,6 @@ import sys
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
-import warnings as _warnings  # noqa: E402
-from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
-
-# the benchmarks publish every column of their tables, as the competitors do
-_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write_json  # noqa: E402

@@ -37,11 +37,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-import warnings as _warnings  # noqa: E402
-from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
-
-# the benchmarks publish every column of their tables, as the competitors do
-_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write_json  # noqa: E402

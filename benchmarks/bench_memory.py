@@ -31,11 +31,6 @@ import platform
 import subprocess
 import sys
 from pathlib import Path
-import warnings as _warnings  # noqa: E402
-from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
-
-# the benchmarks publish every column of their tables, as the competitors do
-_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import write_json  # noqa: E402

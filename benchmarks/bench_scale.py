@@ -2,11 +2,6 @@
 
 Every job runs in a fresh subprocess (best of --repeat runs; peak memory of the measured call
 from tracemalloc, which numpy and pandas report to), with its competitor in the same process:
-import warnings as _warnings  # noqa: E402
-from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
-
-# the benchmarks publish every column of their tables, as the competitors do
-_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 a. Sect. 8.1 synthetic (20 uniform values, groups of 100, 1M and 5M rows, point (10, 10, 10)):
    ``from_table`` + ``skyline_check`` against a bare pandas ``groupby([group, value]).size()``

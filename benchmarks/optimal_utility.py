@@ -53,11 +53,6 @@ from skyprivacy.utility import (
     discernibility_value,
     generalization_loss,
 )
-import warnings as _warnings  # noqa: E402
-from skyprivacy.errors import UnanalysedColumnWarning  # noqa: E402
-
-# the benchmarks publish every column of their tables, as the competitors do
-_warnings.filterwarnings("ignore", category=UnanalysedColumnWarning)
 
 HERE = Path(__file__).resolve().parent
 RESULT = HERE / "results" / "optimal_utility.json"
