@@ -30,7 +30,7 @@ demo: $(STAMP)
 test: $(STAMP) $(DOCS_STAMP)
 	$(BIN)/python -m ruff check skyprivacy tests
 	$(BIN)/python -m mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadscope
 
 COMPETITORS := benchmarks/.venv-competitors/.installed-stamp
 
