@@ -155,8 +155,8 @@ def row_entries(part_of: np.ndarray, codes: np.ndarray, n_parts: int, n_codes: i
     """The (group, code, count) entries of rows (group ``part_of``, codes below
     ``n_codes``) and the entry of every row."""
     columns, cards = [part_of, codes], [n_parts, n_codes]
-    (part, code), count = distinct_rows(columns, cards)
-    return part, code, count, positions_of_rows(columns, [part, code], cards)
+    (part, code), count, where = distinct_rows(columns, cards, inverse=True)
+    return part, code, count, where
 
 
 def narrow(array: np.ndarray, card: int) -> np.ndarray:
@@ -170,7 +170,7 @@ def narrow(array: np.ndarray, card: int) -> np.ndarray:
 
 
 def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None, *,
-                  compact: bool = False):
+                  compact: bool = False, inverse: bool = False):
     """Distinct rows of integer code columns (``cards[i]`` codes in column i), sorted
     lexicographically, and the summed weights (row counts when ``weights`` is None).
 
@@ -178,12 +178,16 @@ def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None,
     when that table is small, else by one sort: about 24 bytes per row at the peak), else
     grouped by pandas.  With ``compact`` the code columns and the sums come back in the
     narrowest integer types that hold them (see :func:`narrow`); callers doing arithmetic
-    on them must widen first."""
+    on them must widen first.  With ``inverse`` (row counts only) a third array gives the
+    position of every input row among the distinct rows, read off the same table or sort
+    (no second search)."""
     n = len(columns[0]) if columns else 0
-    if weights is None:
-        weights = np.ones(n, dtype=np.int64)
+    if inverse and weights is not None:
+        raise ValueError("distinct_rows: inverse positions are for row counts, not weights")
+    counting = weights is None
     if not n:
-        return [np.zeros(0, dtype=np.int64) for _ in columns], np.zeros(0, dtype=np.int64)
+        empty = [np.zeros(0, dtype=np.int64) for _ in columns], np.zeros(0, dtype=np.int64)
+        return (*empty, np.zeros(0, dtype=np.int64)) if inverse else empty
     total = 1
     for card in cards:
         total *= max(int(card), 1)
@@ -192,18 +196,33 @@ def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None,
         for column, card in zip(columns, cards):
             packed *= max(int(card), 1)
             packed += column
+        where = None
         if total <= max(4 * n, 1 << 16):  # a table of every key: no sort
-            summed = np.bincount(packed, weights=weights, minlength=total)
-            del packed
+            summed = np.bincount(packed, weights=None if counting else weights,
+                                 minlength=total)
             uniq = np.flatnonzero(summed)
+            if inverse:  # rank of every key among the present ones
+                rank = np.zeros(total, dtype=np.int64)
+                rank[uniq] = np.arange(len(uniq), dtype=np.int64)
+                where = rank[packed]
+                del rank
+            del packed
             summed = summed[uniq].astype(np.int64)
         else:
             order = np.argsort(packed)
             packed = packed[order]
-            weights = np.asarray(weights, dtype=np.int64)[order]
-            del order
-            starts = np.flatnonzero(np.concatenate(([True], packed[1:] != packed[:-1])))
-            summed = np.add.reduceat(weights, starts)
+            if not counting:
+                weights = np.asarray(weights, dtype=np.int64)[order]
+            first = np.empty(n, dtype=bool)
+            first[0] = True
+            np.not_equal(packed[1:], packed[:-1], out=first[1:])
+            starts = np.flatnonzero(first)
+            if inverse:  # the sorted rows' running count of distinct keys, put back
+                where = np.empty(n, dtype=np.int64)
+                where[order] = np.cumsum(first) - 1
+            del order, first
+            summed = (np.diff(np.append(starts, n)) if counting
+                      else np.add.reduceat(weights, starts))
             uniq = packed[starts]
             del packed, weights
         digits = []
@@ -212,9 +231,12 @@ def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None,
             digits.append(narrow(digit, card) if compact else digit)
         if compact:
             summed = narrow(summed, int(summed.max()) + 1)
-        return digits[::-1], summed
+        return (digits[::-1], summed, where) if inverse else (digits[::-1], summed)
+    if inverse:  # codes too wide to pack: pandas groups, then finds every row
+        rows, summed = distinct_rows(columns, cards, compact=compact)
+        return rows, summed, positions_of_rows(columns, rows, cards)
     frame = pd.DataFrame({i: c for i, c in enumerate(columns)})
-    frame["__w"] = weights
+    frame["__w"] = np.ones(n, dtype=np.int64) if counting else weights
     grouped = frame.groupby(list(range(len(columns))), sort=True)["__w"].sum()
     index = grouped.index
     if len(columns) == 1:
@@ -226,10 +248,8 @@ def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None,
 def lexicographic_ids(columns: list, cards: list) -> tuple[np.ndarray, list]:
     """Ids 0..G-1 of the distinct rows of code columns in lexicographic order, for every row,
     and the distinct rows themselves (one array per column)."""
-    rows, _ = distinct_rows(columns, cards)  # sorted lexicographically
-    if not len(rows[0]):
-        return np.zeros(0, dtype=np.int64), rows
-    return positions_of_rows(columns, rows, cards), rows
+    rows, _, where = distinct_rows(columns, cards, inverse=True)  # sorted lexicographically
+    return where, rows
 
 
 def positions_of_rows(columns: list, rows: list, cards: list) -> np.ndarray:
@@ -310,7 +330,7 @@ class MemorySource:
         ``row_child``, the child of every row per attribute (-1: not split on it)."""
         rows, starts = self.rows, self.starts
         part_of = np.repeat(np.arange(self.n_parts), np.diff(starts))
-        block = self.code_matrix[rows].astype(np.int64)
+        block = self.code_matrix[rows]  # narrow codes: the packing widens them
         by_row = [row_entries(part_of, block[:, a], self.n_parts, int(block[:, a].max()) + 1)
                   for a in range(len(self.attrs))]
 
@@ -329,7 +349,10 @@ class MemorySource:
                    for a, (part, code, count, _) in enumerate(by_row)]
         cands = level_candidates(self.attrs, entries, self.n_parts, self.n_values,
                                  need_counts)
-        row_child = np.full((len(self.attrs), len(rows)), -1, dtype=np.int64)
+        widest = max((int(child.max()) for child in cands["child_of_entry"].values()
+                      if len(child)), default=0)
+        row_child = np.full((len(self.attrs), len(rows)), -1, dtype=narrow(
+            np.zeros(0, dtype=np.int64), widest + 1).dtype)
         for a, child in cands["child_of_entry"].items():
             row_child[a] = child[by_row[a][3]]
         cands["row_child"] = row_child

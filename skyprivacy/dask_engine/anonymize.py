@@ -426,7 +426,8 @@ def _evaluate(local: _Local, statistics) -> tuple:
     rules.level_sizes = source.sizes
     # the children of every row are kept until the decisions come back: narrowly
     widest = int(cands["n_children"].max())
-    cands["row_child"] = cands["row_child"].astype(np.int8 if widest < 127 else np.int32)
+    cands["row_child"] = cands["row_child"].astype(np.int8 if widest < 127 else np.int32,
+                                                  copy=False)
     report["n"] = int(cands["n"])
     if not rules.policy_mode:
         # under combined criteria, groups whose choice spends the suppression budget or
