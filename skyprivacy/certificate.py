@@ -1862,7 +1862,8 @@ def anonymization_certificate(result, *, qi, sensitive: str, criteria,
                               suppressed: str = "drop", suppression_limit=0,
                               reasons: Sequence | None = None, semantics: str = "svpi",
                               created: str | None = None,
-                              labels: Mapping | None = None, classification=None) -> dict:
+                              labels: Mapping | None = None, classification=None,
+                              whitespace: str = "strip") -> dict:
     """A certificate of a release made by :func:`skyprivacy.anonymize` under combined
     criteria, with how it was made.
 
@@ -1887,8 +1888,9 @@ def anonymization_certificate(result, *, qi, sensitive: str, criteria,
         Why rows were suppressed: one entry per suppressed group, ``{"group": {qi: label},
         "n_rows": int, "fails": [criterion, ...]}``, as the command line computes it; their
         rows must add up to ``result.suppressed``.
-    semantics, created, labels, classification
-        As in :func:`build_certificate`.
+    semantics, created, labels, classification, whitespace
+        As in :func:`build_certificate` (``whitespace``: the one the release was made with,
+        recorded as the certificate's ``normalization``).
 
     Returns
     -------
@@ -1942,13 +1944,16 @@ def anonymization_certificate(result, *, qi, sensitive: str, criteria,
             raise param_error("reasons", owner, f"account for the {n_suppressed} suppressed "
                               f"rows", reasons)
     semantics = check_semantics(semantics, owner)
+    if whitespace not in WHITESPACE:
+        raise param_error("whitespace", owner, f"be one of {list(WHITESPACE)}", whitespace)
     release = _release_of(_text_of(table), {"qi": _columns(qi, owner), "group": None,
                                             "individual": None, "sensitive": sensitive,
-                                            "semantics": semantics})
+                                            "semantics": semantics}, whitespace)
     certificate = _certificate(table, policy, sensitive=sensitive, qi=qi, group=None,
                                individual=None, semantics=semantics, result=None,
                                created=created, labels=labels, criteria=others,
-                               release=release, classification=classification)
+                               release=release, classification=classification,
+                               whitespace=whitespace)
     value = getattr(result, "value", None)
     levels = getattr(result, "levels", None)
     certificate["anonymization"] = {

@@ -92,11 +92,7 @@ def _release_options(p: argparse.ArgumentParser, *, allow_group: bool = True) ->
         p.add_argument("--individual", metavar="COL",
                        help="column identifying individuals (mvpi: one row per individual "
                             "and value)")
-        p.add_argument("--whitespace", choices=WHITESPACE, default="strip",
-                       help="text cells are compared in Unicode NFC without zero-width "
-                            "characters; strip (default) also ignores surrounding whitespace, "
-                            "keep compares it (docs/canonical-text.md); cells are never "
-                            "changed")
+        _whitespace_option(p)
     else:
         p.add_argument("--qi", type=column_list, metavar="COL,...", required=True,
                        help="quasi-identifier columns")
@@ -104,6 +100,15 @@ def _release_options(p: argparse.ArgumentParser, *, allow_group: bool = True) ->
     p.add_argument("--semantics", choices=SEMANTICS, default="svpi",
                    help="svpi: one sensitive value per person (default); mvpi-set / "
                         "mvpi-multiset: several")
+
+
+def _whitespace_option(p: argparse.ArgumentParser) -> None:
+    """How text is compared: the same option on the commands that check and on anonymize."""
+    p.add_argument("--whitespace", choices=WHITESPACE, default="strip",
+                   help="text cells are compared in Unicode NFC without zero-width "
+                        "characters; strip (default) also ignores surrounding whitespace, "
+                        "keep compares it (docs/canonical-text.md); cells are never "
+                        "changed")
 
 
 def _classification_options(p: argparse.ArgumentParser) -> None:
@@ -305,6 +310,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "sensitive value (with --semantics mvpi-set or mvpi-multiset): "
                         "people are grouped, each released row carries its person's "
                         "generalized quasi-identifiers (check --individual reads it)")
+    _whitespace_option(p)
     _classification_options(p)
     _escape_option(p)
     _run_options(p, cmd_anonymize, report=True)
