@@ -125,6 +125,7 @@ __all__ = [
     "generate_signing_key",
     "key_fingerprint",
     "sign_certificate",
+    "signer",
     "verify_signature",
 ]
 
@@ -1087,15 +1088,7 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, 
     >>> check.ok, check.differences[0][:39]
     (False, 'The table does not match the certificat')
     """
-    signed_by = None
-    if public_key is not None or signature is not None:
-        if public_key is None or signature is None:
-            raise InvalidParameterError("verify_certificate checks a signature with both "
-                                        "'public_key' and 'signature'; one was not given.")
-        if not isinstance(certificate, (str, bytes)):
-            raise param_error("certificate", "verify_certificate", "be the certificate's "
-                              "exact bytes to check its signature", type(certificate).__name__)
-        signed_by = verify_signature(certificate, signature, public_key)
+    signed_by = signer(certificate, signature, public_key, "verify_certificate")
     if isinstance(certificate, (str, bytes)):
         certificate = parse_certificate_json(certificate)
     parameters, policy_read = _parse(certificate)
@@ -1501,6 +1494,29 @@ def sign_certificate(certificate: bytes | str, private_key: bytes | str) -> byte
               "key_sha256": _fingerprint(key.public_key()),
               "signature": base64.b64encode(key.sign(data)).decode("ascii")}
     return (json.dumps(record, indent=2) + "\n").encode("utf-8")
+
+
+def signer(certificate, signature: bytes | str | None, public_key: bytes | str | None,
+           owner: str) -> str | None:
+    """The fingerprint of the key that signed a certificate, when a verifier (``owner``) is
+    given ``public_key`` and ``signature`` (None when given neither): the one signature check
+    of every certificate kind (:func:`verify_signature`).
+
+    Raises
+    ------
+    InvalidParameterError
+        Only one of the two given; ``certificate`` not its exact bytes; as
+        :func:`verify_signature`.
+    """
+    if public_key is None and signature is None:
+        return None
+    if public_key is None or signature is None:
+        raise InvalidParameterError(f"{owner} checks a signature with both 'public_key' and "
+                                    f"'signature'; one was not given.")
+    if not isinstance(certificate, (str, bytes)):
+        raise param_error("certificate", owner, "be the certificate's exact bytes to check "
+                          "its signature", type(certificate).__name__)
+    return verify_signature(certificate, signature, public_key)
 
 
 def verify_signature(certificate: bytes | str, signature: bytes | str,

@@ -187,6 +187,12 @@ def _sign_option(p: argparse.ArgumentParser) -> None:
                         "it (needs the 'sign' extra)")
 
 
+def _public_key_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--public-key", default=None, metavar="PEM",
+                   help="check the certificate's Ed25519 signature (the file JSON.sig) with "
+                        "this public key; the VERIFIED line names the key's fingerprint")
+
+
 def _escape_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--escape-formulas", action="store_true",
                    help="prefix an apostrophe to every input cell a spreadsheet would run as "
@@ -388,9 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default=None, metavar="TOML",
                    help="exit 1 unless the certificate certifies this policy file's skyline "
                         "policy and [criteria]")
-    p.add_argument("--public-key", default=None, metavar="PEM",
-                   help="check the certificate's Ed25519 signature (the file JSON.sig) with "
-                        "this public key; the VERIFIED line names the key's fingerprint")
+    _public_key_option(p)
     _run_options(p, cmd_verify)
 
     p = table_command("risk", "re-identification risk of a table on its quasi-identifiers",
@@ -437,6 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--require-safe", action="store_true",
                    help="exit 1 unless the certificate verifies AND its verdict is certified "
                         "(for pipelines: verify && publish)")
+    _public_key_option(q)
     _common_output(q)
     q.set_defaults(handler=cmd_transparency_verify)
     for name, help_text, description in (
@@ -480,6 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
             q.set_defaults(handler=cmd_transparency_optimize)
         q.add_argument("--certificate", metavar="JSON",
                        help="also write a certificate of the rule (optimize: needs --output)")
+        _sign_option(q)
         q.add_argument("--report", metavar="HTML",
                        help="also write a self-contained HTML report")
         _common_output(q)

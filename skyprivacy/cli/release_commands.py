@@ -63,7 +63,7 @@ from .release_inputs import (
     suppression_reasons,
 )
 from .shared import EXIT_OK, EXIT_UNSAFE, release_line, text_table, verdict_line
-from .signing import add_certificate, read_key, signature_outputs, signature_path
+from .signing import add_certificate, signature_outputs, signed_by_text, signed_inputs
 
 
 def cmd_check(ctx: Context) -> int:
@@ -608,16 +608,7 @@ def cmd_verify(ctx: Context) -> int:
     ``--public-key``."""
     args = ctx.args
     certificate = read_certificate(args.certificate)
-    signed: dict = {}
-    if args.public_key is not None:
-        key = read_key(args.public_key, "--public-key")
-        try:
-            signature = read_bytes(signature_path(args.certificate), noun="signature file")
-        except InputError as exc:
-            raise InputError(f"{exc} --public-key checks the signature that --sign writes "
-                             f"beside the certificate.") from None
-        signed = {"public_key": key, "signature": signature,
-                  "certificate_bytes": read_bytes(args.certificate, noun="certificate")}
+    signed = signed_inputs(args)
     expected_policy = read_criteria(args.policy) if args.policy else None
     raw = read_input(args, one_partition_per_file=True) if is_dask(args) else read_input(args)
     labels_path, labels = _labels_input(args, certificate), None
@@ -690,9 +681,7 @@ def _certified_text(summary: dict) -> str:
             + ("not recorded" if kept is None else ", ".join(kept) if kept else "none")
             + "; policy " + (f"sha256 {policy}" if policy else "none")
             + (f"; criteria {criteria}" if criteria else "")
-            + f"; text compared {summary['text']}"
-            + (f"; signed by Ed25519 key {summary['signed_by']}" if "signed_by" in summary
-               else "; unsigned"))
+            + f"; text compared {summary['text']}; " + signed_by_text(summary))
 
 
 def _verify_hierarchies(args, certificate: dict, original) -> dict | None:
