@@ -68,8 +68,13 @@ def released_rows(args, table: pd.DataFrame, released: pd.DataFrame) -> pd.DataF
         return released
     if not isinstance(released, pd.DataFrame):  # a dask release: its persons' labels
         labels = released[[person, *args.qi]].compute().set_index(person)
-        return table.map_partitions(_labelled, labels, person, meta=table._meta)
+        return table.map_partitions(_labelled, labels, person, meta=_empty(table))
     return _labelled(table, released.set_index(person)[list(args.qi)], person)
+
+
+def _empty(table) -> pd.DataFrame:
+    """An empty frame of a dask frame's columns and dtypes (its partitions' form)."""
+    return pd.DataFrame({c: pd.Series([], dtype=t) for c, t in table.dtypes.items()})
 
 
 def _labelled(table: pd.DataFrame, labels: pd.DataFrame, person: str) -> pd.DataFrame:
@@ -119,7 +124,7 @@ def _persons_dask(args, table, person: str):
                     f"quasi-identifiers must agree on all their rows.")
         lengths = table.map_partitions(len).compute().tolist()
         offsets = [sum(lengths[:i]) for i in range(len(lengths))]
-        meta = table._meta.assign(**{_FIRST: pd.Series([], dtype="int64")})
+        meta = _empty(table).assign(**{_FIRST: pd.Series([], dtype="int64")})
         framed = dd.from_delayed([delayed(_with_positions)(part, offset) for part, offset
                                   in zip(table.to_delayed(), offsets)], meta=meta,
                                  verify_meta=False)

@@ -77,8 +77,9 @@ def test_the_anonymizers_take_the_whitespace_option_on_dask_as_on_pandas(to_dask
     groups = {}
     for name, call in calls.items():
         for whitespace in ("strip", "keep"):
-            expected, said = reports(lambda: call(table, whitespace))
-            got, told = reports(lambda: call(to_dask(table, npartitions=3), whitespace))
+            expected, said = reports(lambda c=call, ws=whitespace: c(table, ws))
+            got, told = reports(lambda c=call, ws=whitespace: c(to_dask(table, npartitions=3),
+                                                                ws))
             pd.testing.assert_frame_equal(got.table.compute().sort_index(),
                                           expected.table.sort_index())
             assert told == said
