@@ -125,6 +125,7 @@ __all__ = [
     "generate_signing_key",
     "key_fingerprint",
     "sign_certificate",
+    "signer",
     "verify_signature",
 ]
 
@@ -1087,15 +1088,7 @@ def verify_certificate(table: pd.DataFrame, certificate: Mapping | str | bytes, 
     >>> check.ok, check.differences[0][:39]
     (False, 'The table does not match the certificat')
     """
-    signed_by = None
-    if public_key is not None or signature is not None:
-        if public_key is None or signature is None:
-            raise InvalidParameterError("verify_certificate checks a signature with both "
-                                        "'public_key' and 'signature'; one was not given.")
-        if not isinstance(certificate, (str, bytes)):
-            raise param_error("certificate", "verify_certificate", "be the certificate's "
-                              "exact bytes to check its signature", type(certificate).__name__)
-        signed_by = verify_signature(certificate, signature, public_key)
+    signed_by = signer(certificate, signature, public_key, "verify_certificate")
     if isinstance(certificate, (str, bytes)):
         certificate = parse_certificate_json(certificate)
     parameters, policy_read = _parse(certificate)
@@ -1503,6 +1496,29 @@ def sign_certificate(certificate: bytes | str, private_key: bytes | str) -> byte
     return (json.dumps(record, indent=2) + "\n").encode("utf-8")
 
 
+def signer(certificate, signature: bytes | str | None, public_key: bytes | str | None,
+           owner: str) -> str | None:
+    """The fingerprint of the key that signed a certificate, when a verifier (``owner``) is
+    given ``public_key`` and ``signature`` (None when given neither): the one signature check
+    of every certificate kind (:func:`verify_signature`).
+
+    Raises
+    ------
+    InvalidParameterError
+        Only one of the two given; ``certificate`` not its exact bytes; as
+        :func:`verify_signature`.
+    """
+    if public_key is None and signature is None:
+        return None
+    if public_key is None or signature is None:
+        raise InvalidParameterError(f"{owner} checks a signature with both 'public_key' and "
+                                    f"'signature'; one was not given.")
+    if not isinstance(certificate, (str, bytes)):
+        raise param_error("certificate", owner, "be the certificate's exact bytes to check "
+                          "its signature", type(certificate).__name__)
+    return verify_signature(certificate, signature, public_key)
+
+
 def verify_signature(certificate: bytes | str, signature: bytes | str,
                      public_key: bytes | str) -> str:
     """Check a detached signature (:func:`sign_certificate`) of a certificate's bytes.
@@ -1862,7 +1878,8 @@ def anonymization_certificate(result, *, qi, sensitive: str, criteria,
                               suppressed: str = "drop", suppression_limit=0,
                               reasons: Sequence | None = None, semantics: str = "svpi",
                               created: str | None = None,
-                              labels: Mapping | None = None, classification=None) -> dict:
+                              labels: Mapping | None = None, classification=None,
+                              whitespace: str = "strip") -> dict:
     """A certificate of a release made by :func:`skyprivacy.anonymize` under combined
     criteria, with how it was made.
 
@@ -1887,8 +1904,9 @@ def anonymization_certificate(result, *, qi, sensitive: str, criteria,
         Why rows were suppressed: one entry per suppressed group, ``{"group": {qi: label},
         "n_rows": int, "fails": [criterion, ...]}``, as the command line computes it; their
         rows must add up to ``result.suppressed``.
-    semantics, created, labels, classification
-        As in :func:`build_certificate`.
+    semantics, created, labels, classification, whitespace
+        As in :func:`build_certificate` (``whitespace``: the one the release was made with,
+        recorded as the certificate's ``normalization``).
 
     Returns
     -------
@@ -1942,13 +1960,16 @@ def anonymization_certificate(result, *, qi, sensitive: str, criteria,
             raise param_error("reasons", owner, f"account for the {n_suppressed} suppressed "
                               f"rows", reasons)
     semantics = check_semantics(semantics, owner)
+    if whitespace not in WHITESPACE:
+        raise param_error("whitespace", owner, f"be one of {list(WHITESPACE)}", whitespace)
     release = _release_of(_text_of(table), {"qi": _columns(qi, owner), "group": None,
                                             "individual": None, "sensitive": sensitive,
-                                            "semantics": semantics})
+                                            "semantics": semantics}, whitespace)
     certificate = _certificate(table, policy, sensitive=sensitive, qi=qi, group=None,
                                individual=None, semantics=semantics, result=None,
                                created=created, labels=labels, criteria=others,
-                               release=release, classification=classification)
+                               release=release, classification=classification,
+                               whitespace=whitespace)
     value = getattr(result, "value", None)
     levels = getattr(result, "levels", None)
     certificate["anonymization"] = {

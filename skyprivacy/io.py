@@ -101,6 +101,7 @@ __all__ = [
     "write_table",
     "write_text",
     "read_table_dask",
+    "undecodable_csv",
     "write_parquet_dataset",
     "write_dataset",
 ]
@@ -458,12 +459,13 @@ def _bom(head: bytes) -> tuple[str, int] | None:
 
 
 def _not_text(data: bytes, where: str, codec: str, skip: int, exc: UnicodeDecodeError,
-              given: bool) -> InputError:
+              given: bool, lines_before: int = 0) -> InputError:
     """The one-line error of a table that does not decode: the first bad byte, its line and
-    its byte within the line (both from 1), and the option that reads it."""
+    its byte within the line (both from 1; ``data`` starting after ``lines_before`` whole
+    lines of the file), and the option that reads it."""
     start = skip + exc.start
     before = data[skip:start].decode(codec, errors="replace")
-    line = before.count("\n") + 1
+    line = lines_before + before.count("\n") + 1
     tail = before[before.rfind("\n") + 1:]
     try:
         column = len(tail.encode(codec)) - len("".encode(codec)) + 1  # utf-16 adds a mark
@@ -1480,6 +1482,74 @@ def _opening_not_text(file: str, codec: str, given: bool) -> InputError:
 
 #: Encodings whose line break is the byte 0x0A alone (a CSV file may be cut into blocks there).
 _ASCII_BASED = ("cp1252", "iso8859-1", "iso8859-15", "ascii", "utf-8")
+#: Bytes read at a time when a partitioned table's CSV files are searched for a bad byte.
+_SCAN_BYTES = 1 << 22
+
+
+def undecodable_csv(path, encoding: str | None = None) -> InputError | None:
+    """The error of the first CSV file of a partitioned table (``path``: a file or a glob, as
+    :func:`read_table_dask` takes it) holding a byte its codec cannot decode: the file, the
+    byte, its line and its byte within that line, as :func:`read_table` says of one file;
+    None when every file decodes.
+
+    The workers decode the files in blocks that know neither their file nor their first
+    line, so a decoding error is located here, after it happened, by reading the files again
+    (ASCII-based codecs a few MiB at a time, cut at line breaks).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> for i, text in enumerate([b"a\\n1\\n", b"a\\n2\\n\\xe9\\n"]):
+    ...     _ = open(os.path.join(folder, f"part{i}.csv"), "wb").write(text)
+    >>> where, what = str(undecodable_csv(os.path.join(folder, "*.csv"))).split(": ", 1)
+    >>> where.endswith("part1.csv' is not UTF-8 text"), what[:28]
+    (True, 'byte 0xe9 at line 3, byte 1;')
+    """
+    import glob
+
+    path = os.fspath(path)
+    files = sorted(glob.glob(path)) if glob.has_magic(path) else [path]
+    encoding = text_encoding(encoding)
+    for file in files:
+        if os.path.isdir(file) or _is_parquet(file):
+            continue
+        error = _file_not_text(file, _dask_codec(file, encoding), encoding is not None)
+        if error is not None:
+            return error
+    return None
+
+
+def _file_not_text(file: str, codec: str, given: bool) -> InputError | None:
+    """:func:`_not_text` of one CSV file read with ``codec`` (None when it decodes)."""
+    name = "utf-8" if codec == "utf-8-sig" else codec
+    if name not in _ASCII_BASED:  # UTF-16/32: read whole, as the workers read it
+        with open(file, "rb") as stream:
+            data = stream.read()
+        mark = _bom(data[:4])
+        codec, skip = mark if mark is not None and mark[0].startswith(name) else (name, 0)
+        try:
+            data[skip:].decode(codec)
+        except UnicodeDecodeError as exc:
+            return _not_text(data, _name(file), codec, skip, exc, given)
+        return None
+    lines, carry = 0, b""
+    with open(file, "rb") as stream:
+        head = stream.read(len(codecs.BOM_UTF8))
+        if not (name == "utf-8" and head == codecs.BOM_UTF8):
+            carry = head
+        while True:
+            chunk = stream.read(_SCAN_BYTES)
+            data = carry + chunk
+            cut = data.rfind(b"\n") + 1 if chunk else len(data)  # whole lines, then the rest
+            piece, carry = data[:cut], data[cut:]
+            try:
+                piece.decode(name)
+            except UnicodeDecodeError as exc:
+                return _not_text(piece, _name(file), name, 0, exc, given, lines)
+            lines += piece.count(b"\n")
+            if not chunk:
+                return None
 
 
 def _dask_codec(file: str, encoding: str | None) -> str:

@@ -16,7 +16,8 @@ from skyprivacy import Policy, ReleaseCandidate, skyline_check
 from skyprivacy.anonymize import k_anonymize, skyline_anonymize
 from skyprivacy.certificate import build_certificate, verify_certificate
 from skyprivacy.datasets import bundled
-from skyprivacy.errors import CanonicalTextWarning, InvalidParameterError
+from skyprivacy.errors import (CanonicalTextWarning, HierarchyError, InvalidParameterError,
+                               UnusedPolicyValueWarning)
 
 SCRIPT = os.path.join(os.path.dirname(sys.executable), "skyprivacy")  # the console script
 NFC = "caf\u00e9"
@@ -247,3 +248,167 @@ def test_an_explicit_order_names_values_in_canonical_form():
     with pytest.raises(InvalidParameterError, match=f"lists {NFD!r} twice for 'sev'"):
         k_anonymize(table, qi="sev", k=4, drop=["disease"],
                     order={"sev": ["low", NFC, NFD, "high"]})
+
+
+# --------------------------------------------------------------- the anonymizers' whitespace
+#: ' a' and 'a' are one city under whitespace='strip', two under 'keep'; ' Flu' and 'Flu'
+#: likewise one sensitive value or two
+SPACED = pd.DataFrame({"city": [" a", "a", " a", "a", "b", "b", "b"],
+                       "disease": ["Flu", "Cold", "HIV", "Gout", "Flu", " Flu", "Cold"]})
+C06 = Policy.uniform([(0, 0, 0, 0.6)])
+
+
+def quietly(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CanonicalTextWarning)
+        return call()
+
+
+def test_k_anonymize_groups_surrounding_spaces_per_the_whitespace_option():
+    before = SPACED.copy()
+    strip = quietly(lambda: k_anonymize(SPACED, qi="city", k=2, drop=["disease"]))
+    keep = k_anonymize(SPACED, qi="city", k=2, drop=["disease"], whitespace="keep")
+    assert strip.groups["n_individuals"].tolist() == [4, 3]
+    assert keep.groups["n_individuals"].tolist() == [2, 2, 3]
+    assert keep.table["city"].tolist() == SPACED["city"].tolist()  # released as written
+    pd.testing.assert_frame_equal(SPACED, before)
+
+
+def test_skyline_anonymize_reads_values_and_verdicts_per_the_whitespace_option():
+    strip = quietly(lambda: skyline_anonymize(SPACED, qi="city", sensitive="disease",
+                                              policy=C06))
+    keep = skyline_anonymize(SPACED, qi="city", sensitive="disease", policy=C06,
+                             whitespace="keep")
+    assert strip.candidate.values == ("Cold", "Flu", "Gout", "HIV")
+    assert keep.candidate.values == (" Flu", "Cold", "Flu", "Gout", "HIV")
+    # strip: 'b' holds Flu twice (2/3 >= 0.6), so one group; keep: 'Flu' and ' Flu' apart
+    assert strip.candidate.n_groups == 1 and keep.candidate.n_groups == 3
+    assert strip.certificate.safe and keep.certificate.safe
+    assert keep.candidate.whitespace == "keep"
+    # the release made under 'keep' is unsafe when its text is compared with 'strip'
+    strict = quietly(lambda: build_certificate(keep.table, C06, qi="city",
+                                               sensitive="disease"))
+    assert strict["verdict"] == "unsafe"
+    cert = build_certificate(keep.table, C06, qi="city", sensitive="disease",
+                             whitespace="keep", result=keep.certificate)
+    assert cert["verdict"] == "safe" and verify_certificate(keep.table, cert).ok
+
+
+def test_anonymize_under_criteria_takes_the_whitespace_option():
+    from skyprivacy import anonymize
+    from skyprivacy.certificate import anonymization_certificate
+    from skyprivacy.criteria import KAnonymity
+
+    strip = quietly(lambda: anonymize(SPACED, qi="city", sensitive="disease",
+                                      criteria=[KAnonymity(2)]))
+    keep = anonymize(SPACED, qi="city", sensitive="disease", criteria=[KAnonymity(2)],
+                     whitespace="keep")
+    assert strip.candidate.n_groups == 2 and keep.candidate.n_groups == 3
+    cert = anonymization_certificate(keep, qi="city", sensitive="disease",
+                                     criteria=[KAnonymity(2)], whitespace="keep")
+    assert cert["normalization"]["whitespace"] == "keep" and cert["verdict"] == "safe"
+    assert verify_certificate(keep.table, cert).ok
+    with pytest.raises(InvalidParameterError, match=r"^The 'whitespace' parameter of "
+                       r"anonymization_certificate must be one of \['strip', 'keep'\]\. Got "
+                       r"'trim' instead\.$"):
+        anonymization_certificate(keep, qi="city", sensitive="disease",
+                                  criteria=[KAnonymity(2)], whitespace="trim")
+    with pytest.raises(InvalidParameterError, match=r"^whitespace='keep' works with "
+                       r"method='mondrian'; full-domain search compares text with "
+                       r"whitespace='strip'\.$"):
+        anonymize(SPACED, qi="city", sensitive="disease", criteria=[KAnonymity(2)],
+                  method="full-domain", whitespace="keep")
+    with pytest.raises(InvalidParameterError, match=r"^The 'whitespace' parameter of "
+                       r"anonymize must be one of \['strip', 'keep'\]\. Got None instead\.$"):
+        anonymize(SPACED, qi="city", sensitive="disease", criteria=[KAnonymity(2)],
+                  whitespace=None)
+
+
+@pytest.mark.parametrize("call", ["skyline_anonymize", "k_anonymize"])
+def test_a_bad_whitespace_option_is_named(call):
+    args = ({"sensitive": "disease", "policy": C06} if call == "skyline_anonymize"
+            else {"k": 2, "drop": ["disease"]})
+    function = skyline_anonymize if call == "skyline_anonymize" else k_anonymize
+    with pytest.raises(InvalidParameterError, match=rf"^The 'whitespace' parameter of {call} "
+                       rf"must be one of \['strip', 'keep'\]\. Got 'trim' instead\.$"):
+        function(SPACED, qi="city", whitespace="trim", **args)
+
+
+def test_policy_keys_are_matched_per_the_whitespace_option():
+    # ' Flu' names 'Flu' under strip: the search protects it as the certificate checks it
+    table = pd.DataFrame({"city": list("aaabbb"),
+                          "disease": ["Flu", "Flu", "Cold", "Cold", "HIV", "Gout"]})
+    policy = Policy({" Flu": [(0, 0, 0, 0.6)]}, default=[(0, 0, 0, 0.9)])
+    strip = skyline_anonymize(table, qi="city", sensitive="disease", policy=policy)
+    assert strip.candidate.n_groups == 1 and strip.certificate.safe  # 2/6 < 0.6 <= 2/3
+    with pytest.warns(UnusedPolicyValueWarning, match="' Flu'"):  # no cell under keep
+        kept = skyline_anonymize(table, qi="city", sensitive="disease", policy=policy,
+                                 whitespace="keep")
+    assert kept.candidate.n_groups == 2 and kept.certificate.safe
+    two = Policy({"Flu": [(0, 0, 0, 0.9)], "Flu ": [(0, 0, 0, 0.5)]})
+    with pytest.raises(InvalidParameterError, match=r"^The policy gives 'Flu' and 'Flu ' "
+                       r"different skylines, but they are the same value 'Flu' after text "
+                       r"normalization \(docs/canonical-text\.md\); give it one skyline\.$"):
+        skyline_anonymize(table, qi="city", sensitive="disease", policy=two)
+
+
+def test_hierarchy_leaves_are_found_per_the_whitespace_option():
+    sex = bundled("adult", "sex")
+    assert sex.generalize([" Female", "Male\u200b"], 0) == ["Female", "Male"]
+    assert sex.generalize(["Female", "Male\u200b"], 0, whitespace="keep") == ["Female",
+                                                                                "Male"]
+    with pytest.raises(HierarchyError, match=r"does not cover 1 distinct value\(s\) of the "
+                       r"data \(1 row\(s\)\): \[' Female'\]"):
+        sex.generalize([" Female", "Male"], 0, whitespace="keep")
+    with pytest.raises(InvalidParameterError, match=r"^The 'whitespace' parameter of "
+                       r"Hierarchy.generalize must be one of \['strip', 'keep'\]\. Got 'trim' "
+                       r"instead\.$"):
+        sex.generalize(["Male"], 0, whitespace="trim")
+    table = pd.DataFrame({"sex": ["Male", " Male", "Female", "Female"], "disease": list("abab")})
+    assert quietly(lambda: k_anonymize(table, qi="sex", k=2, drop=["disease"],
+                                       hierarchies={"sex": sex})).safe
+    with pytest.raises(HierarchyError, match=r"^Hierarchy for column 'sex': Hierarchy 'sex' "
+                       r"does not cover 1 distinct value\(s\) of the data \(1 row\(s\)\): "
+                       r"\[' Male'\]"):
+        k_anonymize(table, qi="sex", k=2, drop=["disease"], hierarchies={"sex": sex},
+                    whitespace="keep")
+
+
+def test_the_command_line_anonymizes_and_verifies_under_whitespace_keep(tmp_path, capsys,
+                                                                        monkeypatch):
+    from skyprivacy.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    SPACED.to_csv("t.csv", index=False)
+    (tmp_path / "p.toml").write_text("[default]\nskyline = [[0, 0, 0, 0.6]]\n")
+    before = (tmp_path / "t.csv").read_bytes()
+    anonymize = ["anonymize", "t.csv", "--qi", "city", "--sensitive", "disease", "--policy",
+                 "p.toml", "-q"]
+    assert main([*anonymize, "--output", "keep.csv", "--whitespace", "keep"]) == 0
+    assert main([*anonymize, "--output", "strip.csv"]) == 0
+    capsys.readouterr()
+    kept, stripped = (pd.read_csv(tmp_path / name, keep_default_na=False)
+                      for name in ("keep.csv", "strip.csv"))
+    assert kept["city"].nunique() == 3 and stripped["city"].nunique() == 1
+    cert = json.loads((tmp_path / "keep.cert.json").read_text())
+    assert cert["normalization"] == {"unicode": "NFC", "whitespace": "keep",
+                                     "removed": ["U+200B", "U+2060", "U+FEFF"]}
+    assert main(["verify", "keep.csv", "--certificate", "keep.cert.json"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("VERIFIED: keep.csv matches keep.cert.json") and \
+        "text compared NFC, whitespace keep" in out
+    # under criteria too; full-domain search compares with strip only
+    assert main([*anonymize, "--k", "2", "--output", "k.csv", "--whitespace", "keep"]) == 0
+    assert json.loads((tmp_path / "k.cert.json").read_text())["normalization"][
+        "whitespace"] == "keep"
+    assert main(["verify", "k.csv", "--certificate", "k.cert.json", "-q"]) == 0
+    capsys.readouterr()
+    assert main([*anonymize, "--k", "2", "--output", "f.csv", "--whitespace", "keep",
+                 "--method", "full-domain"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        "skyprivacy anonymize: error: --whitespace keep works with --method mondrian; "
+        "--method full-domain compares text with --whitespace strip (see skyprivacy "
+        "anonymize --help)"]
+    assert not (tmp_path / "f.csv").exists()
+    assert (tmp_path / "t.csv").read_bytes() == before

@@ -84,6 +84,7 @@ INSTANCES = {
     DecisionTable: _decision_table,
     TradeoffCurve: EXAMPLES[TradeoffCurve],
     IdentityRisk: lambda: identity_risk(pd.DataFrame({"g": ["a"]}), qi="g"),
+    Hierarchy: EXAMPLES[Hierarchy],
 }
 
 

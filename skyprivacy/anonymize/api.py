@@ -16,6 +16,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from .._core.canonical import WHITESPACE, canonical_text
 from .._core.display import finish, progress_callback
 from .._core.engines import dispatchable, partitioned_engine
 from ..check import skyline_check
@@ -79,11 +80,12 @@ class PandasEngine:
         table, n = self.table, len(self.table)
         elem_row, elem_val, values = (
             (np.arange(n), np.zeros(n, dtype=np.int64), [0]) if sensitive is None else
-            encode_sensitive(table[sensitive], semantics=checked.semantics, missing=missing))
+            encode_sensitive(table[sensitive], semantics=checked.semantics, missing=missing,
+                             whitespace=checked.whitespace))
         self.attrs = [make_encoder(name, table[name], checked.kinds[name],
                                    checked.hierarchies.get(name),
                                    checked.orders.get(name, "sorted"), checked.label_length,
-                                   balanced=split == "loss")
+                                   balanced=split == "loss", whitespace=checked.whitespace)
                       for name in checked.qi]
         self.source = self.audit = MemorySource(
             self.attrs, np.column_stack([attr.codes for attr in self.attrs]), elem_row,
@@ -111,10 +113,43 @@ class PandasEngine:
                 groups, groups["n_individuals"].to_numpy())
 
 
+def search_policy(policy: Policy, whitespace: str) -> Policy:
+    """The policy as the search reads it: its keys in canonical form under ``whitespace``
+    (docs/canonical-text.md), as the search's sensitive values are, so a key finds the cells
+    it names in the search as in the certificate's :func:`~skyprivacy.skyline_check`.
+
+    Raises
+    ------
+    InvalidParameterError
+        Two keys name one value with different skylines (the check's words).
+
+    Examples
+    --------
+    >>> search_policy(Policy({" Flu": [(0, 0, 0, 0.5)]}), "strip").values
+    ('Flu',)
+    >>> search_policy(Policy({" Flu": [(0, 0, 0, 0.5)]}), "keep").values
+    (' Flu',)
+    """
+    skylines: dict = {}
+    first: dict = {}
+    for key, skyline in policy.items():
+        value = canonical_text(key, whitespace)
+        if value in skylines and skylines[value] != skyline:
+            raise InvalidParameterError(
+                f"The policy gives {first[value]!r} and {key!r} different skylines, but they "
+                f"are the same value {value!r} after text normalization "
+                f"(docs/canonical-text.md); give it one skyline.")
+        skylines.setdefault(value, skyline)
+        first.setdefault(value, key)
+    if list(skylines) == list(policy.values):
+        return policy
+    return Policy(skylines, default=policy.default)
+
+
 def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, split, output,
                    random_state, group_column, progress, numeric, categorical, order,
                    label_length, missing, keep=None, drop=None,
-                   keep_rest: bool = False) -> AnonymizationResult:
+                   keep_rest: bool = False, whitespace: str = "strip") -> AnonymizationResult:
     """:func:`skyline_anonymize` over an engine (:class:`PandasEngine`, or the Dask
     engine's): the checks (the roles of the columns after every option,
     :func:`~.inputs.classified`), the search, the release without its dropped columns and
@@ -125,20 +160,21 @@ def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, spl
         policy=policy, hierarchies=hierarchies, semantics=semantics, split=split,
         output=output, group_column=group_column, missing=missing, numeric=numeric,
         categorical=categorical, order=order, label_length=label_length,
-        owner="skyline_anonymize")
+        owner="skyline_anonymize", whitespace=whitespace)
     qi, policy, semantics = checked.qi, checked.policy, checked.semantics
-    search = engine.search(checked, sensitive, policy, split, None, progress, missing)
+    keyed = search_policy(policy, whitespace)  # keys as the search's values: canonical
+    search = engine.search(checked, sensitive, keyed, split, None, progress, missing)
     # the roles of the other columns: after every check of the data, before the search
     classification, _ = classified(engine.table, qi=qi, sensitive=sensitive, keep=keep,
                                    drop=drop, keep_rest=keep_rest, owner="skyline_anonymize")
-    check_feasible(search.root(), search.values, semantics, policy)
+    check_feasible(search.root(), search.values, semantics, keyed)
     n_splits = search.run()
     finish(progress)
     released, assignment, groups, _ = search.release(output, random_state, group_column)
     released = classification.select(released)
     candidate = release_candidate(released, qi=qi, sensitive=sensitive, output=output,
                                   group_column=group_column, semantics=semantics,
-                                  missing=missing)
+                                  missing=missing, whitespace=whitespace)
     result = AnonymizationResult(
         table=released, candidate=candidate, certificate=skyline_check(candidate, policy),
         assignment=assignment, groups=groups, qi=tuple(qi), sensitive=sensitive,
@@ -151,7 +187,7 @@ def skyline_search(engine, *, qi, sensitive, policy, hierarchies, semantics, spl
 
 def k_search(engine, *, qi, k: int, hierarchies, split, output, group_column, progress,
              numeric, categorical, order, label_length, missing, keep=None, drop=None,
-             keep_rest: bool = False) -> KAnonymizationResult:
+             keep_rest: bool = False, whitespace: str = "strip") -> KAnonymizationResult:
     """:func:`k_anonymize` over an engine: the checks (of the QI columns beside the identity
     marker), the search under the size rule, the release and its k-anonymity certificate."""
     progress = progress_callback(progress, owner="k_anonymize", label="anonymizing")
@@ -162,7 +198,8 @@ def k_search(engine, *, qi, k: int, hierarchies, split, output, group_column, pr
         split=split, output=output, group_column=group_column, missing=missing,
         numeric=numeric, categorical=categorical, order=order, label_length=label_length,
         owner="k_anonymize", columns=pd.DataFrame(
-            columns=[IDENTITY] + [c for c in listed if c in engine.table.columns]))
+            columns=[IDENTITY] + [c for c in listed if c in engine.table.columns]),
+        whitespace=whitespace)
     search = engine.search(checked, None, None, split, k, progress, missing)
     if search.n_rows < k:
         raise InfeasibleError(f"The table has {search.n_rows} rows, fewer than k = {k}: no "
@@ -188,7 +225,8 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
                       progress=None, numeric=None, categorical=None, order=None,
                       label_length: int | None = DEFAULT_LABEL_LENGTH,
                       local_rows: int | None = None, missing: str = "error", keep=None,
-                      drop=None, keep_rest: bool = False) -> AnonymizationResult:
+                      drop=None, keep_rest: bool = False,
+                      whitespace: str = "strip") -> AnonymizationResult:
     """Generalize or bucketize a table so that it is safe under a skyline policy (Fig. 4).
 
     Parameters
@@ -267,6 +305,13 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         Keep every column not otherwise classified, with an
         :class:`~skyprivacy.errors.UnanalysedColumnWarning` naming the columns copied
         unanalysed (without it, an unclassified column is an error).
+    whitespace : {'strip', 'keep'}, default 'strip'
+        How text cells, policy keys and hierarchy leaves are compared
+        (docs/canonical-text.md): in Unicode NFC without zero-width characters, their
+        surrounding whitespace stripped (``' Flu'`` is ``'Flu'``) or, with ``'keep'``,
+        compared (two values), as :meth:`ReleaseCandidate.from_table` and
+        :func:`skyprivacy.certificate.build_certificate` take it; released cells keep their
+        exact text.
 
     Returns
     -------
@@ -316,7 +361,7 @@ def skyline_anonymize(table: pd.DataFrame, *, qi, sensitive: str, policy: Policy
         semantics=semantics, split=split, output=output, random_state=random_state,
         group_column=group_column, progress=progress, numeric=numeric, categorical=categorical,
         order=order, label_length=label_length, missing=missing, keep=keep, drop=drop,
-        keep_rest=keep_rest)
+        keep_rest=keep_rest, whitespace=whitespace)
 
 
 @dispatchable  # a dask frame: the same search, distributed (docs/dask.md)
@@ -326,7 +371,8 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
                 categorical=None, order=None,
                 label_length: int | None = DEFAULT_LABEL_LENGTH,
                 local_rows: int | None = None, missing: str = "error", keep=None,
-                drop=None, keep_rest: bool = False) -> KAnonymizationResult:
+                drop=None, keep_rest: bool = False,
+                whitespace: str = "strip") -> KAnonymizationResult:
     """k-anonymity with the SkylineAnonymize engine (Proposition 3).
 
     With the identity of each individual as the sensitive value, the skyline point
@@ -340,7 +386,7 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
     k : int
         At least 2.
     hierarchies, split, output, group_column, progress, numeric, categorical, order
-    label_length, local_rows, missing, keep, drop, keep_rest
+    label_length, local_rows, missing, keep, drop, keep_rest, whitespace
         As in :func:`skyline_anonymize` (``split`` defaults to Mondrian's widest range; the
         information gain needs a sensitive attribute); every column is a QI, kept or
         dropped.
@@ -368,7 +414,7 @@ def k_anonymize(table: pd.DataFrame, *, qi, k: int, hierarchies: Mapping | None 
                     output=output, group_column=group_column, progress=progress,
                     numeric=numeric, categorical=categorical, order=order,
                     label_length=label_length, missing=missing, keep=keep, drop=drop,
-                    keep_rest=keep_rest)
+                    keep_rest=keep_rest, whitespace=whitespace)
 
 
 def splittable_groups(result: AnonymizationResult, policy: Policy) -> list[tuple[int, str]]:
@@ -448,7 +494,8 @@ def mondrian_criteria(criteria, owner: str = "anonymize") -> tuple:
 
 
 def mondrian_search(new_engine, *, qi, sensitive, criteria, hierarchies, semantics, split,
-                    budget: int, mask: bool, missing: str, progress=None) -> AnonymizeResult:
+                    budget: int, mask: bool, missing: str, progress=None,
+                    whitespace: str = "strip") -> AnonymizeResult:
     """:func:`anonymize`'s Mondrian over an engine (``new_engine()`` makes a fresh one:
     :class:`PandasEngine`, or the Dask engine's): the checks, the search under
     :class:`~.rules.CriteriaRule`, the release with its suppressed rows, and an independent
@@ -466,13 +513,14 @@ def mondrian_search(new_engine, *, qi, sensitive, criteria, hierarchies, semanti
             Policy.uniform([(0, 0, 0, 1)]), hierarchies=hierarchies, semantics=semantics,
             split=split, output="generalized", group_column="group", missing=missing,
             numeric=None, categorical=None, order=None, label_length=DEFAULT_LABEL_LENGTH,
-            owner=owner)
+            owner=owner, whitespace=whitespace)
         qi_list, semantics = checked.qi, checked.semantics
-        search = engine.search(checked, sensitive, policy, split,
+        keyed = None if policy is None else search_policy(policy, whitespace)
+        search = engine.search(checked, sensitive, keyed, split,
                                None if policy is not None else 1, progress, missing)
         root = search.root()
-        if policy is not None:
-            check_feasible(root, search.values, semantics, policy)
+        if keyed is not None:
+            check_feasible(root, search.values, semantics, keyed)
         totals = np.zeros(len(search.values), dtype=np.int64)
         np.add.at(totals, root.value, root.count)
         rule = search.rules.criteria = CriteriaRule(
@@ -489,7 +537,8 @@ def mondrian_search(new_engine, *, qi, sensitive, criteria, hierarchies, semanti
                                            mask=mask)
         candidate = release_candidate(released, qi=qi_list, sensitive=sensitive,
                                       output="generalized", group_column="group",
-                                      semantics=semantics, missing=missing)
+                                      semantics=semantics, missing=missing,
+                                      whitespace=whitespace)
         unsafe = [repr(c) for c in listed if not c.evaluate(candidate).safe]
         if not unsafe:
             assert rule.suppressed <= budget
@@ -507,7 +556,7 @@ def anonymize(table: pd.DataFrame, *, qi, sensitive, criteria, method: str = "mo
               hierarchies: Mapping | None = None, semantics: str = "svpi",
               missing: str = "error", frontier: bool = False, split: str = "infogain",
               local_rows: int | None = None, keep=None, drop=None,
-              keep_rest: bool = False) -> AnonymizeResult:
+              keep_rest: bool = False, whitespace: str = "strip") -> AnonymizeResult:
     """Anonymize a table under combined criteria, by Mondrian or by full-domain search.
 
     The one entry point of :mod:`skyprivacy.anonymize`, also callable as
@@ -560,6 +609,9 @@ default 'loss'
         Keep every column not otherwise classified, with an
         :class:`~skyprivacy.errors.UnanalysedColumnWarning` naming the columns copied
         unanalysed (without it, an unclassified column is an error).
+    whitespace : {'strip', 'keep'}, default 'strip'
+        How text is compared (as in :func:`skyline_anonymize`); ``'keep'`` works with
+        ``method='mondrian'`` (full-domain search compares text with ``'strip'``).
 
     Returns
     -------
@@ -613,6 +665,12 @@ default 'loss'
     owner = "anonymize"
     if method not in METHODS:
         raise param_error("method", owner, f"be one of {list(METHODS)}", method)
+    if whitespace not in WHITESPACE:
+        raise param_error("whitespace", owner, f"be one of {list(WHITESPACE)}", whitespace)
+    if method == "full-domain" and whitespace != "strip":
+        raise InvalidParameterError(
+            f"whitespace={whitespace!r} works with method='mondrian'; full-domain search "
+            f"compares text with whitespace='strip'.")
     engine = partitioned_engine(table)
     if engine is None and not isinstance(table, pd.DataFrame):
         raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
@@ -634,9 +692,11 @@ default 'loss'
                                        suppression_limit=suppression_limit,
                                        suppressed=suppressed, hierarchies=hierarchies,
                                        semantics=semantics, missing=missing, split=split,
-                                       local_rows=local_rows), classification)
+                                       local_rows=local_rows, whitespace=whitespace),
+                      classification)
     budget = suppression_budget(suppression_limit, len(table), owner)
     return attach(mondrian_search(lambda: PandasEngine(table), qi=qi, sensitive=sensitive,
                                   criteria=criteria, hierarchies=hierarchies,
                                   semantics=semantics, split=split, budget=budget,
-                                  mask=suppressed == "mask", missing=missing), classification)
+                                  mask=suppressed == "mask", missing=missing,
+                                  whitespace=whitespace), classification)

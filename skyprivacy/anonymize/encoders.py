@@ -182,7 +182,7 @@ _ORDER_REQUIREMENT = ("be 'sorted', 'first', or a mapping of quasi-identifier ->
 
 
 def category_orders(table: pd.DataFrame, qi, kinds: dict, order=None, *,
-                    owner: str = "skyline_anonymize") -> dict:
+                    owner: str = "skyline_anonymize", whitespace: str = "strip") -> dict:
     """The order in which each categorical quasi-identifier lines up its values.
 
     A categorical QI (kind ``'set'`` in :func:`qi_kinds`) is split like a range over its
@@ -202,6 +202,9 @@ def category_orders(table: pd.DataFrame, qi, kinds: dict, order=None, *,
         sorted.
     owner : str
         The public function named in error messages.
+    whitespace : {'strip', 'keep'}, default 'strip'
+        How listed values are compared with the column's (in canonical form,
+        docs/canonical-text.md).
 
     Returns
     -------
@@ -251,24 +254,25 @@ def category_orders(table: pd.DataFrame, qi, kinds: dict, order=None, *,
                                   f"the list of its values in order", rule)
             rules[column] = rule
             continue
-        rules[column] = _explicit_order(table[column], column, rule, owner)
+        rules[column] = _explicit_order(table[column], column, rule, owner, whitespace)
     return rules
 
 
-def _explicit_order(column: pd.Series, name: str, rule, owner: str) -> tuple:
+def _explicit_order(column: pd.Series, name: str, rule, owner: str,
+                    whitespace: str = "strip") -> tuple:
     try:
         listed = tuple(rule)
         positions: dict = {}
         for value in listed:  # values as they are compared: in canonical form
-            if canonical_text(value) in positions:
+            if canonical_text(value, whitespace) in positions:
                 raise InvalidParameterError(
                     f"The 'order' parameter of {owner} lists {value!r} twice for {name!r}.")
-            positions[canonical_text(value)] = len(positions)
+            positions[canonical_text(value, whitespace)] = len(positions)
     except TypeError:
         raise param_error("order", owner, f"map {name!r} to 'sorted', 'first' or the list of "
                           f"its values in order", rule) from None
     distinct = pd.unique(column)
-    unlisted = [v for v in distinct if canonical_text(v) not in positions]
+    unlisted = [v for v in distinct if canonical_text(v, whitespace) not in positions]
     if unlisted:
         shown = [v.item() if isinstance(v, np.generic) else v for v in unlisted[:5]]
         raise InvalidParameterError(
@@ -278,17 +282,20 @@ def _explicit_order(column: pd.Series, name: str, rule, owner: str) -> tuple:
     return listed
 
 
-def _ordered_codes(column: pd.Series, rule) -> tuple[np.ndarray, list]:
-    """Codes 0..n-1 of a column's distinct values in the order ``rule`` gives, and those
-    values (as they appear in the column)."""
+def _ordered_codes(column: pd.Series, rule, whitespace: str = "strip"
+                   ) -> tuple[np.ndarray, list]:
+    """Codes 0..n-1 of a column's distinct values in the order ``rule`` gives (an explicit
+    list names values in canonical form under ``whitespace``), and those values (as they
+    appear in the column)."""
     if rule == "sorted":
         return factorize(column)
     if rule == "first":
         codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=False)
     else:
-        position = {canonical_text(value): i for i, value in enumerate(rule)}
+        position = {canonical_text(value, whitespace): i for i, value in enumerate(rule)}
         seen_codes, seen = pd.factorize(column, sort=False, use_na_sentinel=False)
-        ranks = np.array([position[canonical_text(v)] for v in seen], dtype=np.int64)
+        ranks = np.array([position[canonical_text(v, whitespace)] for v in seen],
+                         dtype=np.int64)
         by_rank = np.argsort(ranks, kind="stable")  # first-seen codes in the explicit order
         renumber = np.empty(len(ranks), dtype=np.int64)
         renumber[by_rank] = np.arange(len(ranks))
@@ -400,13 +407,14 @@ class SetQI(NumericQI):
     kind = "set"
 
     def __init__(self, name: str, column: pd.Series, order="sorted",
-                 label_length: int | None = DEFAULT_LABEL_LENGTH, *, balanced: bool = False):
+                 label_length: int | None = DEFAULT_LABEL_LENGTH, *, balanced: bool = False,
+                 whitespace: str = "strip"):
         self.name = name
         self.balanced = balanced
-        codes, uniques = _ordered_codes(column, order)
+        codes, uniques = _ordered_codes(column, order, whitespace)
         # values that look the same are one category (docs/canonical-text.md); a group of
         # one cell still publishes that cell exactly (released.group_labels)
-        codes, uniques = normalize_column(codes, uniques, "strip", name,
+        codes, uniques = normalize_column(codes, uniques, whitespace, name,
                                           keep_order=order != "sorted")
         self.codes = codes
         self.labels_ = [str(u) for u in uniques]
@@ -429,12 +437,14 @@ class SetQI(NumericQI):
 class TreeQI:
     """A hierarchical quasi-identifier: leaves numbered in depth-first order, so every node
     covers a contiguous range of leaf codes and a group's label is the lowest common ancestor
-    of its smallest and largest code."""
+    of its smallest and largest code; cells find their leaves in canonical form under
+    ``whitespace`` (:meth:`skyprivacy.hierarchy.Hierarchy.generalize`)."""
 
     kind = "hierarchy"
 
-    def __init__(self, name: str, column: pd.Series, hierarchy):
+    def __init__(self, name: str, column: pd.Series, hierarchy, *, whitespace: str = "strip"):
         self.name = name
+        self.whitespace = whitespace
         self._from_hierarchy(column, hierarchy)
         self.n_leaves = len(self.leaf_labels)
 
@@ -487,9 +497,9 @@ class TreeQI:
         self.leaf_labels = leaf_labels
         self.leaf_node = np.array(leaf_node, dtype=np.int64)
         # look up each distinct value once, then broadcast through the column's codes
-        value_codes, uniques = normalize_column(*factorize(column), "strip", self.name)
+        value_codes, uniques = normalize_column(*factorize(column), self.whitespace, self.name)
         try:
-            leaves = hierarchy.generalize(list(uniques), 0)
+            leaves = hierarchy.generalize(list(uniques), 0, whitespace=self.whitespace)
         except HierarchyError as exc:
             raise HierarchyError(f"Hierarchy for column {self.name!r}: {exc}") from None
         position = {label: i for i, label in enumerate(leaf_labels)}
@@ -556,12 +566,14 @@ class TreeQI:
 
 
 def make_encoder(name: str, column: pd.Series, kind: str, hierarchy=None, order="sorted",
-                 label_length: int | None = DEFAULT_LABEL_LENGTH, *, balanced: bool = False):
+                 label_length: int | None = DEFAULT_LABEL_LENGTH, *, balanced: bool = False,
+                 whitespace: str = "strip"):
     """The encoder of a quasi-identifier of kind ``kind`` (:func:`qi_kinds`) over ``column``
     (every cell, or, as the Dask engine builds them, the column's distinct cells);
-    ``balanced``: ordered QIs are cut by :func:`median_cuts`'s balanced rule."""
+    ``balanced``: ordered QIs are cut by :func:`median_cuts`'s balanced rule; text is
+    compared in canonical form under ``whitespace`` (docs/canonical-text.md)."""
     if kind == "tree":
-        return TreeQI(name, column, hierarchy)
+        return TreeQI(name, column, hierarchy, whitespace=whitespace)
     if kind == "numeric":
         return NumericQI(name, column, balanced=balanced)
-    return SetQI(name, column, order, label_length, balanced=balanced)
+    return SetQI(name, column, order, label_length, balanced=balanced, whitespace=whitespace)

@@ -18,9 +18,11 @@ from .._core.encoding import require_columns
 from ..errors import InvalidParameterError, SchemaError, param_error
 from ..check import SkylineCheckResult
 from ..knowledge import Policy
+from .._core.canonical import WHITESPACE
 from ..release import (
     MISSING_OPTIONS,
     check_qi_and_sensitive,
+    check_whitespace,
     check_semantics,
     missing_values_error,
 )
@@ -57,15 +59,17 @@ class Checked:
     orders: dict
     label_length: int | None
     facts: TableFacts
+    whitespace: str = "strip"  # how text is compared (docs/canonical-text.md)
 
 
 def check_anonymization(table, facts: Callable[[list], TableFacts], *, qi, sensitive,
                         policy, hierarchies, semantics, split, output, group_column, missing,
                         numeric, categorical, order, label_length, owner: str,
-                        columns=None) -> Checked:
+                        columns=None, whitespace: str = "strip") -> Checked:
     """Every check of :func:`~.api.skyline_anonymize` (and, with the identity marker as the
     sensitive column, of :func:`~.api.k_anonymize`), in order; ``facts(qi)`` reads the table
-    once; ``columns`` (default ``table``) is the frame whose column names are checked.
+    once; ``columns`` (default ``table``) is the frame whose column names are checked;
+    ``whitespace`` is how text is compared (:func:`skyprivacy.release.check_whitespace`).
 
     Raises
     ------
@@ -73,6 +77,8 @@ def check_anonymization(table, facts: Callable[[list], TableFacts], *, qi, sensi
         The first bad parameter, missing column, empty table or missing value."""
     if missing not in MISSING_OPTIONS:
         raise param_error("missing", owner, f"be one of {list(MISSING_OPTIONS)}", missing)
+    if whitespace is None or check_whitespace(whitespace, owner) is None:
+        raise param_error("whitespace", owner, f"be one of {list(WHITESPACE)}", whitespace)
     qi = check_columns(table if columns is None else columns, qi, sensitive, owner)
     read = facts(qi)
     if read.n_rows == 0:
@@ -87,9 +93,9 @@ def check_anonymization(table, facts: Callable[[list], TableFacts], *, qi, sensi
     kinds = qi_kinds(read.distinct, qi, hierarchies, numeric=numeric, categorical=categorical,
                      owner=owner)
     orders = category_orders({name: read.distinct[name][0] for name in qi}, qi, kinds, order,
-                             owner=owner)
+                             owner=owner, whitespace=whitespace)
     return Checked(qi, policy, semantics, hierarchies, kinds, orders,
-                   label_length_of(label_length, owner), read)
+                   label_length_of(label_length, owner), read, whitespace)
 
 
 def check_columns(table, qi, sensitive, owner: str) -> list:

@@ -182,14 +182,17 @@ def range_labels(attr, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def release_candidate(released, *, qi, sensitive, output, group_column, semantics,
-                      missing) -> ReleaseCandidate:
-    """The candidate of a released table (either engine), aggregated from what is released:
-    the certificate checks it independently of the search."""
+                      missing, whitespace: str = "strip") -> ReleaseCandidate:
+    """The candidate of a released table (either engine), aggregated from what is released
+    (text compared under ``whitespace``, as the search compared it): the certificate checks
+    it independently of the search."""
     if output == "generalized":
         return ReleaseCandidate.from_table(released, qi=qi, sensitive=sensitive,
-                                           semantics=semantics, missing=missing)
+                                           semantics=semantics, missing=missing,
+                                           whitespace=whitespace)
     return ReleaseCandidate.from_table(released, group=group_column, sensitive=sensitive,
-                                       semantics=semantics, missing=missing)
+                                       semantics=semantics, missing=missing,
+                                       whitespace=whitespace)
 
 
 def sizes_only(sizes: np.ndarray, labels) -> ReleaseCandidate:

@@ -92,11 +92,7 @@ def _release_options(p: argparse.ArgumentParser, *, allow_group: bool = True) ->
         p.add_argument("--individual", metavar="COL",
                        help="column identifying individuals (mvpi: one row per individual "
                             "and value)")
-        p.add_argument("--whitespace", choices=WHITESPACE, default="strip",
-                       help="text cells are compared in Unicode NFC without zero-width "
-                            "characters; strip (default) also ignores surrounding whitespace, "
-                            "keep compares it (docs/canonical-text.md); cells are never "
-                            "changed")
+        _whitespace_option(p)
     else:
         p.add_argument("--qi", type=column_list, metavar="COL,...", required=True,
                        help="quasi-identifier columns")
@@ -104,6 +100,15 @@ def _release_options(p: argparse.ArgumentParser, *, allow_group: bool = True) ->
     p.add_argument("--semantics", choices=SEMANTICS, default="svpi",
                    help="svpi: one sensitive value per person (default); mvpi-set / "
                         "mvpi-multiset: several")
+
+
+def _whitespace_option(p: argparse.ArgumentParser) -> None:
+    """How text is compared: the same option on the commands that check and on anonymize."""
+    p.add_argument("--whitespace", choices=WHITESPACE, default="strip",
+                   help="text cells are compared in Unicode NFC without zero-width "
+                        "characters; strip (default) also ignores surrounding whitespace, "
+                        "keep compares it (docs/canonical-text.md); cells are never "
+                        "changed")
 
 
 def _classification_options(p: argparse.ArgumentParser) -> None:
@@ -180,6 +185,12 @@ def _sign_option(p: argparse.ArgumentParser) -> None:
                    help="sign the certificate with this Ed25519 private key (make one with "
                         "'skyprivacy keygen'): writes the detached signature JSON.sig beside "
                         "it (needs the 'sign' extra)")
+
+
+def _public_key_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--public-key", default=None, metavar="PEM",
+                   help="check the certificate's Ed25519 signature (the file JSON.sig) with "
+                        "this public key; the VERIFIED line names the key's fingerprint")
 
 
 def _escape_option(p: argparse.ArgumentParser) -> None:
@@ -305,6 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "sensitive value (with --semantics mvpi-set or mvpi-multiset): "
                         "people are grouped, each released row carries its person's "
                         "generalized quasi-identifiers (check --individual reads it)")
+    _whitespace_option(p)
     _classification_options(p)
     _escape_option(p)
     _run_options(p, cmd_anonymize, report=True)
@@ -382,9 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default=None, metavar="TOML",
                    help="exit 1 unless the certificate certifies this policy file's skyline "
                         "policy and [criteria]")
-    p.add_argument("--public-key", default=None, metavar="PEM",
-                   help="check the certificate's Ed25519 signature (the file JSON.sig) with "
-                        "this public key; the VERIFIED line names the key's fingerprint")
+    _public_key_option(p)
     _run_options(p, cmd_verify)
 
     p = table_command("risk", "re-identification risk of a table on its quasi-identifiers",
@@ -431,6 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--require-safe", action="store_true",
                    help="exit 1 unless the certificate verifies AND its verdict is certified "
                         "(for pipelines: verify && publish)")
+    _public_key_option(q)
     _common_output(q)
     q.set_defaults(handler=cmd_transparency_verify)
     for name, help_text, description in (
@@ -474,6 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
             q.set_defaults(handler=cmd_transparency_optimize)
         q.add_argument("--certificate", metavar="JSON",
                        help="also write a certificate of the rule (optimize: needs --output)")
+        _sign_option(q)
         q.add_argument("--report", metavar="HTML",
                        help="also write a self-contained HTML report")
         _common_output(q)

@@ -63,7 +63,7 @@ from .release_inputs import (
     suppression_reasons,
 )
 from .shared import EXIT_OK, EXIT_UNSAFE, release_line, text_table, verdict_line
-from .signing import add_certificate, read_key, signature_outputs, signature_path
+from .signing import add_certificate, signature_outputs, signed_by_text, signed_inputs
 
 
 def cmd_check(ctx: Context) -> int:
@@ -229,7 +229,8 @@ def cmd_anonymize(ctx: Context) -> int:
     raw = read_input(args)
     table = original_table(args, raw, hierarchies)
     hierarchies = built_hierarchies(args, table, hierarchies)
-    check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
+    check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive,
+                        args.whitespace)
     persons = one_row_per_person(args, table)  # --individual: the search partitions people
     roles = column_roles(args, table)
     bar.label = "anonymizing"
@@ -244,7 +245,7 @@ def cmd_anonymize(ctx: Context) -> int:
             # --individual: the persons' table holds the person, the QIs and the values only;
             # the kept and dropped columns come back (or stay out) with released_rows below
             keep=[args.individual] if args.individual else list(roles.kept),
-            drop=[] if args.individual else list(roles.dropped))
+            drop=[] if args.individual else list(roles.dropped), whitespace=args.whitespace)
         bar.label = "writing the worst cases"
         for _ in result.certificate.iter_rows(progress=bar.part(0.7, 0.85)):
             pass  # built now on the bar; the certificate records every one
@@ -266,7 +267,7 @@ def cmd_anonymize(ctx: Context) -> int:
         certificate = build_certificate(released, policy, sensitive=args.sensitive,
                                         semantics=args.semantics, result=result.certificate,
                                         labels=labels, classification=roles.to_dict(),
-                                        **grouping)
+                                        whitespace=args.whitespace, **grouping)
         add_certificate(args, out, certificate_path, certificate)
         if args.report:
             out.add(args.report, report_page(ctx, certificate, result.candidate,
@@ -345,6 +346,9 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
     if args.split is not None and args.method != "mondrian":
         raise UsageError(f"--split {args.split} chooses Mondrian's cuts; --method "
                          f"{args.method} has none")
+    if args.whitespace != "strip" and args.method != "mondrian":
+        raise UsageError(f"--whitespace {args.whitespace} works with --method mondrian; "
+                         f"--method {args.method} compares text with --whitespace strip")
     if args.suppressed is not None and args.suppression_limit == 0:
         raise UsageError(f"--suppressed {args.suppressed} has no use without a "
                          f"--suppression-limit above 0")
@@ -355,7 +359,8 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
     table = original_table(args, raw, hierarchies)
     hierarchies = built_hierarchies(args, table, hierarchies)
     if policy is not None:
-        check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive)
+        check_policy_values(policy, distinct_values(table, args.sensitive), args.sensitive,
+                            args.whitespace)
     roles = column_roles(args, table)
     suppressed = args.suppressed or "drop"
     result = anonymize(table, qi=args.qi, sensitive=args.sensitive, criteria=criteria,
@@ -365,14 +370,16 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
                        suppressed=suppressed, objective=args.objective or "loss",
                        hierarchies=hierarchies, semantics=args.semantics,
                        split=args.split or "infogain",  # Mondrian's; full-domain has none
-                       keep=list(roles.kept), drop=list(roles.dropped))
+                       keep=list(roles.kept), drop=list(roles.dropped),
+                       whitespace=args.whitespace)
     reasons = suppression_reasons(table, result, criteria, hierarchies, args)
     with OutputFiles() as out:
         add_table(args, out, args.output, result.table, output_format)
         certificate = anonymization_certificate(
             result, qi=args.qi, sensitive=args.sensitive, criteria=criteria,
             suppressed=suppressed, suppression_limit=args.suppression_limit, reasons=reasons,
-            semantics=args.semantics, classification=roles.to_dict())
+            semantics=args.semantics, classification=roles.to_dict(),
+            whitespace=args.whitespace)
         if not certificate["safe"]:  # the search only releases safe tables
             raise InfeasibleError("The released table failed its own certificate; nothing "
                                   "was written. Please report this as a bug.")
@@ -601,16 +608,7 @@ def cmd_verify(ctx: Context) -> int:
     ``--public-key``."""
     args = ctx.args
     certificate = read_certificate(args.certificate)
-    signed: dict = {}
-    if args.public_key is not None:
-        key = read_key(args.public_key, "--public-key")
-        try:
-            signature = read_bytes(signature_path(args.certificate), noun="signature file")
-        except InputError as exc:
-            raise InputError(f"{exc} --public-key checks the signature that --sign writes "
-                             f"beside the certificate.") from None
-        signed = {"public_key": key, "signature": signature,
-                  "certificate_bytes": read_bytes(args.certificate, noun="certificate")}
+    signed = signed_inputs(args)
     expected_policy = read_criteria(args.policy) if args.policy else None
     raw = read_input(args, one_partition_per_file=True) if is_dask(args) else read_input(args)
     labels_path, labels = _labels_input(args, certificate), None
@@ -683,9 +681,7 @@ def _certified_text(summary: dict) -> str:
             + ("not recorded" if kept is None else ", ".join(kept) if kept else "none")
             + "; policy " + (f"sha256 {policy}" if policy else "none")
             + (f"; criteria {criteria}" if criteria else "")
-            + f"; text compared {summary['text']}"
-            + (f"; signed by Ed25519 key {summary['signed_by']}" if "signed_by" in summary
-               else "; unsigned"))
+            + f"; text compared {summary['text']}; " + signed_by_text(summary))
 
 
 def _verify_hierarchies(args, certificate: dict, original) -> dict | None:

@@ -65,7 +65,7 @@ def check_policy_values(policy, present, column: str,
     looked up in canonical form (:mod:`skyprivacy._core.canonical`), as the release
     compares text."""
     present = list(present)
-    known = set(map(str, present))
+    known = {str(canonical_text(value, whitespace)) for value in present}
     for value in policy.values:
         if str(canonical_text(value, whitespace)) not in known:
             raise _unknown_value_error(value, present, column, "Policy value")

@@ -91,6 +91,14 @@ def verdict_line(result) -> str:
 
 def naming_the_file(exc, args) -> str:
     """The error's one line, prefixed with the input file it is about when it names none."""
+    if isinstance(exc, UnicodeDecodeError) and getattr(args, "engine", None) == "dask" \
+            and getattr(args, "table", None):
+        # a worker's block knows neither its file nor its line: find them in the files
+        from ..io import undecodable_csv
+
+        located = undecodable_csv(args.table, getattr(args, "encoding", None))
+        if located is not None:
+            return one_line(located)
     message = one_line(exc)
     inputs = [("Table", getattr(args, "table", None)), ("Policy", getattr(args, "policy", None)),
               ("Certificate", getattr(args, "certificate", None)),

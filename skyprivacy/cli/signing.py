@@ -52,6 +52,30 @@ def signature_outputs(args, certificate_path: str | None) -> dict:
     return {"--sign (signature)": signature_path(certificate_path)}
 
 
+def signed_inputs(args) -> dict:
+    """With ``--public-key``: the key, the signature file beside ``--certificate`` and the
+    certificate's exact bytes, as a verifier's ``public_key``, ``signature`` and certificate
+    take them; empty without it.  A certificate without its signature file is one InputError
+    line naming the file."""
+    if getattr(args, "public_key", None) is None:
+        return {}
+    key = read_key(args.public_key, "--public-key")
+    try:
+        signature = read_bytes(signature_path(args.certificate), noun="signature file")
+    except InputError as exc:
+        raise InputError(f"{exc} --public-key checks the signature that --sign writes "
+                         f"beside the certificate.") from None
+    return {"public_key": key, "signature": signature,
+            "certificate_bytes": read_bytes(args.certificate, noun="certificate")}
+
+
+def signed_by_text(certified: dict | None) -> str:
+    """How a VERIFIED line says who signed the certificate."""
+    if certified and certified.get("signed_by"):
+        return f"signed by Ed25519 key {certified['signed_by']}"
+    return "unsigned"
+
+
 def add_certificate(args, out: OutputFiles, path: str, certificate: dict) -> None:
     """Write a certificate, and with ``--sign`` its detached signature of exactly those
     bytes, among the command's outputs."""

@@ -11,7 +11,6 @@ from ..errors import SchemaError, UsageError
 from ..io import (
     OutputFiles,
     as_numbers,
-    json_bytes,
     read_certificate,
     read_table,
     reject_missing,
@@ -29,6 +28,7 @@ from .context import (
     verification_json,
 )
 from .shared import EXIT_OK, EXIT_UNSAFE, text_table
+from .signing import add_certificate, signature_outputs, signed_by_text, signed_inputs
 
 
 def _decision_table(args):
@@ -74,8 +74,8 @@ def _rule_outputs(ctx, out, certificate, table) -> None:
     from ..report import render_rule_report
 
     args = ctx.args
-    if args.certificate:
-        out.add(args.certificate, json_bytes(certificate))
+    if args.certificate:  # with --sign, its detached signature beside it
+        add_certificate(args, out, args.certificate, certificate)
     if args.report:
         out.add(args.report, render_rule_report(certificate, curve=_rule_curve(table, certificate),
                                                 source=args.table).encode("utf-8"))
@@ -88,8 +88,8 @@ def cmd_transparency_check(ctx: Context) -> int:
     from ..transparency import satisfies_beta
 
     args = ctx.args
-    check_outputs(args, {"--certificate": args.certificate, "--report": args.report},
-                   {"table": args.table})
+    check_outputs(args, {"--certificate": args.certificate, "--report": args.report,
+                         **signature_outputs(args, args.certificate)}, {"table": args.table})
     frame, table = _decision_table(args)
     check = satisfies_beta(table, args.announced, beta=args.beta, gamma=args.gamma,
                            exact=args.exact)
@@ -132,7 +132,8 @@ def cmd_transparency_optimize(ctx: Context) -> int:
         raise UsageError("--certificate needs --output: the certificate pins the announced "
                          "rule, which --output writes")
     check_outputs(args, {"--output": args.output, "--certificate": args.certificate,
-                          "--report": args.report}, {"table": args.table})
+                          "--report": args.report, **signature_outputs(args, args.certificate)},
+                   {"table": args.table})
     frame, table = _decision_table(args)
     fidelity = Delta(args.delta) if args.delta is not None else Alpha(args.alpha)
     result = optimal_privacy(table, fidelity, exact=args.exact)
@@ -173,10 +174,12 @@ def cmd_transparency_verify(ctx: Context) -> int:
 
     args = ctx.args
     certificate = read_certificate(args.certificate)
+    signed = signed_inputs(args)
     table = read_table(args.table, **read_options(args))
     rule = None if args.rule is None else read_table(
         args.rule, sep=args.sep, encoding=read_options(args)["encoding"])
-    verification = run_verification(args, verify_rule_certificate, table, rule, certificate)
+    verification = run_verification(args, verify_rule_certificate, table, rule,
+                                    signed.pop("certificate_bytes", certificate), **signed)
     if not verification.ok:
         print(f"{ctx.name}: FAILED: {verification.differences[0]}", file=ctx.stderr)
     if args.format == "json":
@@ -185,13 +188,19 @@ def cmd_transparency_verify(ctx: Context) -> int:
                        "rule": {"path": args.rule or args.table,
                                 "sha256": certificate["rule"]["sha256"]},
                        "certificate": {"path": args.certificate,
-                                       "verdict": certificate.get("verdict")}})
+                                       "verdict": certificate.get("verdict")},
+                       # with --public-key: the fingerprint of the key that signed it
+                       **({"signed_by": verification.certified["signed_by"]}
+                          if verification.certified else {})})
     elif verification.ok:
         beta = certificate["beta"]
         ctx.emit(f"VERIFIED: {args.rule or args.table} matches {args.certificate}: decision "
                  f"table sha256 {certificate['table']['sha256']}, rule sha256 "
                  f"{certificate['rule']['sha256']}, beta {beta.get('exact') or beta['value']} "
-                 f"recomputed, verdict {certificate['verdict']}.")
+                 f"recomputed, "
+                 + (f"{signed_by_text(verification.certified)}, " if verification.certified
+                    else "")
+                 + f"verdict {certificate['verdict']}.")
     else:
         # without --rule the decision table holds the rule: one file, named once
         files = (f"{args.table} does not" if args.rule is None

@@ -161,7 +161,8 @@ def _scan_table(parts: list, qi: list, sensitive, semantics: str, missing: str) 
     return scan
 
 
-def _sensitive_values(scan: dict, sensitive, semantics: str) -> tuple:
+def _sensitive_values(scan: dict, sensitive, semantics: str,
+                      whitespace: str = "strip") -> tuple:
     """The sensitive values' distinct cells, their codes and the values as the in-memory
     rule orders them, once the scan's facts pass :func:`skyprivacy.release.sensitive_error`
     (in the rule's order: list-like cells, then missing values in lists, then a value held
@@ -171,7 +172,7 @@ def _sensitive_values(scan: dict, sensitive, semantics: str) -> tuple:
         value_uniques = value_uniques.astype(object)
     value_codes, values = factorize(value_uniques)
     if sensitive is not None:  # as encode_sensitive: values compared in canonical form
-        value_codes, values = normalize_column(value_codes, values, "strip", sensitive)
+        value_codes, values = normalize_column(value_codes, values, whitespace, sensitive)
     if sensitive is not None:
         raise_sensitive_faults(scan, sensitive, list_cells=semantics == "svpi", repeated=(
             repeated_value(scan["dup_row"], value_uniques, value_codes, values)))
@@ -526,7 +527,8 @@ class DaskSource:
         self.table, self.parts, self.qi, self.sensitive = table, parts, checked.qi, sensitive
         self.semantics, self.local_rows = checked.semantics, local_rows
         value_uniques, value_codes, values = _sensitive_values(scan, sensitive,
-                                                               checked.semantics)
+                                                               checked.semantics,
+                                                               checked.whitespace)
         self.offsets = np.concatenate([[0], np.cumsum(scan["lengths"])]).astype(np.int64)
         self.scanned = scan["scanned"]
         self.n_rows = int(self.offsets[-1])
@@ -537,7 +539,7 @@ class DaskSource:
             attr = make_encoder(name, uniques, checked.kinds[name],
                                 checked.hierarchies.get(name),
                                 checked.orders.get(name, "sorted"), checked.label_length,
-                                balanced=split == "loss")
+                                balanced=split == "loss", whitespace=checked.whitespace)
             attrs.append(attr)
             uniques_of.append(uniques)
             codes.append(np.asarray(attr.codes, dtype=np.int64))
@@ -929,7 +931,7 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
                       group_column: str = "group", progress=None, numeric=None,
                       categorical=None, order=None, label_length=DEFAULT_LABEL_LENGTH,
                       local_rows=None, missing: str = "error", keep=None, drop=None,
-                      keep_rest: bool = False) -> AnonymizationResult:
+                      keep_rest: bool = False, whitespace: str = "strip") -> AnonymizationResult:
     """:func:`skyprivacy.skyline_anonymize` for a dask DataFrame (same parameters and
     result, with ``.table``, ``.assignment`` and ``.groups`` as dask collections)."""
     local_rows = check_local_rows(local_rows, "skyline_anonymize", DEFAULT_LOCAL_ROWS)
@@ -938,14 +940,14 @@ def skyline_anonymize(table, *, qi, sensitive: str, policy, hierarchies=None,
         hierarchies=hierarchies, semantics=semantics, split=split, output=output,
         random_state=random_state, group_column=group_column, progress=progress,
         numeric=numeric, categorical=categorical, order=order, label_length=label_length,
-        missing=missing, keep=keep, drop=drop, keep_rest=keep_rest)
+        missing=missing, keep=keep, drop=drop, keep_rest=keep_rest, whitespace=whitespace)
 
 
 def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
                 output: str = "generalized", group_column: str = "group", progress=None,
                 numeric=None, categorical=None, order=None, label_length=DEFAULT_LABEL_LENGTH,
                 local_rows=None, missing: str = "error", keep=None, drop=None,
-                keep_rest: bool = False) -> KAnonymizationResult:
+                keep_rest: bool = False, whitespace: str = "strip") -> KAnonymizationResult:
     """:func:`skyprivacy.k_anonymize` for a dask DataFrame; groups of at most ``local_rows``
     rows are finished on the worker holding them."""
     k = check_k(k, split, "k_anonymize")
@@ -954,13 +956,13 @@ def k_anonymize(table, *, qi, k: int, hierarchies=None, split: str = "widest",
                     split=split, output=output, group_column=group_column, progress=progress,
                     numeric=numeric, categorical=categorical, order=order,
                     label_length=label_length, missing=missing, keep=keep, drop=drop,
-                    keep_rest=keep_rest)
+                    keep_rest=keep_rest, whitespace=whitespace)
 
 
 def anonymize(table, *, qi, sensitive, criteria, suppression_limit=0.0,
               suppressed: str = "drop", hierarchies=None, semantics: str = "svpi",
               missing: str = "error", split: str = "infogain",
-              local_rows=None) -> AnonymizeResult:
+              local_rows=None, whitespace: str = "strip") -> AnonymizeResult:
     """:func:`skyprivacy.anonymize` (``method='mondrian'``) for a dask DataFrame: the same
     search under the same criteria and budget over the partitions (``.table`` is a dask
     frame with the input's partitions and index, less the dropped rows)."""
@@ -974,4 +976,4 @@ def anonymize(table, *, qi, sensitive, criteria, suppression_limit=0.0,
     return mondrian_search(lambda: DaskEngine(table, local_rows), qi=qi, sensitive=sensitive,
                            criteria=criteria, hierarchies=hierarchies, semantics=semantics,
                            split=split, budget=budget, mask=suppressed == "mask",
-                           missing=missing)
+                           missing=missing, whitespace=whitespace)

@@ -244,6 +244,13 @@ def _finalize(scan: dict, spec: _Spec) -> dict:
                   else positions_of_rows(pair_keys, combos, cards))
     n_groups = len(combos[0])
     pair_value = value_rank[pair_columns[-1]]
+    if len(pair_value) and any(len(np.unique(rank)) < len(rank)
+                               for rank in [*key_rank, value_rank]):
+        # cells merged by the normalization: their (group, value) pairs are one nonzero
+        pair_key = pair_group.astype(np.int64) * len(values) + pair_value
+        unique_keys, inverse = np.unique(pair_key, return_inverse=True)
+        pair_counts = np.bincount(inverse.reshape(-1), weights=pair_counts).astype(np.int64)
+        pair_group, pair_value = unique_keys // len(values), unique_keys % len(values)
     if spec.semantics == "svpi":
         out["sizes"] = np.bincount(pair_group, weights=pair_counts,
                                    minlength=n_groups).astype(np.int64)

@@ -17,9 +17,10 @@ leaves when the hierarchy is built:
 
 Otherwise a text value that has no leaf of its exact text finds the leaf of its canonical
 text (:mod:`skyprivacy._core.canonical`, docs/canonical-text.md: Unicode NFC, zero-width
-characters removed, surrounding whitespace stripped), when no two leaves share one: ``' Male'``
-and ``'Male\u200b'`` find ``'Male'``, ``'café'`` in NFD finds the NFC leaf; ``'male'`` finds
-nothing, and the error names the value.  Missing values (``None``, ``NaN``, ``NaT``) are
+characters removed, surrounding whitespace stripped, or kept with ``whitespace='keep'``), when
+no two leaves share one: ``' Male'`` and ``'Male\u200b'`` find ``'Male'`` (with ``'keep'``
+only the second does), ``'café'`` in NFD finds the NFC leaf; ``'male'`` finds nothing, and the
+error names the value.  Missing values (``None``, ``NaN``, ``NaT``) are
 never covered; replace them by a label of their own first if they should be generalized.
 
 What lives here: :class:`LeafLookup` (the rule above, built once per hierarchy), the reading
@@ -118,8 +119,9 @@ class LeafLookup:
     >>> find = LeafLookup(("1", "2"), {"1": 0, "2": 1})
     >>> find.kind, find(2), find("2"), find(2.0), find(3)
     ('numeric', 1, 1, 1, -1)
-    >>> LeafLookup(("Male", "Female"), {"Male": 0, "Female": 1})(" Female\u200b")
-    1
+    >>> find = LeafLookup(("Male", "Female"), {"Male": 0, "Female": 1})
+    >>> find(" Female\u200b"), find(" Female", "keep"), find("Female\u200b", "keep")
+    (1, -1, 1)
     """
 
     __slots__ = ("_leaves", "_positions", "kind", "_alias", "_canonical")
@@ -133,16 +135,25 @@ class LeafLookup:
         else:
             kind, alias = "exact", {}
         self._leaves, self._positions, self.kind, self._alias = leaves, positions, kind, alias
-        canonical: dict = {}
-        for position, leaf in enumerate(leaves):
-            if isinstance(leaf, str):
-                canonical.setdefault(canonical_text(leaf), []).append(position)
-        # only where one leaf has the canonical text: two would make the lookup a guess
-        self._canonical = {text: found[0] for text, found in canonical.items()
-                           if len(found) == 1}
+        self._canonical: dict = {}  # whitespace choice -> canonical text -> leaf position
 
-    def __call__(self, value) -> int:
-        """The position of the leaf ``value`` stands for, or -1."""
+    def _canonical_leaves(self, whitespace: str) -> dict:
+        """Canonical text -> leaf position under ``whitespace``, built on first use; only
+        where one leaf has the canonical text: two would make the lookup a guess."""
+        found = self._canonical.get(whitespace)
+        if found is None:
+            canonical: dict = {}
+            for position, leaf in enumerate(self._leaves):
+                if isinstance(leaf, str):
+                    canonical.setdefault(canonical_text(leaf, whitespace), []).append(position)
+            found = self._canonical[whitespace] = {
+                text: at[0] for text, at in canonical.items() if len(at) == 1}
+        return found
+
+    def __call__(self, value, whitespace: str = "strip") -> int:
+        """The position of the leaf ``value`` stands for, or -1; text without a leaf of its
+        exact text is looked up in canonical form under ``whitespace`` ('strip' or
+        'keep')."""
         if not is_hashable(value):
             return -1
         position = self._positions.get(value)
@@ -158,7 +169,7 @@ class LeafLookup:
             if key is not None:
                 return self._positions.get(key, -1)
         if isinstance(value, str):
-            return self._canonical.get(canonical_text(value), -1)
+            return self._canonical_leaves(whitespace).get(canonical_text(value, whitespace), -1)
         return -1
 
 

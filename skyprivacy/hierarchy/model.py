@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import is_hashable
 
-from .._core.validation import Interval, Predicate, check, validate_params
+from .._core.canonical import WHITESPACE
+from .._core.validation import Interval, Options, Predicate, check, validate_params
 from ..errors import HierarchyError, param_error
 from ._common import described_error, is_blank, native_value, object_array, shown, title
 from .lookup import LeafLookup, first_seen_codes, one_dimensional
@@ -294,8 +295,9 @@ class Hierarchy:
         return frozenset(self._labels[0][i] for i in np.flatnonzero(mask))
 
     # --------------------------------------------------------------------- lookups
-    def _positions(self, data, *, nodes: bool = False):
-        """Leaf positions of 1-D data (-1 where uncovered), and nodes found when ``nodes``.
+    def _positions(self, data, *, nodes: bool = False, whitespace: str = "strip"):
+        """Leaf positions of 1-D data (-1 where uncovered), and nodes found when ``nodes``;
+        text is looked up in canonical form under ``whitespace`` (:class:`LeafLookup`).
 
         Works on the distinct values only, so the cost is one factorize of the data plus a
         dictionary lookup per distinct value.
@@ -308,12 +310,13 @@ class Hierarchy:
                 found_nodes.append((int(value[0]), value[1]))
                 unique_positions[j] = -2
             else:
-                unique_positions[j] = self._find_leaf(value)
+                unique_positions[j] = self._find_leaf(value, whitespace)
         return codes, uniques, unique_positions, found_nodes
 
-    def _covered_positions(self, data, *, nodes: bool = False):
+    def _covered_positions(self, data, *, nodes: bool = False, whitespace: str = "strip"):
         """:meth:`_positions`, raising the uncovered-values error if a value has no leaf."""
-        codes, uniques, unique_positions, found = self._positions(data, nodes=nodes)
+        codes, uniques, unique_positions, found = self._positions(data, nodes=nodes,
+                                                                  whitespace=whitespace)
         bad = np.flatnonzero(unique_positions == -1)
         if bad.size:
             rows = int(np.isin(codes, bad).sum())
@@ -371,7 +374,8 @@ class Hierarchy:
     def __contains__(self, value) -> bool:
         return self._find_leaf(value) >= 0
 
-    def generalize(self, values, level):
+    @validate_params({"whitespace": Options(*WHITESPACE)})
+    def generalize(self, values, level, *, whitespace: str = "strip"):
         """Replace each value by the label of its ancestor at ``level``.
 
         Parameters
@@ -382,6 +386,11 @@ class Hierarchy:
             is one value.
         level : int
             In ``[0, height]``; 0 gives the leaf labels themselves, ``height`` the root.
+        whitespace : {'strip', 'keep'}, default 'strip'
+            How a text value without a leaf of its exact text is compared with the leaves
+            (docs/canonical-text.md): in Unicode NFC without zero-width characters, its
+            surrounding whitespace stripped or kept (``' Male'`` finds ``'Male'`` only under
+            ``'strip'``).
 
         Returns
         -------
@@ -421,7 +430,7 @@ class Hierarchy:
         owner = "Hierarchy.generalize"
         level = self._check_level(level, owner)
         kind, data = one_dimensional(values, owner)
-        codes, unique_positions, _ = self._covered_positions(data)
+        codes, unique_positions, _ = self._covered_positions(data, whitespace=whitespace)
         labels = self._label_arrays[level][unique_positions][codes]
         if kind == "series":
             return pd.Series(labels, index=values.index, name=values.name)

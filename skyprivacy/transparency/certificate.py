@@ -31,7 +31,9 @@ from ..certificate import (
     certificate_header,
     hash_difference,
     malformed,
+    parse_certificate_json,
     parse_header,
+    signer,
     table_sha256,
     text_table,
 )
@@ -423,7 +425,9 @@ def _parse_rule(certificate: Mapping) -> dict:
 
 
 def verify_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None,
-                            certificate: Mapping) -> Verification:
+                            certificate: Mapping | str | bytes, *,
+                            public_key: bytes | str | None = None,
+                            signature: bytes | str | None = None) -> Verification:
     """Recompute a decision-rule certificate and list every difference.
 
     Both tables are hashed as :func:`build_rule_certificate` hashes them; then every recorded
@@ -438,17 +442,26 @@ def verify_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None,
         The decision table.
     rule : pandas.DataFrame or None
         The table holding the announced rule (None: the decision table holds it).
-    certificate : mapping
-        A certificate made by :func:`build_rule_certificate` (parsed JSON).
+    certificate : mapping, str or bytes
+        A certificate made by :func:`build_rule_certificate` (parsed JSON, or the JSON text
+        of its file: its exact bytes when its signature is checked).
+    public_key, signature : bytes or str, optional
+        An Ed25519 public key (PEM) and the detached signature file ``--sign`` writes
+        (:func:`skyprivacy.certificate.sign_certificate`): the certificate's bytes must be
+        that key's signature, as :func:`skyprivacy.certificate.verify_certificate` checks
+        a release certificate's.
 
     Returns
     -------
     Verification
+        ``certified`` is ``{"signed_by": fingerprint}`` when the signature was checked, else
+        None.
 
     Raises
     ------
     InvalidParameterError
-        If the certificate is malformed.
+        If the certificate is malformed, or its signature is not the key's signature of its
+        bytes (one line naming both keys, or saying it was changed after it was signed).
 
     Examples
     --------
@@ -462,6 +475,10 @@ def verify_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None,
     >>> verify_rule_certificate(df.assign(d=[0.5, 0.5, 0.2, 0.5]), None, cert).differences[0][:40]
     'The decision table does not match the ce'
     """
+    signed_by = signer(certificate, signature, public_key, "verify_rule_certificate")
+    if isinstance(certificate, (str, bytes)):
+        certificate = parse_certificate_json(certificate)
+    certified = None if signed_by is None else {"signed_by": signed_by}
     kwargs = _parse_rule(certificate)
     keys = [*kwargs["public"], *kwargs["sensitive"]]
     rule_text = text_table(table if rule is None else rule)
@@ -479,7 +496,7 @@ def verify_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None,
                                             **kwargs)
     except (SchemaError, InvalidParameterError) as exc:
         if differences:  # an edited table that no longer reads: the hash says enough
-            return Verification(False, tuple(differences), None)
+            return Verification(False, tuple(differences), None, certified)
         raise SchemaError(f"The tables cannot be read with the certificate's parameters: "
                           f"{exc}") from None
 
@@ -536,7 +553,7 @@ def verify_rule_certificate(table: pd.DataFrame, rule: pd.DataFrame | None,
         if certificate[key] != recomputed[key]:
             differences.append(f"The {key!r} field differs: the certificate says "
                                f"{certificate[key]!r}, the tables give {recomputed[key]!r}.")
-    return Verification(not differences, tuple(differences), recomputed)
+    return Verification(not differences, tuple(differences), recomputed, certified)
 
 
 def _shown(entry) -> str:

@@ -58,8 +58,7 @@ def test_a_multiset_of_values_per_person(work, capsys):
                               "mvpi-set or mvpi-multiset"),
     (["--individual", "zip"], "--individual zip must be a column other than --qi and "
                               "--sensitive"),
-    (["--bucketized"], "--individual works with a generalized release (not --bucketized) on "
-                       "--engine pandas"),
+    (["--bucketized"], "--individual works with a generalized release (not --bucketized)"),
     (["--k", "2"], "--individual works with a skyline policy alone under --method mondrian"),
     (["--individual", "person"], "Column 'person' is not in the table; columns are ['pid', "
                                  "'zip', 'age', 'dx']."),

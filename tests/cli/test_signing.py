@@ -136,3 +136,100 @@ def test_anonymize_signs_its_certificate(folder, keys, capsys):
                          "--public-key", "k.pem.pub")
     assert code == 0, err
     assert f"signed by Ed25519 key {keys}" in out
+
+
+# ------------------------------------------------ decision-rule (transparency) certificates
+def test_a_signed_rule_certificate_verifies_with_its_key_only(folder, keys, capsys):
+    from .helpers import DECISION, DECISIONS
+
+    (folder / "dec.csv").write_text(DECISIONS)
+    code, _, err = run(capsys, "transparency", "check", "dec.csv", *DECISION, "--beta", "1",
+                       "--certificate", "chk.json", "--sign", "k.pem")
+    assert code == 0 and err == "skyprivacy transparency check: wrote chk.json, chk.json.sig\n"
+    assert json.loads((folder / "chk.json.sig").read_text())["key_sha256"] == keys
+    verify = ["transparency", "verify", "dec.csv", "--certificate", "chk.json"]
+    code, out, err = run(capsys, *verify, "--public-key", "k.pem.pub")
+    assert code == 0 and err == ""
+    assert out.endswith(f" recomputed, signed by Ed25519 key {keys}, verdict certified.\n")
+    code, out, _ = run(capsys, *verify, "--public-key", "k.pem.pub", "--format", "json")
+    assert code == 0 and json.loads(out)["signed_by"] == keys
+    code, out, _ = run(capsys, *verify)  # without a key: the signature is not read
+    assert code == 0 and "signed by" not in out
+    other = key_fingerprint((folder / "other.pub").read_bytes())
+    assert_input_error(capsys, [*verify, "--public-key", "other.pub"],
+                       f"^skyprivacy transparency verify: error: Certificate 'chk.json': The "
+                       f"certificate was signed by key {keys}, not by the given key "
+                       f"{other}\\.$")
+    text = (folder / "chk.json").read_text()
+    (folder / "chk.json").write_text(text.replace('"created": "2', '"created": "1'))
+    assert_input_error(capsys, [*verify, "--public-key", "k.pem.pub"],
+                       f"^skyprivacy transparency verify: error: Certificate 'chk.json': The "
+                       f"signature does not match the certificate: it was changed after key "
+                       f"{keys} signed it\\.$")
+    (folder / "chk.json").write_text(text)
+    edited = json.loads(text)
+    edited["beta"]["value"] = 0.99  # any field: the bytes are signed
+    (folder / "chk.json").write_text(json.dumps(edited, indent=2) + "\n")
+    assert_input_error(capsys, [*verify, "--public-key", "k.pem.pub"],
+                       "^skyprivacy transparency verify: error: Certificate 'chk.json': The "
+                       "signature does not match the certificate")
+
+
+def test_an_optimized_rule_is_signed_and_an_unsigned_one_is_one_line(folder, keys, capsys):
+    from .helpers import DECISION, DECISIONS
+
+    (folder / "dec.csv").write_text(DECISIONS)
+    optimize = ["transparency", "optimize", "dec.csv", *DECISION, "--delta", "0.9",
+                "--output", "ann.csv", "--certificate", "opt.json", "-q"]
+    assert run(capsys, *optimize, "--sign", "k.pem")[0] == 0
+    verify = ["transparency", "verify", "dec.csv", "--rule", "ann.csv", "--certificate",
+              "opt.json", "--public-key", "k.pem.pub"]
+    code, out, _ = run(capsys, *verify)
+    assert code == 0 and f"signed by Ed25519 key {keys}, verdict certified." in out
+    os.remove(folder / "opt.json.sig")  # an unsigned certificate, a key given
+    assert_input_error(capsys, verify,
+                       "^skyprivacy transparency verify: error: Cannot read signature file "
+                       "'opt.json.sig': No such file or directory\\. --public-key checks the "
+                       "signature that --sign writes beside the certificate\\.$")
+    # --sign needs a private key and a certificate to sign, before any work
+    assert_input_error(capsys, ["transparency", "check", "dec.csv", *DECISION, "--beta", "1",
+                                "--certificate", "c2.json", "--sign", "k.pem.pub"],
+                       "^skyprivacy transparency check: error: Key file 'k.pem.pub' "
+                       "\\(--sign\\) holds a public key; --sign needs the private key "
+                       "\\('skyprivacy keygen' writes both\\)\\.$", "c2.json", "c2.json.sig")
+    code, out, err = run(capsys, "transparency", "check", "dec.csv", *DECISION, "--beta", "1",
+                         "--sign", "k.pem")
+    assert code == 2 and out == ""
+    assert err == ("skyprivacy transparency check: error: --sign signs the certificate; give "
+                   "--certificate JSON too (see skyprivacy transparency check --help)\n")
+
+
+def test_the_rule_verifier_checks_a_signature_in_python(folder, keys):
+    import pandas as pd
+
+    from skyprivacy.certificate import generate_signing_key, sign_certificate
+    from skyprivacy.errors import InvalidParameterError
+    from skyprivacy.io import json_bytes
+    from skyprivacy.transparency.certificate import (build_rule_certificate,
+                                                     verify_rule_certificate)
+
+    df = pd.DataFrame({"g": ["F", "F", "M", "M"], "s": ["a", "b", "a", "b"],
+                       "w": [3, 1, 1, 1], "d": [0.5, 0.5, 0.2, 0.4]})
+    data = json_bytes(build_rule_certificate(df, public="g", sensitive="s", weight="w",
+                                             decision="d", beta=0.8))
+    private, public = generate_signing_key()
+    signature = sign_certificate(data, private)
+    verification = verify_rule_certificate(df, None, data, public_key=public,
+                                           signature=signature)
+    assert verification.ok and verification.certified == {
+        "signed_by": key_fingerprint(public)}
+    assert verify_rule_certificate(df, None, data).certified is None
+    with pytest.raises(InvalidParameterError, match="^verify_rule_certificate checks a "
+                       "signature with both 'public_key' and 'signature'; one was not given"
+                       "\\.$"):
+        verify_rule_certificate(df, None, data, public_key=public)
+    with pytest.raises(InvalidParameterError, match="^The 'certificate' parameter of "
+                       "verify_rule_certificate must be the certificate's exact bytes to "
+                       "check its signature\\. Got 'dict' instead\\.$"):
+        verify_rule_certificate(df, None, json.loads(data), public_key=public,
+                                signature=signature)

@@ -91,3 +91,35 @@ def test_every_command_with_an_engine_gets_a_bad_part():
 def test_a_bad_part_on_the_console_script(outcomes, name):
     cases, results = outcomes
     assert_outcome(cases[name], results[name])
+
+
+def _bad_byte_parts(folder) -> None:
+    """Three CSV parts of 2,000 rows; part 1 holds a cp1252 byte on its line 1,502."""
+    (folder / "csv").mkdir()
+    for i in range(3):
+        rows = [f"{j % 7}*,{'flu' if j % 3 else 'hiv'}".encode() for j in range(2000)]
+        if i == 1:
+            rows[1500] = b"1\xe9*,flu"
+        (folder / "csv" / f"part.{i}.csv").write_bytes(b"zip,dx\n" + b"\n".join(rows) + b"\n")
+    (folder / "policy.toml").write_text("[default]\nskyline = [[0, 0, 0, 0.9]]\n")
+
+
+@pytest.mark.parametrize("command", ["check", "verify"])
+def test_a_bad_byte_deep_in_one_csv_part_names_the_part_and_its_line(
+        command, scheduler, tmp_path):
+    _bad_byte_parts(tmp_path)
+    argv = {"check": ["check", "csv/part.*.csv", *RELEASE, "--policy", "policy.toml",
+                      "--certificate", "out.json"],
+            # verify reads one partition per file
+            "verify": ["verify", "csv/part.*.csv", "--certificate", "policy.toml"]}[command]
+    case = refused({}, [*argv, "--engine", "dask", "--scheduler", scheduler],
+                   "Table 'csv/part.1.csv' is not UTF-8 text: byte 0xe9 at line 1502, byte 2; "
+                   "pass --encoding cp1252", "")
+    if command == "verify":  # a certificate that reads: the table is read next
+        assert main(["check", str(tmp_path / "csv" / "part.0.csv"), *RELEASE, "--policy",
+                     str(tmp_path / "policy.toml"), "--certificate",
+                     str(tmp_path / "cert.json"), "-q"]) == 0
+        case = refused({}, [*argv[:3], "cert.json", "--engine", "dask", "--scheduler",
+                            scheduler], case.named, "")
+    outcome = run_scripts({command: case}, {command: tmp_path})[command]
+    assert_outcome(case, outcome)

@@ -57,3 +57,33 @@ def test_a_person_holding_one_value_in_two_spellings_is_refused_alike(to_dask):
     with pytest.raises(SchemaError, match=message):
         ReleaseCandidate.from_table(to_dask(table, npartitions=2), qi="zip",
                                     sensitive="disease", semantics="mvpi-set")
+
+
+def test_the_anonymizers_take_the_whitespace_option_on_dask_as_on_pandas(to_dask):
+    from skyprivacy import Policy, anonymize
+    from skyprivacy.anonymize import k_anonymize, skyline_anonymize
+    from skyprivacy.criteria import KAnonymity
+
+    # ' a' and 'a' (and ' Flu' and 'Flu') are one value under strip, two under keep
+    table = pd.DataFrame({"city": [" a", "a", " a", "a", "b", "b", "b"],
+                          "disease": ["Flu", "Cold", "HIV", "Gout", "Flu", " Flu", "Cold"]})
+    policy = Policy.uniform([(0, 0, 0, 0.6)])
+    calls = {
+        "skyline": lambda t, ws: skyline_anonymize(t, qi="city", sensitive="disease",
+                                                   policy=policy, whitespace=ws),
+        "k": lambda t, ws: k_anonymize(t, qi="city", k=2, drop=["disease"], whitespace=ws),
+        "criteria": lambda t, ws: anonymize(t, qi="city", sensitive="disease",
+                                            criteria=[KAnonymity(2), policy], whitespace=ws)}
+    groups = {}
+    for name, call in calls.items():
+        for whitespace in ("strip", "keep"):
+            expected, said = reports(lambda c=call, ws=whitespace: c(table, ws))
+            got, told = reports(lambda c=call, ws=whitespace: c(to_dask(table, npartitions=3),
+                                                                ws))
+            pd.testing.assert_frame_equal(got.table.compute().sort_index(),
+                                          expected.table.sort_index())
+            assert told == said
+            groups[name, whitespace] = expected.table["city"].nunique()
+    assert groups == {("skyline", "strip"): 1, ("skyline", "keep"): 3,
+                      ("k", "strip"): 2, ("k", "keep"): 3,
+                      ("criteria", "strip"): 1, ("criteria", "keep"): 3}

@@ -225,3 +225,56 @@ def test_anonymize_under_criteria_on_dask_releases_what_pandas_does(client, file
     code, text, err = run(capsys, "verify", tmp_path / "released", "--certificate",
                           tmp_path / "released.cert.json", *dask_args(client))
     assert code == 0 and text.startswith("VERIFIED"), err
+
+
+def _people(n_people: int = 60) -> pd.DataFrame:
+    """One row per person and diagnosis: 1-3 rows a person, a person's rows apart."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    rows = []
+    for p in range(n_people):
+        zip_, age = f"{10 + p % 9}", str(20 + (p * 7) % 40)
+        for dx in rng.choice(["flu", "cold", "hiv", "gout", "acne"], size=1 + p % 3,
+                             replace=False):
+            rows.append((f"p{p}", zip_, age, dx))
+    order = rng.permutation(len(rows))
+    return pd.DataFrame([rows[i] for i in order], columns=["pid", "zip", "age", "dx"])
+
+
+def test_anonymize_individual_on_dask_releases_what_pandas_does(client, capsys, tmp_path):
+    table = _people()
+    table.to_csv(tmp_path / "people.csv", index=False)
+    os.mkdir(tmp_path / "parts")
+    for i, cut in enumerate([(0, 40), (40, 41), (41, len(table))]):  # people across parts
+        table.iloc[cut[0]:cut[1]].to_csv(tmp_path / "parts" / f"p{i}.csv", index=False)
+    (tmp_path / "p.toml").write_text("[default]\nskyline = [[0, 1, 0, 0.8]]\n")
+    argv = ["anonymize", "--qi", "zip,age", "--sensitive", "dx", "--policy", tmp_path / "p.toml",
+            "--individual", "pid", "--semantics", "mvpi-set", "-q"]
+    assert run(capsys, argv[0], tmp_path / "people.csv", *argv[1:], "--output",
+               tmp_path / "pandas.csv")[0] == 0
+    code, _, err = run(capsys, argv[0], tmp_path / "parts" / "p*.csv", *argv[1:], "--output",
+                       tmp_path / "dask", *dask_args(client))
+    assert code == 0, err
+    expected = pd.read_csv(tmp_path / "pandas.csv", dtype=str, keep_default_na=False)
+    pd.testing.assert_frame_equal(read_dataset(tmp_path / "dask"), expected)
+    assert expected["zip"].nunique() > 1  # people were grouped, not all suppressed
+    certified = [json.loads((tmp_path / name).read_text())
+                 for name in ("pandas.cert.json", "dask.cert.json")]
+    for certificate in certified:
+        del certificate["table"], certificate["created"]  # the partitioned hash; the time
+    assert certified[0] == certified[1]
+    code, out, err = run(capsys, "verify", tmp_path / "dask", "--certificate",
+                         tmp_path / "dask.cert.json", *dask_args(client))
+    assert code == 0 and out.startswith("VERIFIED: "), err
+    # a person whose quasi-identifiers disagree: the pandas path's one line
+    table.loc[table["pid"] == "p2", "zip"] = ["12", "99", "12"]  # p2 has three rows
+    for i, cut in enumerate([(0, 40), (40, 41), (41, len(table))]):
+        table.iloc[cut[0]:cut[1]].to_csv(tmp_path / "parts" / f"p{i}.csv", index=False)
+    code, out, err = run(capsys, argv[0], tmp_path / "parts" / "p*.csv", *argv[1:],
+                         "--output", tmp_path / "dask2", *dask_args(client))
+    assert (code, out) == (3, "")
+    assert err == (f"skyprivacy anonymize: error: Table '{tmp_path / 'parts' / 'p*.csv'}': "
+                   f"individual 'p2' has 2 different 'zip' cells ('12', '99'); a person's "
+                   f"quasi-identifiers must agree on all their rows.\n")
+    assert not (tmp_path / "dask2").exists()
