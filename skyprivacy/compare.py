@@ -105,7 +105,8 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
                         semantics: str = "svpi", numeric=None, categorical=None, order=None,
                         label_length: int | None = DEFAULT_LABEL_LENGTH,
                         progress=None, keep=None, drop=None,
-                        keep_rest: bool = False) -> LDiversityComparison:
+                        keep_rest: bool = False,
+                        whitespace: str = "strip") -> LDiversityComparison:
     """Make a recursive (c, l)-diverse release and show which values little knowledge exposes.
 
     The release is built by :func:`skyprivacy.skyline_anonymize` with the Prop. 4 policy
@@ -125,6 +126,9 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
         As in :func:`skyprivacy.skyline_anonymize`.
     keep, drop, keep_rest
         The other columns of the table, as in :func:`skyprivacy.skyline_anonymize`.
+    whitespace : {"strip", "keep"}, default "strip"
+        How text is compared (docs/canonical-text.md), as in
+        :func:`skyprivacy.skyline_anonymize`; the skylines read the release it makes.
     values : iterable, optional
         Values to draw skylines for (default: all).
     progress : callable or bool, optional
@@ -146,7 +150,7 @@ def compare_l_diversity(table: pd.DataFrame, *, qi, sensitive: str, diversity_c,
                                hierarchies=hierarchies, semantics=semantics, split=split,
                                numeric=numeric, categorical=categorical, order=order,
                                label_length=label_length, keep=keep, drop=drop,
-                               keep_rest=keep_rest,
+                               keep_rest=keep_rest, whitespace=whitespace,
                                progress=None if progress is None else _half(progress, 0))
     diversity = recursive_cl_diversity(result.candidate, diversity_c=diversity_c, l=l)
     skylines = skyline_find_all(result.candidate, c=c, values=values,

@@ -412,3 +412,27 @@ def test_the_command_line_anonymizes_and_verifies_under_whitespace_keep(tmp_path
         "anonymize --help)"]
     assert not (tmp_path / "f.csv").exists()
     assert (tmp_path / "t.csv").read_bytes() == before
+
+
+def test_compare_reads_text_per_the_whitespace_option(tmp_path, capsys, monkeypatch):
+    """compare (both baselines, Python and CLI) anonymizes and draws its skylines with the
+    text comparison it is given: " Flu" and "Flu" are one value under strip, two under keep."""
+    from skyprivacy.cli import main
+    from skyprivacy.compare import compare_l_diversity
+
+    table = pd.DataFrame({"city": ["a", "b"] * 6,
+                          "disease": ["Flu", " Flu", "Cold", "HIV", "Gout", "Mumps"] * 2})
+    kept, stripped = (quietly(lambda w=w: compare_l_diversity(
+        table, qi=["city"], sensitive="disease", diversity_c=3, l=2, c=0.9, whitespace=w))
+        for w in ("keep", "strip"))
+    assert len(kept.skylines) == 6 and len(stripped.skylines) == 5
+    monkeypatch.chdir(tmp_path)
+    table.to_csv("t.csv", index=False)
+    for baseline in (["--k-anonymity", "2"], ["--l-diversity", "2"]):
+        counts = []
+        for option in ([], ["--whitespace", "keep"]):
+            assert main(["compare", "t.csv", "--qi", "city", "--sensitive", "disease",
+                         *baseline, *option, "--format", "json", "-q"]) == 0
+            counts.append(len({row["value"] for row in json.loads(
+                capsys.readouterr().out)["skylines"]}))
+        assert counts == [5, 6], baseline

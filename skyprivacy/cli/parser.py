@@ -360,6 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     _hierarchy_options(p)
     _classification_options(p)
     _escape_option(p)
+    _whitespace_option(p)
     _run_options(p, cmd_compare)
 
     p = table_command("verify", "check a released table against its certificate",

@@ -544,11 +544,13 @@ def cmd_compare(ctx: Context) -> int:
                                split=args.split or "widest", progress=bar.part(0, 0.5),
                                numeric=args.numeric, categorical=args.categorical,
                                order=order, label_length=args.label_length,
-                               keep=[args.sensitive, *roles.kept], drop=list(roles.dropped))
+                               keep=[args.sensitive, *roles.kept], drop=list(roles.dropped),
+                               whitespace=args.whitespace)
             released, set_labels = made.table, made.set_labels
             release = ReleaseCandidate.from_table(released, qi=args.qi,
                                                   sensitive=args.sensitive,
-                                                  semantics=args.semantics)
+                                                  semantics=args.semantics,
+                                                  whitespace=args.whitespace)
             baseline = {"kind": "k-anonymity", "k": args.k_anonymity,
                         "satisfied": bool(made.safe),
                         "smallest_group": int(release.sizes_array.min())}
@@ -571,7 +573,7 @@ def cmd_compare(ctx: Context) -> int:
                 split=args.split or "infogain", values=args.values, semantics=args.semantics,
                 numeric=args.numeric, categorical=args.categorical, order=order,
                 label_length=args.label_length, progress=bar, keep=list(roles.kept),
-                drop=list(roles.dropped))
+                drop=list(roles.dropped), whitespace=args.whitespace)
             anonymization, skylines = comparison.anonymization, comparison.skylines
             released, release = anonymization.table, anonymization.candidate
             set_labels = anonymization.set_labels
