@@ -208,6 +208,13 @@ def draw(results: dict, path: Path = FIGURE) -> Path:
 
 
 # ------------------------------------------------------------------ driver
+def machine() -> dict:
+    """Where the runs ran: Python, cores, platform and physical memory (bytes)."""
+    return {"python": platform.python_version(), "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+            "memory_bytes": os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")}
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, action="append", default=None)
@@ -220,17 +227,18 @@ def main(argv=None) -> int:
                         default=None, help="a job to run (repeatable; default all three); "
                         "the JSON keeps the others")
     parser.add_argument("--figure", action="store_true",
-                        help="only redraw docs/figures/fig7.png from the JSON")
+                        help="only redraw docs/figures/fig7.png from the JSON (and record "
+                        "this machine's memory in it)")
     args = parser.parse_args(argv)
     if args.job:  # inside a subprocess
         print(json.dumps(job(*args.job)))
         return 0
     results = json.loads(RESULT.read_text()) if RESULT.exists() else {}
-    if args.figure:
+    results["machine"] = machine()
+    if args.figure:  # the runs in the JSON were made here: record the machine's memory too
+        write_json(RESULT, results)
         print(draw(results))
         return 0
-    results["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count(),
-                          "platform": platform.platform()}
     results["paper"] = ("Fig. 7: SkylineAnonymize time against records (up to 10^8) for "
                         "(0, 1000, 0) and (3, 1000, 10); Agrawal synthetic data, Zip-code "
                         "(9 values) sensitive, data larger than memory")

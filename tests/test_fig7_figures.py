@@ -118,10 +118,13 @@ def dask_sentences(results: dict) -> list[str]:
 
 
 def extrapolation_sentences(results: dict, target: int = 100_000_000) -> list[str]:
-    """What the page says about 10^8 when the JSON has no such run: labelled extrapolation."""
+    """What the page says about 10^8 when the JSON has no such run: labelled extrapolations
+    of time (fitted exponents) and of the largest worker's memory (linear in the records over
+    the two largest sizes), beside the machine's memory."""
     if f"rows{target}" in results:
         return []
-    largest = max(sizes(results))
+    ran = sizes(results)
+    largest = ran[-1]
     entry = results[f"rows{largest}"]
     done = {name: entry[name]["seconds"] for name in ["k_anonymize", *SETTINGS]
             if "seconds" in entry.get(name, {})}
@@ -136,8 +139,20 @@ def extrapolation_sentences(results: dict, target: int = 100_000_000) -> list[st
         out.append(f"Extrapolated from the fitted exponents (an extrapolation, not a "
                    f"measurement), {names} at {power(target)} records would take "
                    f"about {sum(guess.values()) / 3600:.1f} h together, and the Parquet files "
-                   f"about {size(entry['parquet_bytes'] * target / largest)} on disk (there is "
-                   f"room: disk was not the limit, time was).")
+                   f"about {size(entry['parquet_bytes'] * target / largest)} on disk.")
+    peaks = [(n, max(p["worker_peak_mb"] for p in results[f"rows{n}"].values()
+                     if isinstance(p, dict) and "worker_peak_mb" in p)) for n in ran[-2:]]
+    memory = results["machine"].get("memory_bytes")
+    if len(peaks) == 2 and memory:
+        (n1, p1), (n2, p2) = peaks
+        worker = p2 + (p2 - p1) * (target - n2) / (n2 - n1)
+        out.append(f"The largest worker's peak grew from {mb(p1)} at {power(n1)} records to "
+                   f"{mb(p2)} at {power(n2)}; growing in proportion to the records, it would "
+                   f"reach about {gb(worker * 1e6)} per worker at {power(target)}, "
+                   f"{gb(2 * worker * 1e6)} for the two workers on a machine of "
+                   f"{gb(memory)}: a run that holds most of the machine"
+                   + (f" for about {sum(guess.values()) / 3600:.1f} h" if guess else "")
+                   + " did not fit beside the rest of this session's work.")
     return out
 
 
@@ -187,7 +202,8 @@ def section(page: str) -> str:
 def rendered() -> tuple[list[str], list[str]]:
     fig7, scaleup = load(FIG7), load(SCALEUP)
     return [dask_table(fig7), memory_table(scaleup)], (
-        dask_sentences(fig7) + extrapolation_sentences(fig7) + memory_sentences(scaleup))
+        dask_sentences(fig7) + extrapolation_sentences(fig7) + memory_sentences(scaleup)
+        + [engines_sentence(fig7, scaleup)])
 
 
 def test_the_fig7_json_has_the_papers_points_and_sizes():
@@ -201,18 +217,33 @@ def test_the_fig7_json_has_the_papers_points_and_sizes():
             assert "error" in p or p["certified_safe"] is True
 
 
-def test_the_in_memory_engine_is_faster_wherever_both_ran_as_the_page_says():
-    dask, memory = load(FIG7), load(SCALEUP)["synthetic"]
-    compared = 0
+def engines_sentence(dask: dict, scaleup: dict) -> str:
+    """Which engine was faster wherever both ran, from the two JSONs (separate runs)."""
+    memory = scaleup["synthetic"]
+    pairs, dask_faster = 0, []
     for name in ["k_anonymize", *SETTINGS]:
         in_memory = {p["rows"]: p["seconds"] for p in memory[name]["points"] if "seconds" in p}
         for n in sizes(dask):
             p = dask[f"rows{n}"].get(name, {})
             if "seconds" in p and n in in_memory:
-                assert in_memory[n] < p["seconds"], (name, n)
-                compared += 1
-    assert compared >= 5
-    assert "the in-memory engine is faster at every size both ran" in " ".join(
+                pairs += 1
+                if p["seconds"] <= in_memory[n]:
+                    dask_faster.append(f"{label(name)} at {power(n)}")
+    if not dask_faster:
+        return (f"In the {pairs} (size, setting) pairs both ran, the in-memory engine was the "
+                f"faster (separate runs, not one same-run comparison).")
+    return (f"In {pairs - len(dask_faster)} of the {pairs} (size, setting) pairs both ran, the "
+            f"in-memory engine was the faster, and the Dask engine in "
+            f"{'the other' if len(dask_faster) == 1 else 'the others'}: "
+            + "; ".join(dask_faster) + ". These are separate runs, not one same-run "
+            "comparison, and the in-memory clock includes building the released table, which "
+            "the Dask clock leaves as a definition.")
+
+
+def test_the_page_says_which_engine_was_faster_where_both_ran():
+    dask, scaleup = load(FIG7), load(SCALEUP)
+    assert sizes(dask)[:2] == [1_000_000, 10_000_000]
+    assert " ".join(engines_sentence(dask, scaleup).split()) in " ".join(
         section(PAGE.read_text(encoding="utf-8")).split())
 
 
