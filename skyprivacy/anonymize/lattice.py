@@ -593,6 +593,28 @@ class _States:
 
 
 # ----------------------------------------------------------------------------- checking
+def _ranked_counts(group: np.ndarray, count: np.ndarray, n_groups: int) -> tuple:
+    """The value counts of each group in falling order: (the rank of every entry within its
+    group, each group's first position and size in that order, the running sums)."""
+    order = np.lexsort((-count, group))
+    per_group = np.bincount(group, minlength=n_groups)
+    start = np.concatenate([[0], np.cumsum(per_group)[:-1]])
+    rank = np.empty(len(group), dtype=np.int64)
+    rank[order] = np.arange(len(group)) - start[group[order]]
+    running = np.concatenate([[0], np.cumsum(count[order])])
+    return rank, start, per_group, running
+
+
+def _top_others(ranked: tuple, group: np.ndarray, count: np.ndarray, l: int) -> np.ndarray:
+    """Per entry, the sum of the ``l`` largest counts of the other values of its group."""
+    rank, start, per_group, running = ranked
+    g_start, g_size = start[group], per_group[group]
+
+    def top(j):  # the sum of the j largest counts of each entry's group
+        return running[g_start + np.minimum(j, g_size)] - running[g_start]
+    return np.where(rank < l, top(l + 1) - count, top(l))
+
+
 @dataclass(frozen=True)
 class _Pending:
     """A node past the first stage of its check: within the budget, its objective known."""
@@ -606,6 +628,10 @@ class _Pending:
 _OVER_BUDGET = ("suppression budget",)
 #: Why, when the failing rows and those of the classes a skyline pins exceed the budget.
 _PINNED_OVER = ("suppression budget (with the classes a skyline pins)",)
+#: Why, when those and the rows a skyline's breach floor forces out exceed the budget.
+_FORCED_OVER = ("suppression budget (with the rows a skyline's breach floor forces out)",)
+#: The reasons that hold for every specialization of a node (the budget tests).
+_OVER = (_OVER_BUDGET, _PINNED_OVER, _FORCED_OVER)
 
 
 @dataclass
@@ -634,7 +660,75 @@ class _Checker:
                             if isinstance(c, SkylinePolicy)
                             and self.lattice.semantics == "svpi"), reverse=True)
         self.pins = [pin for pin in self.pins if pin[0] > 0]
+        self.floors = self._breach_floors()
         self._last: tuple | None = None  # the last first stage's classes and failing ones
+
+    def _breach_floors(self) -> tuple | None:
+        """The skylines' breach floors (:meth:`~skyprivacy.criteria.SkylinePolicy.
+        breach_floors`) as arrays: per distinct (l, k, c = p / q) point, whether it applies
+        to each sensitive value, and the skylines' name; None without a skyline, in mvpi,
+        or when q n could overflow 63 bits."""
+        skylines = [c for c in self.criteria if isinstance(c, SkylinePolicy)]
+        if not skylines or self.lattice.semantics != "svpi":
+            return None
+        values = list(self.lattice.values)
+        applies: dict = {}  # (l, k, c) -> per value, whether the point applies to it
+        for criterion in skylines:
+            for v, points in enumerate(criterion.breach_floors(values)):
+                for point in points:
+                    applies.setdefault(point, np.zeros(len(values), dtype=bool))[v] = True
+        n = max(self.lattice.n_rows, 1)
+        if not applies or max(c.denominator for _, _, c in applies) * 4 * n >= 2 ** 62:
+            return None
+        # k beyond the table changes nothing (n - k - b < 0 either way) and stays small
+        return ([(l, min(k, n + 1), c.numerator, c.denominator, on)
+                 for (l, k, c), on in applies.items()],
+                " AND ".join(repr(c) for c in skylines))
+
+    def _forced_rows(self, state: _State, out: np.ndarray) -> int:
+        """The rows that the skylines' breach floors force out of the node's classes not
+        in ``out``, in the node and in every specialization of it.
+
+        A released class where a value held a times, with b the l largest counts of the
+        other values, has a >= c (n - k - b) breaches a point (l, k, m, c) of the value's
+        skyline (:meth:`~skyprivacy.criteria.SkylinePolicy.breach_floors`).  In a
+        specialization the class splits; the kept parts each pass the test, and summing
+        their a_i < c (n_i - k - b_i) (b is subadditive, and k counts once at least when a
+        part is kept) gives a - r_v < c (n - k - b - r_v) for the r_v rows of the value
+        suppressed, removing the other rows lowering b by at most as many: so at least
+        h = (a - c (n - k - b)) / (1 - c) rows of the value go, r_v > h, and when h >= a
+        (or c = 1) no part can be kept and all n rows go.  The largest of those bounds over
+        the values and points is a lower bound of the rows suppressed from the class in
+        any safe specialization; summed over the classes, with the rows the k part and the
+        pinning size suppress, over the budget means the node and its specializations are
+        unsafe."""
+        assert self.floors is not None
+        group, value, count = self.states.with_pairs(state)
+        keep = ~out[group]
+        group, value, count = group[keep], value[keep], count[keep]
+        if not len(group):
+            return 0
+        sizes = state.sizes[group]
+        per_class = np.zeros(len(state.sizes), dtype=np.int64)
+        ranked = None
+        for l, k, p, q, applies in self.floors[0]:
+            on = applies[value]
+            if not on.any():
+                continue
+            others = 0
+            if l:
+                if ranked is None:
+                    ranked = _ranked_counts(group, count, len(state.sizes))
+                others = _top_others(ranked, group, count, l)
+            surplus = q * count - p * (sizes - k - others)  # (1 - c) h, times q
+            hit = on & (surplus >= 0)
+            if not hit.any():
+                continue
+            a, n, surplus = count[hit], sizes[hit], surplus[hit]
+            gap = q - p
+            rows = n if gap == 0 else np.where(surplus >= gap * a, n, surplus // gap + 1)
+            np.maximum.at(per_class, group[hit], rows)
+        return int(per_class.sum())
 
     def _bind(self, levels: tuple) -> None:
         """Bind the level-aware criteria to the node being checked."""
@@ -660,18 +754,28 @@ class _Checker:
         state, failing, n_suppressed = self._last = self._failing(levels)
         if n_suppressed > self.budget:
             return NodeVerdict(levels, False, n_suppressed, None, _OVER_BUDGET)
-        if self.pins and not self.mask:
+        if (self.pins or self.floors is not None) and not self.mask:
             # dropped, a class within a skyline's pinning size must be suppressed: kept, it
             # is released and pins its values.  Those rows and the suppressed ones shrink
             # along generalization (both are rows of classes that subdivide), so a node
-            # where they exceed the budget is unsafe with all its specializations
-            pin, name = self.pins[0]
+            # where they exceed the budget is unsafe with all its specializations; so is
+            # one where they and the rows the breach floors force out do (_forced_rows)
             sizes = state.sizes
-            pinned = int(sizes[(sizes <= pin) & ~failing].sum())
+            pinned_classes = np.zeros(len(sizes), dtype=bool)
+            if self.pins:
+                pinned_classes = (sizes <= self.pins[0][0]) & ~failing
+            pinned = int(sizes[pinned_classes].sum())
+            if n_suppressed + pinned > self.budget:
+                return NodeVerdict(levels, False, n_suppressed, None, _PINNED_OVER)
+            forced = 0 if self.floors is None else self._forced_rows(
+                state, failing | pinned_classes)
+            if n_suppressed + pinned + forced > self.budget:
+                return NodeVerdict(levels, False, n_suppressed, None, _FORCED_OVER)
             if pinned:
-                return NodeVerdict(levels, False, n_suppressed, None,
-                                   _PINNED_OVER if n_suppressed + pinned > self.budget
-                                   else (name,))
+                return NodeVerdict(levels, False, n_suppressed, None, (self.pins[0][1],))
+            if forced:  # a kept class breaches a skyline's floor
+                assert self.floors is not None
+                return NodeVerdict(levels, False, n_suppressed, None, (self.floors[1],))
         if not n_suppressed:  # the objective with nothing suppressed is the lower bound
             value = self.lattice.lower_bound(levels, self.objective, state.sizes)
         else:
@@ -961,8 +1065,7 @@ def _staged_search(checker: _Checker, nodes: _Nodes, order: np.ndarray, bound_of
         if out is None:
             out = firsts[levels] = checker.first(levels)
             if classify:
-                nodes.mark(levels, isinstance(out, _Pending)
-                           or out.failing not in (_OVER_BUDGET, _PINNED_OVER))
+                nodes.mark(levels, isinstance(out, _Pending) or out.failing not in _OVER)
         return out
 
     heap: list = []  # (objective, levels, pending)
