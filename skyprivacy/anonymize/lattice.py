@@ -692,16 +692,17 @@ class _Checker:
         A released class where a value held a times, with b the l largest counts of the
         other values, has a >= c (n - k - b) breaches a point (l, k, m, c) of the value's
         skyline (:meth:`~skyprivacy.criteria.SkylinePolicy.breach_floors`).  In a
-        specialization the class splits; the kept parts each pass the test, and summing
-        their a_i < c (n_i - k - b_i) (b is subadditive, and k counts once at least when a
-        part is kept) gives a - r_v < c (n - k - b - r_v) for the r_v rows of the value
-        suppressed, removing the other rows lowering b by at most as many: so at least
-        h = (a - c (n - k - b)) / (1 - c) rows of the value go, r_v > h, and when h >= a
-        (or c = 1) no part can be kept and all n rows go.  The largest of those bounds over
-        the values and points is a lower bound of the rows suppressed from the class in
-        any safe specialization; summed over the classes, with the rows the k part and the
-        pinning size suppress, over the budget means the node and its specializations are
-        unsafe."""
+        specialization the class splits, and the kept parts that hold the value each pass
+        the test.  If there are any, summing their a_i < c (n_i - k - b_i) (b is
+        subadditive, k counts once at least) gives a - r_v < c (n' - k - b') for the r_v
+        rows of the value suppressed, where n' - b' (the parts' rows less their l largest
+        other counts) is at most n - r_v - b, its value with every other row of the class
+        in them: so r_v > h = (a - c (n - k - b)) / (1 - c).  If there are none, r_v = a.
+        So at least min(floor(h) + 1, a) rows go (a when c = 1).  The largest of those
+        bounds over the values and points is a lower bound of the rows suppressed from the
+        class in any safe specialization (or the node itself); summed over the classes,
+        with the rows the k part and the pinning size suppress, over the budget means the
+        node and its specializations are unsafe."""
         assert self.floors is not None
         group, value, count = self.states.with_pairs(state)
         keep = ~out[group]
@@ -724,9 +725,9 @@ class _Checker:
             hit = on & (surplus >= 0)
             if not hit.any():
                 continue
-            a, n, surplus = count[hit], sizes[hit], surplus[hit]
+            a, surplus = count[hit], surplus[hit]
             gap = q - p
-            rows = n if gap == 0 else np.where(surplus >= gap * a, n, surplus // gap + 1)
+            rows = a if gap == 0 else np.minimum(surplus // gap + 1, a)
             np.maximum.at(per_class, group[hit], rows)
         return int(per_class.sum())
 
