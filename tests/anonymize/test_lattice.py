@@ -553,3 +553,21 @@ def test_skyline_policies_under_suppression_against_every_node():
         recheck(result.table, qi, criteria)
         compared += 1
     assert compared >= 15
+
+
+def test_the_chains_follow_the_cheapest_steps_from_the_bottom_to_the_top():
+    """_Nodes.chain with the bound's steps: from the bottom to the top through the node, one
+    level of one QI a step; up, the cheapest next step first; down, the dearest undone."""
+    from skyprivacy.anonymize.lattice import _Nodes
+    steps = [[0, 5, 6], [0, 1, 9, 10], [0, 3]]  # per QI and level, the bound's table
+    nodes = _Nodes(np.array([2, 3, 1]), steps)
+    for levels in itertools.product(range(3), range(4), range(2)):
+        chain = nodes.chain(levels)
+        assert chain[0] == (0, 0, 0) and chain[-1] == (2, 3, 1) and levels in chain
+        assert all(sum(b) - sum(a) == 1 and all(y >= x for x, y in zip(a, b))
+                   for a, b in zip(chain, chain[1:]))
+    # from the bottom: qi1 (+1), qi2 (+3), qi0 (+5), qi0 (+1), qi1 (+8), qi1 (+1)
+    assert nodes.chain((0, 0, 0)) == [(0, 0, 0), (0, 1, 0), (0, 1, 1), (1, 1, 1), (2, 1, 1),
+                                      (2, 2, 1), (2, 3, 1)]
+    # down from (2, 2, 0): undo qi1's +8, then qi0's +1 ... (the dearest step each time)
+    assert nodes.chain((2, 2, 0))[:4] == [(0, 0, 0), (0, 1, 0), (1, 1, 0), (2, 1, 0)]
