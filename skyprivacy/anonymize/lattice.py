@@ -262,11 +262,8 @@ class Lattice:
                                                       missing=missing)
         self.values = values
         self.semantics = semantics
-        pair = row_tuple[elem_row].astype(np.int64) * max(len(values), 1) + elem_val
-        inverse, pairs = pd.factorize(pair, sort=True)
-        self.pair_tuple, self.pair_value = np.divmod(pairs, max(len(values), 1))
-        self.pair_count = _counts(inverse.reshape(-1), None if weights is None
-                                  else np.asarray(weights)[elem_row], len(pairs))
+        # the (base tuple, value) counts, built on first use (k-anonymity reads none)
+        self._elements = (elem_row, elem_val, weights)
         self.size = int(np.prod(self.heights + 1))
         # per QI and level, the records' summed cost (leaves under the value - 1): the loss
         # of a node without suppression is a sum of these, over a common denominator
@@ -276,6 +273,17 @@ class Lattice:
                                 for cost in self.level_cost[j]] for j in range(len(self.qi))]
         self.level_loss = [[total * (self.common // max(self.domain[j], 1))
                             for total in self.level_cost_sum[j]] for j in range(len(self.qi))]
+
+    @cached_property
+    def pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The base histogram's (tuple, value, count) nonzeros, in (tuple, value) order."""
+        elem_row, elem_val, weights = self._elements
+        n_values = max(len(self.values), 1)
+        pair = self.row_tuple[elem_row].astype(np.int64) * n_values + elem_val
+        inverse, pairs = pd.factorize(pair, sort=True)
+        pair_tuple, pair_value = np.divmod(pairs, n_values)
+        return pair_tuple, pair_value, _counts(inverse.reshape(-1), None if weights is None
+                                               else np.asarray(weights)[elem_row], len(pairs))
 
     # -- nodes
     def nodes(self) -> list[tuple]:
@@ -404,15 +412,17 @@ def _counts(index: np.ndarray, weights, n: int) -> np.ndarray:
                        minlength=n).round().astype(np.int64)
 
 
-def _dense_ranks(key: np.ndarray, radix: int) -> tuple[np.ndarray, int]:
+def _dense_ranks(key: np.ndarray, radix: int,
+                 ordered: bool = True) -> tuple[np.ndarray, int]:
     """Dense ranks of non-negative keys below ``radix`` (equal keys, equal ranks; ranks in
-    key order) and their number: a presence table when the radix is small, else a sort."""
+    key order unless not ``ordered``) and their number: a presence table when the radix is
+    small, else a hash (and a sort of the distinct keys when ``ordered``)."""
     if radix <= 4 * len(key) + 1024:
         present = np.zeros(radix, dtype=bool)
         present[key] = True
         rank = np.cumsum(present, dtype=np.int64) - 1
         return rank[key], int(rank[-1]) + 1 if radix else 0
-    rank, uniq = pd.factorize(key, sort=True)  # a hash, then a sort of the distinct keys
+    rank, uniq = pd.factorize(key, sort=ordered)
     return rank.astype(np.int64, copy=False), len(uniq)
 
 
@@ -457,8 +467,7 @@ class _States:
         n_base = len(lattice.base)
         self.base = _State((0,) * len(lattice.qi), np.arange(n_base, dtype=np.int64),
                            lattice.base_sizes,
-                           (lattice.pair_tuple, lattice.pair_value, lattice.pair_count)
-                           if pairs else None)
+                           lattice.pairs if pairs else None)
         self.base_weights = lattice.base_sizes.astype(np.float64)  # bincount's weights
         self.cache: dict = {}  # levels -> _State, least recently used first
         self.base_codes: dict = {}  # (QI, level) -> the base tuples' codes at the level
@@ -578,8 +587,9 @@ class _States:
     def _classes(self, levels: tuple, rep: np.ndarray) -> tuple[np.ndarray, int]:
         """The class at ``levels`` of each base tuple in ``rep``, and the number of classes.
 
-        Classes are numbered in the lexicographic order of their codes at ``levels``, so a
-        node's numbering is the same whichever node its classes were rolled up from."""
+        When value counts are rolled up, classes are numbered in the lexicographic order of
+        their codes at ``levels``, so that a node's numbering is the same whichever node its
+        classes and its value counts were rolled up from; else in any order."""
         lat = self.lattice
         key = np.zeros(len(rep), dtype=np.int64)
         radix = 1
@@ -589,12 +599,12 @@ class _States:
             if width == 1:
                 continue
             if radix * width >= 2 ** 62:  # recompress (order-preserving) before overflow
-                key, radix = _dense_ranks(key, radix)
+                key, radix = _dense_ranks(key, radix, self.want_pairs)
             codes = self.codes(j, level)
             key *= width
             key += codes if every else codes[rep]
             radix *= width
-        return _dense_ranks(key, radix)
+        return _dense_ranks(key, radix, self.want_pairs)
 
     def _roll_up(self, levels: tuple, source: _State, pairs: bool) -> _State:
         if source.levels == levels:
