@@ -1039,7 +1039,6 @@ class _Nodes:
             chain.append(tuple(current))
         return chain
 
-
     def _cheap_chain(self, levels: tuple) -> list:
         steps, heights = self.steps, self.heights
         assert steps is not None
