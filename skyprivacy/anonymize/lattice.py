@@ -1431,19 +1431,22 @@ def release_rows(frame: pd.DataFrame, codes: list, recoding: Recoding) -> pd.Dat
 
     ``codes``: per QI, the position of every row's raw value among the lattice's distinct
     values.  The same for a whole table and for each partition of one."""
-    released = frame.copy()
     qi = list(recoding.qi)
+    row_failing = None if recoding.failing is None else _rows_in(
+        np.stack([recoding.class_key[j][codes[j]] for j in range(len(qi))],
+                 axis=1).reshape(len(frame), len(qi)), recoding.failing)
+    if row_failing is not None and not recoding.mask:  # the kept rows alone are copied
+        keep = ~row_failing
+        released = frame.loc[keep]
+        codes = [c[keep] for c in codes]
+    else:
+        released = frame.copy()
     for j, name in enumerate(qi):
-        released[name] = pd.Series(recoding.labels[j][codes[j]], index=frame.index,
+        released[name] = pd.Series(recoding.labels[j][codes[j]], index=released.index,
                                    dtype=object)
-    if recoding.failing is None:
-        return released
-    row_failing = _rows_in(np.stack([recoding.class_key[j][codes[j]] for j in range(len(qi))],
-                                    axis=1).reshape(len(frame), len(qi)), recoding.failing)
-    if recoding.mask:
+    if row_failing is not None and recoding.mask:
         released.loc[row_failing, qi] = MASK
-        return released
-    return released.loc[~row_failing]
+    return released
 
 
 def _rows_in(rows: np.ndarray, wanted: np.ndarray) -> np.ndarray:
