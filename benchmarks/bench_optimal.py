@@ -23,9 +23,10 @@ c. The searches of a and b with the criteria skyline policy (1, 5, 1, 0.9) AND k
    sensitive attribute ``relationship``, as in a and b): target within 3x of a's and b's
    time.  The skyline is monotone without suppression only, so at 1% the search cannot tag
    safe nodes: it tags the nodes whose k-anonymity part exceeds the budget (that part is
-   monotone), checks the others in order of their exact objective (the k part decides what
-   is suppressed) and refutes most by the skyline's pinning size on class sizes before the
-   closed form.  Each search runs in a child process with a time limit (``--c-timeout``).
+   monotone, and so is the count of rows that the k part, the skyline's pinning size and its
+   breach floors force out of a node's classes), checks the others in order of their exact
+   objective (the k part decides what is suppressed) and refutes most by the pinning size
+   and the breach floors on class and value counts before the closed form.  Each search runs in a child process with a time limit (``--c-timeout``).
 
 On a shared machine the wall clocks carry the other jobs' load: every section records the
 1-minute load average around it, and when it exceeds the cores its ``clock_note`` says that

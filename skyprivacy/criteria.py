@@ -510,6 +510,32 @@ class SkylinePolicy(Criterion):
             return 0
         return min(max((p.k + p.m for p in sky), default=0) for sky in skylines)
 
+    def breach_floors(self, values: Sequence) -> list:
+        """Per sensitive value, the (l, k, c) of every point of the skyline that applies to
+        it (an empty tuple where none does), for a cheap necessary condition that a search
+        checks on value counts alone before the closed form.
+
+        In a group of n individuals of a single-valued (svpi) release where the value is
+        held a times and b is the sum of the l largest counts of the other values, a point
+        (l, k, m, c) is breached when a >= c (n - k - b): the attacker who knows l values the
+        target does not have (the l most frequent others) and k other individuals (holding
+        neither the value nor those l) is left with n - k - b candidates of which a hold the
+        value, so the breach probability is at least a / (n - k - b) (1 when no candidate
+        without the value is left).  Breach probabilities are taken over knowledge of at
+        most (l, k, m) (:mod:`skyprivacy.formulas`), so such a group makes the release
+        unsafe whatever else is released (Chen, LeFevre and Ramakrishnan 2009, Sect. 7.1:
+        the group's T(g, l, k) is (n - a - b - k) / a, :func:`~skyprivacy.formulas.exact_T`,
+        and BP = 1 / (NR + 1)); tests/anonymize/test_lattice.py checks the condition against
+        :func:`~skyprivacy.check.skyline_check` on random releases.  Summed over the groups
+        of a union, a and n add and b is subadditive, which is what a search under
+        suppression builds on (:mod:`skyprivacy.anonymize.lattice`)."""
+        out = []
+        for value in values:
+            skyline = self.policy.skyline_for(value)
+            out.append(() if skyline is None else
+                       tuple((point.l, point.k, point.c_exact) for point in skyline))
+        return out
+
 
 class ProsecutorRisk(Criterion):
     """The highest prosecutor risk, 1 / the smallest group, is at most ``r`` (this is

@@ -438,3 +438,136 @@ def test_the_k_part_tags_nodes_over_the_budget_when_the_skyline_cannot_prune():
                                                               full.suppressed)
     assert full.nodes_checked == 64 and quick.nodes_checked < 64
     pd.testing.assert_frame_equal(quick.table, full.table)
+
+
+def test_a_group_at_a_skylines_breach_floor_makes_the_release_unsafe():
+    """SkylinePolicy.breach_floors: a group where a value held a times, with b the l largest
+    counts of the others, has a >= c (n - k - b) breaches (l, k, m, c), whatever the other
+    groups are (skyline_check on random releases, several groups, l, k and m)."""
+    from skyprivacy.check import skyline_check
+    from skyprivacy.criteria import SkylinePolicy
+    rng = random.Random("breach-floor")
+    hits = 0
+    for _ in range(600):
+        n = rng.randint(1, 14)
+        table = pd.DataFrame({"q": [str(rng.randint(0, 2)) for _ in range(n)],
+                              "s": [rng.choice("abcd"[:rng.randint(1, 4)]) for _ in range(n)]})
+        point = (rng.randint(0, 2), rng.randint(0, 5), rng.randint(0, 2),
+                 Fraction(rng.randint(1, 10), 10))
+        criterion = SkylinePolicy(Policy.uniform([point]))
+        floors = criterion.breach_floors(sorted(set(table["s"])))
+        assert all(f == ((point[0], point[1], point[3]),) for f in floors)
+        breached = False
+        for _, rows in table.groupby("q"):
+            counts = rows["s"].value_counts()
+            for value, a in counts.items():
+                b = sum(sorted((int(x) for v, x in counts.items() if v != value),
+                               reverse=True)[:point[0]])
+                breached |= a >= point[3] * (len(rows) - point[1] - b)
+        if breached:
+            release = ReleaseCandidate.from_table(table, sensitive="s", qi=["q"])
+            assert not skyline_check(release, criterion.policy).safe, (table, point)
+            hits += 1
+    assert hits >= 300
+    both = SkylinePolicy(Policy({"a": [(0, 3, 0, 0.9)]}, default=[(1, 1, 1, 0.5)]))
+    assert both.breach_floors(["a", "z"]) == [((0, 3, Fraction(9, 10)),),
+                                              ((1, 1, Fraction(1, 2)),)]
+    assert SkylinePolicy(Policy({"a": [(0, 3, 0, 0.9)]})).breach_floors(["z"]) == [()]
+
+
+FLOOR_POINTS = [(0, 0, 0, Fraction(2, 3)), (1, 0, 0, Fraction(9, 10)), (1, 2, 1, Fraction(3, 4)),
+                (2, 1, 0, Fraction(1, 2)), (0, 1, 0, 1), (1, 1, 0, Fraction(4, 5))]
+
+
+def random_floor_policy(rng: random.Random) -> Policy:
+    """A uniform policy of one or two points, or value 'a' on its own skyline (with or
+    without a default for the others)."""
+    shape = rng.choice(["one", "two", "value", "value-only"])
+    if shape == "one":
+        return Policy.uniform([rng.choice(FLOOR_POINTS)])
+    if shape == "two":
+        return Policy.uniform(rng.sample(FLOOR_POINTS, 2))
+    default = None if shape == "value-only" else [rng.choice(FLOOR_POINTS)]
+    return Policy({"a": [rng.choice(FLOOR_POINTS)]}, default=default)
+
+
+def test_the_breach_floor_tags_only_nodes_whose_specializations_are_all_unsafe():
+    """The proof of the breach-floor rule, node by node: wherever the first stage of a check
+    says the rows the k part, the pinning size and the breach floors force out exceed the
+    budget, that node and every specialization of it are unsafe by the definitions
+    (generalize, suppress what the per-group criteria fail, evaluate every criterion)."""
+    from skyprivacy.anonymize.lattice import _FORCED_OVER, Lattice, _Checker
+    from skyprivacy.criteria import as_criteria
+    rng = random.Random("breach-floor-tags")
+    tagged = 0
+    for _ in range(60):
+        table, qi, hierarchies = random_case(rng, n_max=12)
+        criteria = as_criteria([random_floor_policy(rng)]
+                               + ([KAnonymity(rng.randint(1, 3))] if rng.random() < 0.7
+                                  else []))
+        budget = rng.randint(0, len(table) // 2)
+        lattice = Lattice(table, qi, "s", hierarchies, "svpi", "error")
+        checker = _Checker(lattice, criteria, budget, False, "loss")
+        outcome = {}
+        for levels in lattice.nodes():
+            first = checker.first(levels)
+            if getattr(first, "failing", None) != _FORCED_OVER:
+                continue
+            tagged += 1
+            for below in lattice.nodes():
+                if all(x <= y for x, y in zip(below, levels)):
+                    if below not in outcome:
+                        outcome[below] = node_outcome(table, qi, hierarchies, criteria, below,
+                                                      budget, False, "loss")[0]
+                    assert not outcome[below], (levels, below, criteria, budget)
+    assert tagged >= 30
+
+
+def test_skyline_policies_under_suppression_against_every_node():
+    """Skyline policies (one or two points, value-specific skylines, l up to 2, c = 1) with
+    k under a suppression budget, dropped: the search, which tags nodes by the breach
+    floors, finds the best node of the lattice checked from the definitions."""
+    from skyprivacy.criteria import as_criteria
+    rng = random.Random("breach-floor-search")
+    compared = 0
+    for _ in range(60):
+        table, qi, hierarchies = random_case(rng, n_max=12)
+        criteria = as_criteria([random_floor_policy(rng)]
+                               + ([KAnonymity(rng.randint(1, 3))] if rng.random() < 0.8
+                                  else []))
+        limit = rng.choice([Fraction(1, 5), Fraction(2, 5), Fraction(1, 2)])
+        objective = rng.choice(["loss", "height", "discernibility", "entropy"])
+        budget = suppression_budget(limit, len(table), "test")
+        expected = exhaustive(table, qi, hierarchies, criteria, budget, False, objective)
+        options = {"qi": qi, "sensitive": "s", "criteria": criteria,
+                   "hierarchies": hierarchies, "suppression_limit": limit,
+                   "objective": objective}
+        if expected is None:
+            with pytest.raises(InfeasibleError, match="No generalization of"):
+                full_domain_search(table, **options)
+            continue
+        result = full_domain_search(table, **options)
+        value, levels, n_suppressed = expected
+        assert (result.value, tuple(result.levels.values())) == (value, levels), criteria
+        assert result.suppressed == n_suppressed <= budget
+        recheck(result.table, qi, criteria)
+        compared += 1
+    assert compared >= 15
+
+
+def test_the_chains_follow_the_cheapest_steps_from_the_bottom_to_the_top():
+    """_Nodes.chain with the bound's steps: from the bottom to the top through the node, one
+    level of one QI a step; up, the cheapest next step first; down, the dearest undone."""
+    from skyprivacy.anonymize.lattice import _Nodes
+    steps = [[0, 5, 6], [0, 1, 9, 10], [0, 3]]  # per QI and level, the bound's table
+    nodes = _Nodes(np.array([2, 3, 1]), steps)
+    for levels in itertools.product(range(3), range(4), range(2)):
+        chain = nodes.chain(levels)
+        assert chain[0] == (0, 0, 0) and chain[-1] == (2, 3, 1) and levels in chain
+        assert all(sum(b) - sum(a) == 1 and all(y >= x for x, y in zip(a, b))
+                   for a, b in zip(chain, chain[1:]))
+    # from the bottom: qi1 (+1), qi2 (+3), qi0 (+5), qi0 (+1), qi1 (+8), qi1 (+1)
+    assert nodes.chain((0, 0, 0)) == [(0, 0, 0), (0, 1, 0), (0, 1, 1), (1, 1, 1), (2, 1, 1),
+                                      (2, 2, 1), (2, 3, 1)]
+    # down from (2, 2, 0): undo qi1's +8, then qi0's +1 ... (the dearest step each time)
+    assert nodes.chain((2, 2, 0))[:4] == [(0, 0, 0), (0, 1, 0), (1, 1, 0), (2, 1, 0)]
