@@ -232,7 +232,7 @@ class ReleaseCandidate:
 
     @classmethod
     def from_counts(cls, sizes, counts, values, *, labels=None,
-                    semantics: str = "svpi") -> ReleaseCandidate:
+                    semantics: str = "svpi", whitespace: str | None = None) -> ReleaseCandidate:
         """Build a release candidate from a size vector and a groups x values count matrix.
 
         This is the constructor algorithms use when they already hold aggregates (for
@@ -248,6 +248,8 @@ class ReleaseCandidate:
         labels : sequence or pandas.Index, optional
             Group labels; defaults to 0..B-1.
         semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+        whitespace : {'strip', 'keep'} or None, default None
+            As in :meth:`from_csr`: how the engine that made ``values`` compared text.
 
         Examples
         --------
@@ -256,6 +258,7 @@ class ReleaseCandidate:
         """
         owner = "ReleaseCandidate.from_counts"
         semantics = check_semantics(semantics, owner)
+        whitespace = check_whitespace(whitespace, owner)
         sizes = np.asarray(sizes)
         values = list(values)
         if sizes.ndim != 1 or len(sizes) == 0:
@@ -281,11 +284,15 @@ class ReleaseCandidate:
             raise param_error("counts", owner, "hold integers", dtype)
         if count.size and count.min() < 0:
             raise param_error("counts", owner, "be non-negative", int(count.min()))
-        return cls._validated(owner, sizes, group, value, count, values, labels, semantics)
+        release: ReleaseCandidate = cls._validated(owner, sizes, group, value, count, values,
+                                                   labels, semantics)
+        release._whitespace = whitespace
+        return release
 
     @classmethod
     def from_nonzeros(cls, sizes, group, value, count, values, *, labels=None,
-                      semantics: str = "svpi") -> ReleaseCandidate:
+                      semantics: str = "svpi",
+                      whitespace: str | None = None) -> ReleaseCandidate:
         """Build a release candidate from (group, value, count) nonzeros.
 
         The sparse counterpart of :meth:`from_counts`, for engines that aggregate elsewhere
@@ -301,6 +308,8 @@ class ReleaseCandidate:
         values : sequence, length V
         labels : sequence or pandas.Index, optional
         semantics : {'svpi', 'mvpi-set', 'mvpi-multiset'}, default 'svpi'
+        whitespace : {'strip', 'keep'} or None, default None
+            As in :meth:`from_csr`.
 
         Examples
         --------
@@ -310,6 +319,7 @@ class ReleaseCandidate:
         """
         owner = "ReleaseCandidate.from_nonzeros"
         semantics = check_semantics(semantics, owner)
+        whitespace = check_whitespace(whitespace, owner)
         values = list(values)
         g, v, c = (a.astype(np.int64, copy=False) for a in
                    _integer_arrays(owner, group=group, value=value, count=count))
@@ -329,7 +339,10 @@ class ReleaseCandidate:
             if len(uniq) != len(key):
                 c = np.bincount(inverse.reshape(-1), weights=c).astype(np.int64)
                 g, v = np.divmod(uniq, len(values))
-        return cls._validated(owner, sizes, g, v, c, values, labels, semantics)
+        release: ReleaseCandidate = cls._validated(owner, sizes, g, v, c, values, labels,
+                                                   semantics)
+        release._whitespace = whitespace
+        return release
 
     @classmethod
     def from_csr(cls, sizes, indptr, value, count, values, *, labels=None,

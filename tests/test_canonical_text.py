@@ -313,11 +313,6 @@ def test_anonymize_under_criteria_takes_the_whitespace_option():
                        r"'trim' instead\.$"):
         anonymization_certificate(keep, qi="city", sensitive="disease",
                                   criteria=[KAnonymity(2)], whitespace="trim")
-    with pytest.raises(InvalidParameterError, match=r"^whitespace='keep' works with "
-                       r"method='mondrian'; full-domain search compares text with "
-                       r"whitespace='strip'\.$"):
-        anonymize(SPACED, qi="city", sensitive="disease", criteria=[KAnonymity(2)],
-                  method="full-domain", whitespace="keep")
     with pytest.raises(InvalidParameterError, match=r"^The 'whitespace' parameter of "
                        r"anonymize must be one of \['strip', 'keep'\]\. Got None instead\.$"):
         anonymize(SPACED, qi="city", sensitive="disease", criteria=[KAnonymity(2)],
@@ -397,20 +392,17 @@ def test_the_command_line_anonymizes_and_verifies_under_whitespace_keep(tmp_path
     out = capsys.readouterr().out
     assert out.startswith("VERIFIED: keep.csv matches keep.cert.json") and \
         "text compared NFC, whitespace keep" in out
-    # under criteria too; full-domain search compares with strip only
-    assert main([*anonymize, "--k", "2", "--output", "k.csv", "--whitespace", "keep"]) == 0
-    assert json.loads((tmp_path / "k.cert.json").read_text())["normalization"][
-        "whitespace"] == "keep"
-    assert main(["verify", "k.csv", "--certificate", "k.cert.json", "-q"]) == 0
+    # under criteria too, by Mondrian and by full-domain search
+    for method in ("mondrian", "full-domain"):
+        assert main([*anonymize, "--k", "2", "--output", f"{method}.csv", "--whitespace",
+                     "keep", "--method", method]) == 0
+        assert json.loads((tmp_path / f"{method}.cert.json").read_text())["normalization"][
+            "whitespace"] == "keep"
+        assert main(["verify", f"{method}.csv", "--certificate", f"{method}.cert.json",
+                     "-q"]) == 0
     capsys.readouterr()
-    assert main([*anonymize, "--k", "2", "--output", "f.csv", "--whitespace", "keep",
-                 "--method", "full-domain"]) == 2
-    err = capsys.readouterr().err
-    assert err.strip().splitlines() == [
-        "skyprivacy anonymize: error: --whitespace keep works with --method mondrian; "
-        "--method full-domain compares text with --whitespace strip (see skyprivacy "
-        "anonymize --help)"]
-    assert not (tmp_path / "f.csv").exists()
+    released = pd.read_csv(tmp_path / "full-domain.csv", keep_default_na=False)
+    assert sorted(released["city"].unique()) == [" a", "a", "b"]  # three classes, level 0
     assert (tmp_path / "t.csv").read_bytes() == before
 
 
@@ -436,3 +428,49 @@ def test_compare_reads_text_per_the_whitespace_option(tmp_path, capsys, monkeypa
             counts.append(len({row["value"] for row in json.loads(
                 capsys.readouterr().out)["skylines"]}))
         assert counts == [5, 6], baseline
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_full_domain_search_compares_text_per_the_whitespace_option(engine):
+    """Full-domain search reads QI cells against the hierarchy's leaves, the sensitive
+    values and the policy's keys under the option: with 'keep', ' a' and 'a' are two leaves
+    (two classes at level 0) and ' Flu' a value of its own that a ' Flu' key names."""
+    from skyprivacy import anonymize
+    from skyprivacy.criteria import KAnonymity, SkylinePolicy
+    from skyprivacy.hierarchy import Hierarchy
+
+    table = pd.DataFrame({"city": [" a", " a", "a", "a", "b", "b"],
+                          "disease": ["Flu", "Cold", " Flu", "Cold", "Flu", "Cold"]})
+    spaced = Hierarchy([[" a", "ab", "*"], ["a", "ab", "*"], ["b", "ab", "*"]], name="city")
+    plain = Hierarchy([["a", "ab", "*"], ["b", "ab", "*"]], name="city")
+    import dask.dataframe as dd
+
+    frame = table if engine == "pandas" else dd.from_pandas(table, npartitions=2)
+
+    def run(hierarchy, whitespace, criteria):
+        result = quietly(lambda: anonymize(frame, qi="city", sensitive="disease",
+                                           criteria=criteria, method="full-domain",
+                                           hierarchies={"city": hierarchy},
+                                           whitespace=whitespace))
+        released = result.table if engine == "pandas" else result.table.compute()
+        return result, released
+
+    keep, released = run(spaced, "keep", [KAnonymity(2)])
+    assert keep.levels == {"city": 0} and keep.candidate.n_groups == 3
+    assert released["city"].tolist() == table["city"].tolist()  # cells keep their text
+    assert sorted(map(str, keep.candidate.values)) == [" Flu", "Cold", "Flu"]
+    strip, _ = run(plain, "strip", [KAnonymity(2)])
+    assert strip.levels == {"city": 0} and strip.candidate.n_groups == 2
+    assert sorted(map(str, strip.candidate.values)) == ["Cold", "Flu"]
+    assert keep.candidate.value_index(" Flu") != keep.candidate.value_index("Flu")
+    # a key " Flu" names the kept-apart value only: 2 of the 3 people of class "a" hold it
+    # (unsafe at c = 0.6: the search generalizes), while "Flu" is 1 of 2 in its classes
+    table = pd.DataFrame({"city": [" a", " a", "a", "a", "a", "b", "b"],
+                          "disease": ["Flu", "Cold", " Flu", " Flu", "Cold", "Flu", "Cold"]})
+    frame = table if engine == "pandas" else dd.from_pandas(table, npartitions=2)
+    assert run(spaced, "keep", [SkylinePolicy(Policy({" Flu": [(0, 0, 0, 0.6)]}))]
+               )[0].levels == {"city": 1}
+    assert run(spaced, "keep", [SkylinePolicy(Policy({"Flu": [(0, 0, 0, 0.6)]}))]
+               )[0].levels == {"city": 0}
+    with pytest.raises(HierarchyError, match=r"does not cover 1 distinct value"):
+        run(plain, "keep", [KAnonymity(2)])

@@ -667,10 +667,6 @@ default 'loss'
         raise param_error("method", owner, f"be one of {list(METHODS)}", method)
     if whitespace not in WHITESPACE:
         raise param_error("whitespace", owner, f"be one of {list(WHITESPACE)}", whitespace)
-    if method == "full-domain" and whitespace != "strip":
-        raise InvalidParameterError(
-            f"whitespace={whitespace!r} works with method='mondrian'; full-domain search "
-            f"compares text with whitespace='strip'.")
     engine = partitioned_engine(table)
     if engine is None and not isinstance(table, pd.DataFrame):
         raise param_error("table", owner, "be a pandas DataFrame", type(table).__name__)
@@ -686,7 +682,8 @@ default 'loss'
         return attach(full_domain_search(
             table, qi=qi, sensitive=sensitive, criteria=criteria, hierarchies=hierarchies,
             objective=objective, suppression_limit=suppression_limit, suppressed=suppressed,
-            semantics=semantics, missing=missing, frontier=frontier), classification)
+            semantics=semantics, missing=missing, frontier=frontier, whitespace=whitespace),
+            classification)
     if engine is not None:
         return attach(engine.anonymize(table, qi=qi, sensitive=sensitive, criteria=criteria,
                                        suppression_limit=suppression_limit,

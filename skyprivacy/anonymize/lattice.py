@@ -93,6 +93,7 @@ import numpy as np
 import pandas as pd
 from sortedcontainers import SortedList
 
+from .._core.canonical import WHITESPACE
 from .._core.classification import Classification
 from .._core.display import Shown, head_rows, result_html, result_repr
 from .._core.encoding import factorize, is_missing, require_columns
@@ -219,11 +220,14 @@ class Lattice:
 
     def __init__(self, table: pd.DataFrame, qi: list, sensitive, hierarchies: Mapping,
                  semantics: str, missing: str, weights: np.ndarray | None = None,
-                 coded: list | None = None):
+                 coded: list | None = None, whitespace: str = "strip"):
         # ``weights``: rows stand for this many records each (the Dask engine's histogram of
         # distinct rows); None, one record a row.  ``coded``: per QI, the (codes, uniques) of
         # its column by _core.encoding.factorize, when the caller has them already
+        # ``whitespace``: how text is compared (docs/canonical-text.md), for the hierarchy
+        # leaves of the QI cells, the sensitive values and the candidates' value lookups
         self.qi = list(qi)
+        self.whitespace = whitespace
         self.hierarchies = [hierarchies[name] for name in self.qi]
         self.heights = np.array([h.height for h in self.hierarchies], dtype=np.int64)
         self.n_rows = len(table) if weights is None else int(np.sum(weights))
@@ -240,7 +244,8 @@ class Lattice:
             # each distinct value's leaf (the lookup rule of Hierarchy.generalize), then every
             # level from the hierarchy's rows: one lookup per column, not one per level
             leaf = pd.Index(list(hierarchy.leaves)).get_indexer(pd.Index(
-                hierarchy.generalize(np.asarray(uniques, dtype=object), 0), dtype=object))
+                hierarchy.generalize(np.asarray(uniques, dtype=object), 0,
+                                     whitespace=whitespace), dtype=object))
             per_level, labels_of, costs = [], [], []
             for level in range(hierarchy.height + 1):
                 leaf_codes, label_uniques = pd.factorize(
@@ -259,7 +264,7 @@ class Lattice:
         self.base_sizes = _counts(row_tuple, weights, len(base))
         self.row_tuple = row_tuple
         elem_row, elem_val, values = encode_sensitive(table[sensitive], semantics=semantics,
-                                                      missing=missing)
+                                                      missing=missing, whitespace=whitespace)
         self.values = values
         self.semantics = semantics
         # the (base tuple, value) counts, built on first use (k-anonymity reads none)
@@ -933,7 +938,7 @@ class _Checker:
         labels = self._labels(state, keep, target) if self.labelled else None
         if keep is None:
             return _candidate(sizes, group, value, count, values, self.lattice.semantics,
-                              labels)
+                              labels, self.lattice.whitespace)
         new = np.cumsum(keep) - 1
         n_kept = int(keep.sum())
         masked = int(sizes[~keep].sum())
@@ -945,13 +950,14 @@ class _Checker:
             else:
                 sizes[new[target]] += masked
             return _candidate(sizes, new[group], value, count, values,
-                              self.lattice.semantics, labels)
+                              self.lattice.semantics, labels, self.lattice.whitespace)
         on = keep[group]
         # only the values still released: a criterion over the release's values (the
         # ordered distance of t-closeness) reads the same release as the released table's
         present, value = np.unique(value[on], return_inverse=True)
         return _candidate(sizes[keep], new[group[on]], value.reshape(-1), count[on],
-                          [values[v] for v in present], self.lattice.semantics, labels)
+                          [values[v] for v in present], self.lattice.semantics, labels,
+                          self.lattice.whitespace)
 
     def _labels(self, state: _State, keep: np.ndarray | None, target: int | None):
         """The released QI labels of the node's classes (the kept ones, then the masked class
@@ -966,17 +972,19 @@ class _Checker:
 
 
 def _candidate(sizes, group, value, count, values, semantics,
-               labels=None) -> ReleaseCandidate:
+               labels=None, whitespace: str = "strip") -> ReleaseCandidate:
     """The candidate of (group, value, count) entries, repeated pairs summed: through a
-    dense count matrix when it is small (a bincount, no sort), else the nonzeros."""
+    dense count matrix when it is small (a bincount, no sort), else the nonzeros.  Its
+    values are the lattice's canonical values under ``whitespace``, so a criterion's value
+    lookups (a policy's keys) normalize as the certificate's check does."""
     cells = len(sizes) * len(values)
     if cells <= 4 * len(group) + 4096:
         counts = np.bincount(group * len(values) + value, weights=count, minlength=cells)
         return ReleaseCandidate.from_counts(
             sizes, counts.round().astype(np.int64).reshape(len(sizes), len(values)), values,
-            labels=labels, semantics=semantics)
+            labels=labels, semantics=semantics, whitespace=whitespace)
     return ReleaseCandidate.from_nonzeros(sizes, group, value, count, values, labels=labels,
-                                          semantics=semantics)
+                                          semantics=semantics, whitespace=whitespace)
 
 
 # ----------------------------------------------------------------------------- the search
@@ -1249,9 +1257,9 @@ def _frontier(nodes: _Nodes, check) -> tuple:
 
 # ----------------------------------------------------------------------------- the API
 def _checked_hierarchies(table: pd.DataFrame, qi: list, hierarchies, owner: str,
-                         distinct: list) -> dict:
+                         distinct: list, whitespace: str = "strip") -> dict:
     """A hierarchy per QI (``distinct``: per QI, its distinct values), each checked to cover
-    its column."""
+    its column (text matched under ``whitespace``)."""
     given = dict(hierarchies or {})
     for name in given:
         if name not in qi:
@@ -1273,9 +1281,10 @@ def _checked_hierarchies(table: pd.DataFrame, qi: list, hierarchies, owner: str,
                               type(hierarchy).__name__)
         else:
             try:  # the distinct values first: the column only to word the error
-                hierarchy.validate(pd.Series(distinct[qi.index(name)], dtype=object))
+                hierarchy.validate(pd.Series(distinct[qi.index(name)], dtype=object),
+                                   whitespace=whitespace)
             except HierarchyError:
-                hierarchy.validate(table[name])
+                hierarchy.validate(table[name], whitespace=whitespace)
         out[name] = hierarchy
     return out
 
@@ -1304,6 +1313,7 @@ class SearchPlan:
     hierarchies: dict
     n_rows: int
     coded: list = field(default_factory=list, repr=False, compare=False)  # (codes, uniques)
+    whitespace: str = "strip"  # how text is compared (docs/canonical-text.md)
 
 
 def checked_columns(table, qi, sensitive, owner: str) -> list:
@@ -1320,7 +1330,7 @@ def checked_columns(table, qi, sensitive, owner: str) -> list:
 
 def plan_search(table: pd.DataFrame, weights, *, qi, sensitive, criteria, hierarchies,
                 objective, suppression_limit, suppressed, semantics,
-                missing, owner: str = "anonymize") -> SearchPlan:
+                missing, owner: str = "anonymize", whitespace: str = "strip") -> SearchPlan:
     """Check the options of :func:`full_domain_search` against a table whose rows stand for
     ``weights`` records each (None: one each; the Dask engine passes its histogram)."""
     qi = checked_columns(table, qi, sensitive, owner)
@@ -1344,10 +1354,13 @@ def plan_search(table: pd.DataFrame, weights, *, qi, sensitive, criteria, hierar
         raise param_error("suppressed", owner, f"be one of {list(SUPPRESSED)}", suppressed)
     semantics = check_semantics(semantics, owner)
     budget = suppression_budget(suppression_limit, n_rows, owner)
+    if whitespace not in WHITESPACE:
+        raise param_error("whitespace", owner, f"be one of {list(WHITESPACE)}", whitespace)
     return SearchPlan(qi, sensitive, criteria, objective, suppressed, semantics, missing,
                       budget, suppression_limit,
                       _checked_hierarchies(table, qi, hierarchies, owner,
-                                           [uniques for _, uniques in coded]), n_rows, coded)
+                                           [uniques for _, uniques in coded], whitespace),
+                      n_rows, coded, whitespace)
 
 
 @dataclass(frozen=True)
@@ -1391,7 +1404,7 @@ def search_optimum(table: pd.DataFrame, weights, plan: SearchPlan, *, frontier: 
                    exhaustive: bool) -> Optimum:
     """Build the lattice of ``table`` (rows weighted by ``weights``) and find its optimum."""
     lattice = Lattice(table, plan.qi, plan.sensitive, plan.hierarchies, plan.semantics,
-                      plan.missing, weights, plan.coded or None)
+                      plan.missing, weights, plan.coded or None, plan.whitespace)
     mask = plan.suppressed == "mask"
     checker = _Checker(lattice, plan.criteria, plan.budget, mask and plan.budget > 0,
                        plan.objective)
@@ -1470,7 +1483,7 @@ def full_domain_search(table: pd.DataFrame, *, qi, sensitive, criteria, hierarch
                        objective: str = "loss", suppression_limit=0.0,
                        suppressed: str = "drop", semantics: str = "svpi",
                        missing: str = "error", frontier: bool = False,
-                       exhaustive: bool = False) -> AnonymizeResult:
+                       exhaustive: bool = False, whitespace: str = "strip") -> AnonymizeResult:
     """Find the optimal full-domain generalization of a table under combined criteria.
 
     Parameters
@@ -1499,6 +1512,9 @@ default 'loss'
         Also find every minimal safe node (when the criteria are monotone).
     exhaustive : bool, default False
         Check every node (a reference for the pruned search, and for benchmarks).
+    whitespace : {'strip', 'keep'}, default 'strip'
+        How text is compared (docs/canonical-text.md): QI cells with the hierarchy leaves,
+        the sensitive values, and a policy's keys with them.  Released cells keep their text.
 
     Returns
     -------
@@ -1535,13 +1551,15 @@ default 'loss'
     plan = plan_search(table, None, qi=qi, sensitive=sensitive, criteria=criteria,
                        hierarchies=hierarchies, objective=objective,
                        suppression_limit=suppression_limit, suppressed=suppressed,
-                       semantics=semantics, missing=missing, owner=owner)
+                       semantics=semantics, missing=missing, owner=owner,
+                       whitespace=whitespace)
     optimum = search_optimum(table, None, plan, frontier=frontier, exhaustive=exhaustive)
     lattice = optimum.lattice
     released = release_rows(table, [lattice.base[lattice.row_tuple, j]
                                     for j in range(len(plan.qi))], optimum.recoding)
     candidate = ReleaseCandidate.from_table(released, sensitive=sensitive, qi=plan.qi,
-                                            semantics=plan.semantics, missing=missing)
+                                            semantics=plan.semantics, missing=missing,
+                                            whitespace=whitespace)
     return result_of(released, candidate, optimum, plan)
 
 

@@ -222,7 +222,7 @@ def distinct_rows(columns: list, cards: list, weights: np.ndarray | None = None,
                 where[order] = np.cumsum(first) - 1
             del order, first
             summed = (np.diff(np.append(starts, n)) if counting
-                      else np.add.reduceat(weights, starts))
+                      else np.add.reduceat(np.asarray(weights), starts))
             uniq = packed[starts]
             del packed, weights
         digits = []

@@ -346,9 +346,6 @@ def _anonymize_under_criteria(ctx: Context, criteria: list, certificate_path: st
     if args.split is not None and args.method != "mondrian":
         raise UsageError(f"--split {args.split} chooses Mondrian's cuts; --method "
                          f"{args.method} has none")
-    if args.whitespace != "strip" and args.method != "mondrian":
-        raise UsageError(f"--whitespace {args.whitespace} works with --method mondrian; "
-                         f"--method {args.method} compares text with --whitespace strip")
     if args.suppressed is not None and args.suppression_limit == 0:
         raise UsageError(f"--suppressed {args.suppressed} has no use without a "
                          f"--suppression-limit above 0")

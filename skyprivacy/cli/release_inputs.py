@@ -251,12 +251,13 @@ def suppression_reasons(table: pd.DataFrame, result, criteria: list, hierarchies
     if not result.suppressed or result.levels is None:
         return None
     columns = table[[*args.qi, args.sensitive]]
-    generalize = functools.partial(_at_levels, levels=result.levels, hierarchies=hierarchies)
+    generalize = functools.partial(_at_levels, levels=result.levels, hierarchies=hierarchies,
+                                   whitespace=args.whitespace)
     # a dask frame is generalized partition by partition and grouped on the cluster
     generalized = (generalize(columns) if isinstance(columns, pd.DataFrame) else
                    columns.map_partitions(generalize, meta={c: object for c in columns}))
     release = ReleaseCandidate.from_table(generalized, qi=args.qi, sensitive=args.sensitive,
-                                          semantics=args.semantics)
+                                          semantics=args.semantics, whitespace=args.whitespace)
     per_group = [c for c in criteria if c.per_group]
     verdicts = [np.asarray(c.evaluate(release).group_safe, dtype=bool) for c in per_group]
     sizes = release.sizes_array
@@ -272,14 +273,16 @@ def suppression_reasons(table: pd.DataFrame, result, criteria: list, hierarchies
     return reasons
 
 
-def _at_levels(frame: pd.DataFrame, *, levels: dict, hierarchies: dict) -> pd.DataFrame:
-    """``frame``'s QIs generalized to a full-domain node's ``levels``."""
+def _at_levels(frame: pd.DataFrame, *, levels: dict, hierarchies: dict,
+               whitespace: str = "strip") -> pd.DataFrame:
+    """``frame``'s QIs generalized to a full-domain node's ``levels`` (text matched to the
+    leaves under ``whitespace``)."""
     out = frame.astype(object)
     for name, level in levels.items():
         tree = hierarchies.get(name)
         if tree is not None:
-            out[name] = pd.Series(tree.generalize(out[name], level), index=out.index,
-                                  dtype=object)
+            out[name] = pd.Series(tree.generalize(out[name], level, whitespace=whitespace),
+                                  index=out.index, dtype=object)
         elif level:  # a QI without a hierarchy has the levels value -> '*'
             out[name] = "*"
     return out

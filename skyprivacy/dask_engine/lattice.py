@@ -60,7 +60,7 @@ def full_domain_search(table, *, qi, sensitive, criteria, hierarchies=None,
                        objective: str = "loss", suppression_limit=0.0,
                        suppressed: str = "drop", semantics: str = "svpi",
                        missing: str = "error", frontier: bool = False,
-                       exhaustive: bool = False) -> AnonymizeResult:
+                       exhaustive: bool = False, whitespace: str = "strip") -> AnonymizeResult:
     """:func:`skyprivacy.anonymize.lattice.full_domain_search` over a dask DataFrame.
 
     Same parameters and result; ``.table`` is a dask DataFrame (the released rows, written
@@ -96,11 +96,13 @@ def full_domain_search(table, *, qi, sensitive, criteria, hierarchies=None,
     plan = plan_search(rows, weights, qi=names, sensitive=sensitive, criteria=criteria,
                        hierarchies=hierarchies, objective=objective,
                        suppression_limit=suppression_limit, suppressed=suppressed,
-                       semantics=semantics, missing=missing, owner=owner)
+                       semantics=semantics, missing=missing, owner=owner,
+                       whitespace=whitespace)
     optimum = search_optimum(rows, weights, plan, frontier=frontier, exhaustive=exhaustive)
     with keep_objects():
         meta = _release_partition(make_meta(table), optimum.recoding)
         released = table.map_partitions(_release_partition, optimum.recoding, meta=meta)
     candidate = ReleaseCandidate.from_table(released, sensitive=sensitive, qi=plan.qi,
-                                            semantics=plan.semantics, missing=missing)
+                                            semantics=plan.semantics, missing=missing,
+                                            whitespace=whitespace)
     return result_of(released, candidate, optimum, plan)

@@ -356,8 +356,15 @@ class Hierarchy:
         """
         return not self._uncovered(values, "Hierarchy.covers")
 
-    def validate(self, values) -> None:
+    @validate_params({"whitespace": Options(*WHITESPACE)})
+    def validate(self, values, *, whitespace: str = "strip") -> None:
         """Raise :class:`HierarchyError` naming the values no leaf covers.
+
+        Parameters
+        ----------
+        values : Series, Index, ndarray, list, tuple or iterable
+        whitespace : {'strip', 'keep'}, default 'strip'
+            How text is matched to the leaves, as in :meth:`generalize`.
 
         Examples
         --------
@@ -369,7 +376,7 @@ class Hierarchy:
             data (3 row(s)): ['female', 'x']; its leaves include ['Male', 'Female'].
         """
         _, data = one_dimensional(values, "Hierarchy.validate")
-        self._covered_positions(data)
+        self._covered_positions(data, whitespace=whitespace)
 
     def __contains__(self, value) -> bool:
         return self._find_leaf(value) >= 0
