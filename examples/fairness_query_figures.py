@@ -23,7 +23,7 @@ Parts not in the default run (``--parts fig1_n1000,fig2_n1000``):
 * ``fig2_n1000``: Fig. 2 at n = 1,000, (N_0, m) in {(10, 100), (100, 350)}, epsilon in
   {10, 100, 500}, one run per point;
 * ``table2_n10000``: Table 2's n = 10,000 half (m = 1,000, N_0 in {50, ..., 5,000}): one
-  1,000 x 10,000 LP per cell, hours on a shared 2-core machine.
+  1,000 x 10,000 LP per cell, several minutes each on a shared 2-core machine.
 
 A run with ``--parts`` keeps the other parts of the existing JSON (same seed).
 
@@ -264,7 +264,7 @@ def main(argv=None) -> int:
         elif part == "fig2_n1000":  # m about 1.5-2 N_0 ln(n/N_0), as at n = 100
             report[part] = fig2(n=1000, settings=[(10, 100), (100, 350)],
                                 epsilons=(10, 100, 500), runs=1, seed=args.seed)
-        elif part == "table2_n10000":  # a 1,000 x 10,000 LP per cell: hours on 2 cores
+        elif part == "table2_n10000":  # a 1,000 x 10,000 LP per cell: minutes each
             report[part] = table2([(10000, n0, 1000) for n0 in (50, 100, 500, 1000, 3000, 5000)],
                                   runs=1, epsilon=100.0, seed=args.seed)
         elif part == "fig1":
