@@ -22,6 +22,8 @@ Parts not in the default run (``--parts fig1_n1000,fig2_n1000``):
   two test sets per point;
 * ``fig2_n1000``: Fig. 2 at n = 1,000, (N_0, m) in {(10, 100), (100, 350)}, epsilon in
   {10, 100, 500}, one run per point;
+* ``fig2_n10000``: Fig. 2's n = 10,000 panel, (N_0, m) in {(10, 140), (100, 900)} (m about
+  1.5-2 N_0 ln(n/N_0)), epsilon in {10, 100, 500}, one run per point;
 * ``table2_n10000``: Table 2's n = 10,000 half (m = 1,000, N_0 in {50, ..., 5,000}): one
   1,000 x 10,000 LP per cell, several minutes each on a shared 2-core machine.
 
@@ -185,7 +187,7 @@ def draw(report: dict, folder: str) -> list[str]:
                title=f"Fig. 1 re-run: Adult, n = {f1['n']:,}, {f1['runs']} test sets")
         ax.legend()
         written.append(_save(fig, folder, FIGURE_FILES[key]))
-    for key in ("fig2", "fig2_n1000"):
+    for key in ("fig2", "fig2_n1000", "fig2_n10000"):
         if key not in report:
             continue
         f2 = report[key]
@@ -217,7 +219,8 @@ def draw(report: dict, folder: str) -> list[str]:
 
 
 FIGURE_FILES = {"fig1": "fairness_fig1.png", "fig1_n1000": "fairness_fig1_n1000.png",
-                "fig2": "fairness_fig2.png", "fig2_n1000": "fairness_fig2_n1000.png"}
+                "fig2": "fairness_fig2.png", "fig2_n1000": "fairness_fig2_n1000.png",
+                "fig2_n10000": "fairness_fig2_n10000.png"}
 
 
 def _save(fig, folder: str, name: str) -> str:
@@ -238,7 +241,7 @@ def main(argv=None) -> int:
                         "full run, none on a quick one)")
     parser.add_argument("--parts", default="fig3,fig1,fig2,table2",
                         help="comma-separated parts to run, in this order (also: fig1_n1000, "
-                        "fig2_n1000, table2_n10000); the JSON keeps the parts not re-run")
+                        "fig2_n1000, fig2_n10000, table2_n10000); the JSON keeps the parts not re-run")
     args = parser.parse_args(argv)
     quick = args.quick
     json_path = args.json or (None if quick else DEFAULT_JSON)
@@ -263,6 +266,9 @@ def main(argv=None) -> int:
                                 epsilon=100.0, seed=args.seed)
         elif part == "fig2_n1000":  # m about 1.5-2 N_0 ln(n/N_0), as at n = 100
             report[part] = fig2(n=1000, settings=[(10, 100), (100, 350)],
+                                epsilons=(10, 100, 500), runs=1, seed=args.seed)
+        elif part == "fig2_n10000":  # the paper's third panel; m as at n = 1,000
+            report[part] = fig2(n=10000, settings=[(10, 140), (100, 900)],
                                 epsilons=(10, 100, 500), runs=1, seed=args.seed)
         elif part == "table2_n10000":  # a 1,000 x 10,000 LP per cell: minutes each
             report[part] = table2([(10000, n0, 1000) for n0 in (50, 100, 500, 1000, 3000, 5000)],

@@ -249,10 +249,11 @@ def figure_sentences(f: dict) -> list[str]:
                if exact else f" (no m recovered everyone in all {g['runs']} test sets)")
             + f"; under Attribute-Conceal it stays at "
             f"{span([p['leakage'] for p in noisy], lambda x: f'{x:.0f}')}%.")
-    if "fig2_n1000" in f["parts_done"]:
-        out.append(f"At n = 1,000 Leakage stays at "
-                   f"{span([p['leakage'] for p in f['fig2_n1000']['points']], pct)}% at every "
-                   f"epsilon up to {max(p['epsilon'] for p in f['fig2_n1000']['points']):g}")
+    for key, size in (("fig2_n1000", "1,000"), ("fig2_n10000", "10,000")):
+        if key in f["parts_done"]:
+            out.append(f"At n = {size} Leakage stays at "
+                       f"{span([p['leakage'] for p in f[key]['points']], pct)}% at every "
+                       f"epsilon up to {max(p['epsilon'] for p in f[key]['points']):g}")
     if "table2" in f:
         out.append(f"Leakage stays at {span([r['leakage'] for r in f['table2']['rows']], pct)}"
                    f"% over the {len(f['table2']['rows'])} cells")
@@ -278,6 +279,7 @@ def tables() -> list[str]:
     found += [fig1_table(f), fig2_table(f)]
     found += [fig1_table(f, "fig1_n1000")] if "fig1_n1000" in f["parts_done"] else []
     found += [fig2_table(f, "fig2_n1000")] if "fig2_n1000" in f["parts_done"] else []
+    found += [fig2_table(f, "fig2_n10000")] if "fig2_n10000" in f["parts_done"] else []
     found += [table2_table(f)] if "table2" in f["parts_done"] else []
     found += [table2_table(f, "table2_n10000")] if "table2_n10000" in f["parts_done"] else []
     return found
@@ -337,7 +339,8 @@ def test_every_quoted_sentence_is_the_json():
 
 def test_the_figures_exist():
     done = load(FIGURES)["parts_done"]
-    extra = [f"fairness_{part}.png" for part in ("fig1_n1000", "fig2_n1000") if part in done]
+    extra = [f"fairness_{part}.png" for part in ("fig1_n1000", "fig2_n1000", "fig2_n10000")
+             if part in done]
     for name in ("fairness_fig1.png", "fairness_fig2.png", "fairness_fig3.png", *extra):
         assert (ROOT / "docs" / "figures" / name).stat().st_size > 10_000
         assert f"figures/{name}" in PAGE.read_text(encoding="utf-8")
