@@ -479,6 +479,14 @@ FLOOR_POINTS = [(0, 0, 0, Fraction(2, 3)), (1, 0, 0, Fraction(9, 10)), (1, 2, 1,
                 (2, 1, 0, Fraction(1, 2)), (0, 1, 0, 1), (1, 1, 0, Fraction(4, 5))]
 
 
+def random_floor_criteria(rng, *, with_k: float) -> list:
+    """A random skyline policy (:func:`random_floor_policy`), with k-anonymity (k up to 3)
+    beside it in a share ``with_k`` of the draws."""
+    from skyprivacy.criteria import as_criteria
+    return as_criteria([random_floor_policy(rng)]
+                       + ([KAnonymity(rng.randint(1, 3))] if rng.random() < with_k else []))
+
+
 def random_floor_policy(rng: random.Random) -> Policy:
     """A uniform policy of one or two points, or value 'a' on its own skyline (with or
     without a default for the others)."""
@@ -497,14 +505,11 @@ def test_the_breach_floor_tags_only_nodes_whose_specializations_are_all_unsafe()
     budget, that node and every specialization of it are unsafe by the definitions
     (generalize, suppress what the per-group criteria fail, evaluate every criterion)."""
     from skyprivacy.anonymize.lattice import _FORCED_OVER, Lattice, _Checker
-    from skyprivacy.criteria import as_criteria
     rng = random.Random("breach-floor-tags")
     tagged = 0
     for _ in range(60):
         table, qi, hierarchies = random_case(rng, n_max=12)
-        criteria = as_criteria([random_floor_policy(rng)]
-                               + ([KAnonymity(rng.randint(1, 3))] if rng.random() < 0.7
-                                  else []))
+        criteria = random_floor_criteria(rng, with_k=0.7)
         budget = rng.randint(0, len(table) // 2)
         lattice = Lattice(table, qi, "s", hierarchies, "svpi", "error")
         checker = _Checker(lattice, criteria, budget, False, "loss")
@@ -527,14 +532,11 @@ def test_skyline_policies_under_suppression_against_every_node():
     """Skyline policies (one or two points, value-specific skylines, l up to 2, c = 1) with
     k under a suppression budget, dropped: the search, which tags nodes by the breach
     floors, finds the best node of the lattice checked from the definitions."""
-    from skyprivacy.criteria import as_criteria
     rng = random.Random("breach-floor-search")
     compared = 0
     for _ in range(60):
         table, qi, hierarchies = random_case(rng, n_max=12)
-        criteria = as_criteria([random_floor_policy(rng)]
-                               + ([KAnonymity(rng.randint(1, 3))] if rng.random() < 0.8
-                                  else []))
+        criteria = random_floor_criteria(rng, with_k=0.8)
         limit = rng.choice([Fraction(1, 5), Fraction(2, 5), Fraction(1, 2)])
         objective = rng.choice(["loss", "height", "discernibility", "entropy"])
         budget = suppression_budget(limit, len(table), "test")
