@@ -255,7 +255,8 @@ def _mechanism(kind, epsilon, rng):
 
 
 def run_trial(h0, a, *, n_queries, mechanism="none", epsilon=math.inf,
-              design="perturbation", decoder="bp", y=None, random_state=None) -> TrialResult:
+              design="perturbation", decoder="bp", y=None, random_state=None,
+              lp_method="highs") -> TrialResult:
     """Design n_queries queries (the paper's m), answer them through a mechanism, run the CS
     attack, score it.
 
@@ -276,6 +277,9 @@ def run_trial(h0, a, *, n_queries, mechanism="none", epsilon=math.inf,
     y : array-like of 0/1, optional, keyword-only
         Labels, to report the perturbed models' accuracy.
     random_state : None, int or numpy.random.Generator, keyword-only
+    lp_method : str, keyword-only
+        The basis-pursuit LP's solver (:func:`cs_reveal`): HiGHS by default, ``"dense-ipm"``
+        for the n = 10,000 runs.
 
     Returns
     -------
@@ -300,7 +304,7 @@ def run_trial(h0, a, *, n_queries, mechanism="none", epsilon=math.inf,
         H = bernoulli_design(n, n_queries=n_queries, random_state=rng)
     release = _mechanism(mechanism, epsilon, rng).answer(H, a)
     released, exact = np.asarray(release.values), release.audit.true_values
-    result = cs_reveal(H, released, n0=n0, n1=n - n0, decoder=decoder)
+    result = cs_reveal(H, released, n0=n0, n1=n - n0, decoder=decoder, lp_method=lp_method)
     err = np.abs(released - exact)
     accuracy = None
     if y is not None:
@@ -384,7 +388,8 @@ def reproduce_table1(*, runs=6, cells=None, task=None, random_state=0) -> pd.Dat
     return _with_trials(pd.DataFrame(rows), trials)
 
 
-def reproduce_recovery(settings, *, runs=8, task=None, random_state=0) -> pd.DataFrame:
+def reproduce_recovery(settings, *, runs=8, task=None, random_state=0,
+                       lp_method="highs") -> pd.DataFrame:
     """Noiseless compressed-sensing recovery (spec §4.4 performance table).
 
     Parameters
@@ -396,6 +401,8 @@ def reproduce_recovery(settings, *, runs=8, task=None, random_state=0) -> pd.Dat
     runs : int, keyword-only
     task : AdultRaceTask, optional, keyword-only
     random_state : int, keyword-only
+    lp_method : str, keyword-only
+        The basis-pursuit LP's solver, as in :func:`run_trial`.
 
     Returns
     -------
@@ -420,7 +427,7 @@ def reproduce_recovery(settings, *, runs=8, task=None, random_state=0) -> pd.Dat
                 h0 = rng.uniform(0, 1, n)
             trials.append(run_trial(h0, a, n_queries=m, random_state=rng,
                                     design="bernoulli" if design == "bernoulli"
-                                    else "perturbation"))
+                                    else "perturbation", lp_method=lp_method))
         summary = _summarise(trials)
         rows.append({"design": design, "n": n, "N0": summary["n0_values"], "m": m,
                      "exact runs": f"{summary['exact_runs']}/{runs}",
@@ -429,7 +436,8 @@ def reproduce_recovery(settings, *, runs=8, task=None, random_state=0) -> pd.Dat
     return _with_trials(pd.DataFrame(rows), every)
 
 
-def reproduce_synthetic(settings, *, runs=5, random_state=0) -> pd.DataFrame:
+def reproduce_synthetic(settings, *, runs=5, random_state=0,
+                        lp_method="highs") -> pd.DataFrame:
     """Table 3-style synthetic runs: the attack against Attribute-Conceal and Laplace.
 
     Parameters
@@ -439,6 +447,8 @@ def reproduce_synthetic(settings, *, runs=5, random_state=0) -> pd.DataFrame:
         succeeds (see :func:`reproduce_recovery`).
     runs : int, keyword-only
     random_state : int, keyword-only
+    lp_method : str, keyword-only
+        The basis-pursuit LP's solver, as in :func:`run_trial`.
 
     Returns
     -------
@@ -458,7 +468,7 @@ def reproduce_synthetic(settings, *, runs=5, random_state=0) -> pd.DataFrame:
             for kind in per_mech:
                 rng = np.random.default_rng([random_state, n, n0, m, run])
                 per_mech[kind].append(run_trial(h0, a, n_queries=m, mechanism=kind, epsilon=eps,
-                                                random_state=rng))
+                                                random_state=rng, lp_method=lp_method))
         ours, lap = _summarise(per_mech["attribute_conceal"]), _summarise(per_mech["laplace"])
         paper = PAPER_TABLE3.get((n, n0, eps), (None, None))
         rows.append({"n": n, "N0": n0, "m": m, "epsilon": eps,
