@@ -53,7 +53,7 @@ from typing import TextIO
 import numpy as np
 import pandas as pd
 
-from ._core.encoding import NA_MARKERS, as_numbers, did_you_mean, missing_mask
+from ._core.encoding import NA_MARKERS, as_numbers, missing_mask, require_columns
 from ._core.validation import InstanceOf, check, validate_params
 from ._core.text import MAX_NESTING, nesting_depth
 from ._core.warning import warn
@@ -694,23 +694,6 @@ def shlex_quote(text: str) -> str:
     import shlex
 
     return shlex.quote(text)
-
-
-def require_columns(table: pd.DataFrame, columns: Iterable[str]) -> None:
-    """Raise the library's :class:`SchemaError` for the first column the table lacks.
-
-    Examples
-    --------
-    >>> require_columns(pd.DataFrame({"age": [1]}), ["zip"])
-    Traceback (most recent call last):
-    ...
-    skyprivacy.errors.SchemaError: Column 'zip' is not in the table; columns are ['age'].
-    """
-    for column in columns:
-        if column not in table.columns:
-            raise SchemaError(f"Column {column!r} is not in the table; columns are "
-                              f"{list(map(str, table.columns))}."
-                              f"{did_you_mean(column, table.columns)}")
 
 
 def reject_missing(table: pd.DataFrame, columns: Iterable[str],
