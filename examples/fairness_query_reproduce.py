@@ -6,6 +6,11 @@ docs/fairness_queries.md are checked against that JSON by tests/test_fairness_do
     python examples/fairness_query_reproduce.py            # full: about 12 minutes; writes
                                            # benchmarks/results/fairness_reproduce.json
     python examples/fairness_query_reproduce.py --quick    # smoke run: a few seconds
+    # Table 3's n = 10,000 half (84 LPs of up to 3,000 x 20,000, by the dense interior
+    # point; run only when named), then merged into the committed JSON:
+    python examples/fairness_query_reproduce.py --sections table3_n10000 --json part.json
+    python examples/fairness_query_reproduce.py --json benchmarks/results/fairness_reproduce.json
+        --merge benchmarks/results/fairness_reproduce.json part.json
 
 The JSON is rewritten after each section, so an interrupted run keeps the sections it finished
 (``sections_done`` lists them).

@@ -22,6 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 REPRODUCE = ROOT / "benchmarks" / "results" / "fairness_reproduce.json"
 FIGURES = ROOT / "benchmarks" / "results" / "fairness_figures.json"
+CS_LP = ROOT / "benchmarks" / "results" / "cs_lp.json"
 PAGE = ROOT / "docs" / "fairness_queries.md"
 SECTIONS = ("## Reproduction of the experiments", "## Figures 1-3 and Table 2")
 
@@ -170,6 +171,33 @@ def table3_n10000_sentences(r: dict) -> list[str]:
     return out
 
 
+SOLVER_NAMES = {"highs": "HiGHS's dual simplex", "highs-ipm": "HiGHS's interior point"}
+
+
+def cs_lp_sentences(c: dict) -> list[str]:
+    """What the page says of benchmarks/bench_cs_lp.py: the dense interior point against HiGHS."""
+    out = []
+    for cell in c["cells"]:
+        ours = cell["runs"]["dense-ipm"]
+        answers = "exact" if math.isinf(cell["epsilon"]) else \
+            f"epsilon = {cell['epsilon']:g}"
+        others = []
+        for method, run in cell["runs"].items():
+            if method == "dense-ipm":
+                continue
+            if run["finished"]:
+                same = "same labels" if run["same_labels_as_dense_ipm"] else "OTHER labels"
+                others.append(f"{SOLVER_NAMES[method]} {sig(run['cpu_s'])} s "
+                              f"({run['cpu_ratio_to_dense_ipm']:.1f}x, {same})")
+            else:
+                others.append(f"{SOLVER_NAMES[method]} had not finished after "
+                              f"{sig(run['cpu_s'])} s (more than "
+                              f"{run['cpu_ratio_to_dense_ipm']:.1f}x)")
+        out.append(f"{cell['m']:,} x {cell['n']:,}, {answers}: {sig(ours['cpu_s'])} s against "
+                   + " and ".join(others))
+    return out
+
+
 def reproduce_sentences(r: dict) -> list[str]:
     done = r["sections_done"]
     out = [f"the Black share is **{r['setup']['black_share']:.2%}**;",
@@ -313,7 +341,8 @@ def tables() -> list[str]:
 
 def sentences() -> list[str]:
     r, f = load(), load(FIGURES)
-    return reproduce_sentences(r) + figure_sentences(f) + [missing_sentence(r, f)]
+    return (reproduce_sentences(r) + figure_sentences(f) + [missing_sentence(r, f)]
+            + cs_lp_sentences(load(CS_LP)))
 
 
 def page_sections() -> str:
@@ -346,6 +375,15 @@ def test_the_json_files_are_full_mode_runs():
     assert {"fig1", "fig2", "fig3"} <= set(f["parts_done"])
     if "table1" in r["sections_done"]:
         assert len(r["table1"]["trials"]) == 16 * 2 * r["table1"]["runs"]
+
+
+def test_the_lp_benchmark_is_a_full_run_where_every_finished_solver_agrees():
+    c = load(CS_LP)
+    assert c["quick"] is False and len(c["cells"]) >= 4
+    for cell in c["cells"]:
+        for method, run in cell["runs"].items():
+            if method != "dense-ipm" and run["finished"]:
+                assert run["same_labels_as_dense_ipm"] is True, (cell["m"], method)
 
 
 def test_every_table_of_the_sections_is_rendered_from_the_json():

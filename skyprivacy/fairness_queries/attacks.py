@@ -958,9 +958,9 @@ def cs_reveal(H, sp, *, n1=None, n0=None, minority=0, decoder="bp", threshold=No
         How the basis-pursuit LP is solved: a ``method`` of :func:`scipy.optimize.linprog`
         (HiGHS), or ``"dense-ipm"``, the package's primal-dual interior point on the m x m
         normal equations (m^2 n / 2 multiply-adds per iteration, a few dozen iterations).
-        With a dense H and m in the hundreds or more it is much faster than HiGHS (a
-        1,000 x 10,000 noisy LP: seconds against minutes) and decodes the same labels; see
-        ``docs/fairness_queries.md``.
+        With a dense H and m in the hundreds or more it is many times faster than HiGHS
+        and decodes the same labels (``benchmarks/bench_cs_lp.py``, quoted in
+        ``docs/fairness_queries.md``).
 
     Returns
     -------
