@@ -95,8 +95,9 @@ class _Structure:
         alpha_d, u_d, v_d = self.parts(d)
         w = u_d + v_d if v_d is not None else u_d
         scaled = self.H * np.sqrt(w)
-        # dsyrk computes scaled @ scaled.T in half the multiply-adds of a matmul (upper part).
-        upper = blas.dsyrk(1.0, scaled)
+        # dsyrk computes scaled @ scaled.T in half the multiply-adds of a matmul (upper part);
+        # given the transposed (Fortran-ordered) view it reads the rows in place, no copy.
+        upper = blas.dsyrk(1.0, scaled.T, trans=1)
         out = np.triu(upper) + np.triu(upper, 1).T
         if self.column is not None:
             out += alpha_d * np.outer(self.column, self.column)
