@@ -28,7 +28,7 @@ demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
 test: $(STAMP) $(DOCS_STAMP)
-	$(BIN)/python -m ruff check skyprivacy tests
+	$(BIN)/python -m ruff check skyprivacy tests benchmarks examples
 	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -n 2 --dist loadscope
 

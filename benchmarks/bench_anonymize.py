@@ -80,10 +80,12 @@ if name.startswith("table3"):
     adult = load_adult()
     QI13 = [c for c in adult.columns if c not in ("occupation", "income")]
 setups = {
-    "k5_free": lambda: (lambda a, h: lambda: k_anonymize(a, keep_rest=True, qi=QI7, k=5))(*adult_setup()),
-    "k5_arx": lambda: (lambda a, h: lambda: k_anonymize(a, keep_rest=True, qi=QI7, k=5, hierarchies=h))(
+    "k5_free": lambda: (lambda a, h: lambda: k_anonymize(a, keep_rest=True, qi=QI7, k=5))(
         *adult_setup()),
-    "k5_arx7": lambda: (lambda a, h: lambda: k_anonymize(a, keep_rest=True, qi=QI7, k=5, hierarchies=h))(
+    "k5_arx": lambda: (lambda a, h: lambda: k_anonymize(a, keep_rest=True, qi=QI7, k=5,
+                                                        hierarchies=h))(*adult_setup()),
+    "k5_arx7": lambda: (lambda a, h: lambda: k_anonymize(a, keep_rest=True, qi=QI7, k=5,
+                                                         hierarchies=h))(
         *adult_setup(with_age=True)),
     "skyline_400_075": lambda: (lambda a, h: lambda: skyline_anonymize(
         a, qi=QI7, sensitive="occupation", policy=cl_diversity_policy(diversity_c=3, l=6),
@@ -101,8 +103,9 @@ def table3_job(qi, policy, use_arx):
     arx = {k: v for k, v in load_adult_hierarchies().items() if k in qi and k != "age"} \
         if use_arx else {}
     def run():
-        return skyline_anonymize(adult, keep_rest=True, qi=qi, sensitive="occupation", policy=policy,
-                                 hierarchies=arx, output="bucketized", random_state=0)
+        return skyline_anonymize(adult, keep_rest=True, qi=qi, sensitive="occupation",
+                                 policy=policy, hierarchies=arx, output="bucketized",
+                                 random_state=0)
     return run, adult
 if name.startswith("table3"):
     _, qiset, which = name.split(":")

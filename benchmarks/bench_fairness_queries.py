@@ -86,8 +86,8 @@ def bench_cs_attack(n: int, n_k: int, seed: int, lp_method: str) -> dict:
         m = math.ceil(c * n_k * math.log(n / n_k))
         H = bernoulli_design(n, n_queries=m, random_state=seed + 1)
         answers = np.asarray(oracle.query(H))
-        result, seconds = timed(lambda: cs_reveal(H, answers, n0=sizes.n0, n1=sizes.n1,
-                                                  decoder="bp_nonneg", lp_method=lp_method))
+        result, seconds = timed(lambda H=H, answers=answers: cs_reveal(
+            H, answers, n0=sizes.n0, n1=sizes.n1, decoder="bp_nonneg", lp_method=lp_method))
         runs.append({"c": c, "m": m, "queries_used": m + sizes.queries_used,
                      "seconds": seconds, "leakage": leakage_score(a, result.a_hat),
                      "recovered_all": result.recovered_all(a)})
@@ -145,7 +145,7 @@ def bench_mechanisms(n: int, n0: int, total: int, batch: int, seed: int) -> dict
                 mech.answer(rows, a)  # warm-up
                 errors = []
 
-                def job():
+                def job(mech=mech, errors=errors, rows=rows, m=m, calls=calls):
                     for _ in range(calls):
                         errors.append(np.asarray(mech.answer(rows, a).values) - exact[:m])
                 _, seconds = timed(job)
@@ -161,8 +161,9 @@ def bench_mechanisms(n: int, n0: int, total: int, batch: int, seed: int) -> dict
                 "median_error_conceal_over_laplace":
                     entry["conceal"]["median_abs_error"] / entry["laplace"]["median_abs_error"],
             }
-            log(f"  {regime}: time ratio {entry['ratios']['time_per_query_conceal_over_laplace']:.2f}"
-                f", error ratio {entry['ratios']['median_error_conceal_over_laplace']:.3g}")
+            ratios = entry["ratios"]
+            log(f"  {regime}: time ratio {ratios['time_per_query_conceal_over_laplace']:.2f}"
+                f", error ratio {ratios['median_error_conceal_over_laplace']:.3g}")
             report[regime] = entry
     return report
 

@@ -75,7 +75,8 @@ def main(argv=None) -> int:
     adult = load_adult()
     hierarchies = {k: v for k, v in load_adult_hierarchies().items() if k in QI and k != "age"}
     release = skyline_anonymize(adult, keep_rest=True, qi=QI, sensitive="occupation",
-                                policy=cl_diversity_policy(diversity_c=3, l=6), hierarchies=hierarchies)
+                                policy=cl_diversity_policy(diversity_c=3, l=6),
+                                hierarchies=hierarchies)
     candidate = release.candidate
     values = [v for v in candidate.values]
     if args.quick:
@@ -157,7 +158,8 @@ def main(argv=None) -> int:
     print(f"coarse release ({coarse.n_groups} groups), {coarse_values}: skylines of "
           f"{[len(c_ours[v].points) for v in coarse_values]} points; ours "
           f"{c_ours_time * 1000:.0f} ms vs the paper's loop on the same cached statistics "
-          f"{c_cached_time:.1f} s{' (stopped at the budget for ' + str(unfinished) + ')' if unfinished else ''}"
+          f"{c_cached_time:.1f} s"
+          f"{' (stopped at the budget for ' + str(unfinished) + ')' if unfinished else ''}"
           f": at least {c_cached_time / c_ours_time:.0f}x")
     print(f"written {RESULT}")
     return 0 if not mismatches else 1

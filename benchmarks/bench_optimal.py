@@ -26,7 +26,8 @@ c. The searches of a and b with the criteria skyline policy (1, 5, 1, 0.9) AND k
    monotone, and so is the count of rows that the k part, the skyline's pinning size and its
    breach floors force out of a node's classes), checks the others in order of their exact
    objective (the k part decides what is suppressed) and refutes most by the pinning size
-   and the breach floors on class and value counts before the closed form.  Each search runs in a child process with a time limit (``--c-timeout``).
+   and the breach floors on class and value counts before the closed form.  Each search runs
+   in a child process with a time limit (``--c-timeout``).
 
 On a shared machine the wall clocks carry the other jobs' load: every section records the
 1-minute load average around it, and when it exceeds the cores its ``clock_note`` says that

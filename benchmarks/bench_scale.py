@@ -129,7 +129,8 @@ elif name == "anonymize":
                        "sex": rng.choice(["F", "M"], n),
                        "dx": labels(zipf_codes(n, n_values), "D")})
     policy = Policy.uniform([(1, 2, 1, 0.5)])
-    t, result = best(lambda: skyline_anonymize(df, keep_rest=True, qi=["age", "hours", "zip", "edu", "sex"],
+    t, result = best(lambda: skyline_anonymize(df, keep_rest=True,
+                                               qi=["age", "hours", "zip", "edu", "sex"],
                                                sensitive="dx", policy=policy))
     out.update(seconds=t, groups=result.candidate.n_groups, safe=bool(result.certificate.safe),
                nonzeros=result.candidate.n_nonzeros)

@@ -62,7 +62,8 @@ def synthetic_frame(n_records: int, group_size: int, rng: np.random.Generator) -
 def build(df: pd.DataFrame) -> DecisionTable:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PrivacyRiskWarning)
-        return DecisionTable.from_frame(df, public="qid", sensitive="sensitive", weight="count", decision="d")
+        return DecisionTable.from_frame(df, public="qid", sensitive="sensitive", weight="count",
+                                        decision="d")
 
 
 def best_of(repeats: int, fn):
@@ -87,9 +88,10 @@ def scaling(sizes, repeats, rng, *, make=synthetic_frame, fidelity=FIDELITY) -> 
     rows = []
     for n in sizes:
         df = make(n, GROUP_SIZE, rng)
-        seconds, result = best_of(repeats, lambda: optimal_privacy(build(df), fidelity))
-        build_seconds, table = best_of(repeats, lambda: build(df))
-        solve_seconds, _ = best_of(repeats, lambda: optimal_privacy(table, fidelity))
+        seconds, result = best_of(repeats, lambda df=df: optimal_privacy(build(df), fidelity))
+        build_seconds, table = best_of(repeats, lambda df=df: build(df))
+        solve_seconds, _ = best_of(repeats,
+                                   lambda table=table: optimal_privacy(table, fidelity))
         cases = result.to_frame()["case"].value_counts().to_dict()
         rows.append({
             "records": n, "groups": table.n_groups, "seconds": seconds,
@@ -99,7 +101,8 @@ def scaling(sizes, repeats, rng, *, make=synthetic_frame, fidelity=FIDELITY) -> 
             "cases": {str(k): int(v) for k, v in cases.items()},
         })
         print(f"  {n:>9,} records, {table.n_groups:>6,} groups: {seconds:8.3f} s end to end "
-              f"({1e6 * seconds / n:.3f} us/record; build {build_seconds:.3f} s, solve {solve_seconds:.3f} s)")
+              f"({1e6 * seconds / n:.3f} us/record; build {build_seconds:.3f} s, "
+              f"solve {solve_seconds:.3f} s)")
     return rows
 
 
@@ -156,8 +159,8 @@ def main(argv=None) -> int:
     batch = versus_lp(build(synthetic_frame(10_000 if not args.quick else 2_000, GROUP_SIZE, rng)),
                       repeats, "whole table")
 
-    exact_seconds, _ = best_of(1, lambda: optimal_privacy(build(synthetic_frame(10_000, GROUP_SIZE, rng)),
-                                                          FIDELITY, exact=True))
+    exact_seconds, _ = best_of(1, lambda: optimal_privacy(
+        build(synthetic_frame(10_000, GROUP_SIZE, rng)), FIDELITY, exact=True))
     print(f"Exact (Fraction) path on 10,000 records: {exact_seconds:.2f} s")
 
     import scipy

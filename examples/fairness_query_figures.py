@@ -241,7 +241,8 @@ def main(argv=None) -> int:
                         "full run, none on a quick one)")
     parser.add_argument("--parts", default="fig3,fig1,fig2,table2",
                         help="comma-separated parts to run, in this order (also: fig1_n1000, "
-                        "fig2_n1000, fig2_n10000, table2_n10000); the JSON keeps the parts not re-run")
+                        "fig2_n1000, fig2_n10000, table2_n10000); the JSON keeps the parts "
+                        "not re-run")
     args = parser.parse_args(argv)
     quick = args.quick
     json_path = args.json or (None if quick else DEFAULT_JSON)

@@ -24,7 +24,8 @@ def main() -> None:
           " (prior 0.035)")
     print(f"   same channels under D~ (delta={leak.delta}): "
           f"{leak.conf('F', 1, '>200k', protected=True):.4f} and "
-          f"{leak.conf('M', 1, '>200k', protected=True):.4f}; every channel <= beta* = {leak.beta_star:.4f}")
+          f"{leak.conf('M', 1, '>200k', protected=True):.4f}; every channel <= beta* = "
+          f"{leak.beta_star:.4f}")
     print(leak.channels.round(4).to_string(index=False))
 
     print("\n2. Fairness measures (Section 3.3, Table 2 recomputed from Table 1)")
@@ -39,7 +40,8 @@ def main() -> None:
             print("       exact solution:", {k: round(v, 5) for k, v in p.solution.items()})
             print("       after clamping, d(F, 100k-200k) from each rate equation:",
                   {k: round(v, 4) for k, v in p.per_equation.items()})
-    print("   reconstructed rule:", {f"{y}|{w}": round(v, 3) for (y, w), v in fair.inference.rule.items()})
+    print("   reconstructed rule:",
+          {f"{y}|{w}": round(v, 3) for (y, w), v in fair.inference.rule.items()})
 
     print("\n3. Feature importance / QII (Appendix B, synthetic data)")
     q = demo_qii_leak()

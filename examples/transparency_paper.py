@@ -30,7 +30,8 @@ import numpy as np
 import pandas as pd
 
 from skyprivacy.datasets import load_credit_card
-from skyprivacy.errors import PrivacyRiskWarning, SchemaError, param_error
+from skyprivacy.errors import PrivacyRiskWarning, param_error
+from skyprivacy.io import require_columns
 from skyprivacy.transparency import (
     DecisionTable,
     Delta,
@@ -98,7 +99,8 @@ class Section8Demo:
         return {
             "beta_star": float(self.result.beta_star),
             "beta_star_exact": str(self.result.beta_star),
-            "groups": self.result.to_frame().drop(columns=["weight"]).astype(str).to_dict(orient="records"),
+            "groups": self.result.to_frame().drop(columns=["weight"]).astype(str)
+                      .to_dict(orient="records"),
             "announced": [float(v) for v in self.result.announced["d_tilde"]],
             "region": {"beta_min": str(self.region.beta_min), "c_star": str(self.region.c_star)},
             "curve": self.curve.to_frame(per_group=True).to_dict(orient="records"),
@@ -227,7 +229,8 @@ class RuleInference:
         }
 
 
-def infer_rules_from_fairness(rates: dict, csp: dict, side_info: dict, known: dict) -> RuleInference:
+def infer_rules_from_fairness(rates: dict, csp: dict, side_info: dict,
+                              known: dict) -> RuleInference:
     """Reconstruct d_{Y,W} from group approval rates and conditional-parity biases.
 
     The attack of Section 3.3: the report gives each group's approval rate
@@ -289,8 +292,10 @@ def infer_rules_from_fairness(rates: dict, csp: dict, side_info: dict, known: di
             rates[y2] - sum(side_info[(y2, w)] * (v - shift[w]) for w, v in fixed.items())
             + sum(side_info[(y2, w)] * shift[w] for w in free),
         ])
-        reach_lo = np.array([sum(min(c * lo[w], c * hi[w]) for c, w in zip(row, free)) for row in coef])
-        reach_hi = np.array([sum(max(c * lo[w], c * hi[w]) for c, w in zip(row, free)) for row in coef])
+        reach_lo = np.array([sum(min(c * lo[w], c * hi[w]) for c, w in zip(row, free))
+                             for row in coef])
+        reach_hi = np.array([sum(max(c * lo[w], c * hi[w]) for c, w in zip(row, free))
+                             for row in coef])
         box_ok = all(lo[w] <= hi[w] and lo[w] <= fixed.get(w, lo[w]) <= hi[w] for w in strata)
         bad = [i for i in range(2) if not reach_lo[i] - 1e-12 <= rhs[i] <= reach_hi[i] + 1e-12]
         if not box_ok:
@@ -302,7 +307,8 @@ def infer_rules_from_fairness(rates: dict, csp: dict, side_info: dict, known: di
             ) + " with every cell in [0, 1]"
         else:
             reason = "consistent with every cell in [0, 1]"
-        solution = dict(zip(free, np.linalg.lstsq(coef, rhs, rcond=None)[0].tolist())) if free else {}
+        solution = (dict(zip(free, np.linalg.lstsq(coef, rhs, rcond=None)[0].tolist()))
+                    if free else {})
         clamped = dict(solution)
         per_equation = {}
         active = list(free)
@@ -316,7 +322,8 @@ def infer_rules_from_fairness(rates: dict, csp: dict, side_info: dict, known: di
             if not active:
                 break
             sub = coef[:, [free.index(w) for w in active]]
-            sub_rhs = rhs - sum(coef[:, free.index(w)] * clamped[w] for w in free if w not in active)
+            sub_rhs = rhs - sum(coef[:, free.index(w)] * clamped[w]
+                                for w in free if w not in active)
             clamped.update(zip(active, np.linalg.lstsq(sub, sub_rhs, rcond=None)[0].tolist()))
             if len(active) == 1:
                 w = active[0]
@@ -416,9 +423,7 @@ def qii(classifier: Callable, data: pd.DataFrame, attrs, *, where, n_samples: in
     """
     owner = "qii"
     attrs = [attrs] if isinstance(attrs, str) else list(attrs)
-    for col in attrs:
-        if col not in data.columns:
-            raise SchemaError(f"Column {col!r} is not in the table; columns are {list(data.columns)}.")
+    require_columns(data, attrs)
     mask = where.to_numpy() if isinstance(where, pd.Series) else np.asarray(where)
     if mask.dtype != bool or mask.shape != (len(data),) or not mask.any():
         raise param_error("where", owner, "be a non-empty boolean mask over the data's rows", where)

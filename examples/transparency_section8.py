@@ -36,7 +36,8 @@ def main() -> None:
     print("achieved maximum confidence (recomputed):", result.achieved.conf,
           "on", result.achieved.group, "decision", result.achieved.outcome,
           "->", result.achieved.sensitive)
-    print("beta-check at beta*:", bool(satisfies_beta(table, result, beta=result.beta_star, exact=True)))
+    print("beta-check at beta*:",
+          bool(satisfies_beta(table, result, beta=result.beta_star, exact=True)))
 
     print("\nConfidence of every channel under D~:")
     print(demo.confidence_announced.map(str).to_string())
@@ -49,7 +50,8 @@ def main() -> None:
                                                     values=["beta_star", "case"]).to_string())
 
     print("\nFairness computed from D (never publish these) and from D~ with Lemma 2 bounds:")
-    for title, report in (("true rule D", demo.fairness_true), ("announced D~", demo.fairness_announced)):
+    for title, report in (("true rule D", demo.fairness_true),
+                          ("announced D~", demo.fairness_announced)):
         frame = report.to_frame()[["measure", "stratum", "value", "ratio", "true_low", "true_high"]]
         print(f"-- {title}")
         print(frame.round(6).to_string(index=False))
