@@ -43,6 +43,7 @@ import io as _io
 import json
 import os
 import re
+import select
 import stat
 import sys
 import tempfile
@@ -167,12 +168,41 @@ def _where(path) -> str:
     return "'-' (standard input)" if str(path) == STDIN else _name(path)
 
 
+#: How often a read of a pipe wakes to let the main thread run a pending signal handler.
+_PIPE_WAKE_SECONDS = 0.1
+
+
+def _read_pipe(stream) -> bytes:
+    """Every byte of a pipe, read in a loop that wakes every :data:`_PIPE_WAKE_SECONDS`.
+
+    Python runs signal handlers in the main thread only, between bytecodes.  A SIGTERM that
+    the kernel hands to another thread (numpy's BLAS workers) would leave a main thread
+    blocked in one ``read`` until the writer closes the pipe, perhaps never; waking lets the
+    handler run and the run stop.  Streams without a file descriptor are read at once.
+    """
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return stream.read()
+    chunks: list[bytes] = []
+    while True:
+        try:
+            ready = select.select([fd], [], [], _PIPE_WAKE_SECONDS)[0]
+        except (OSError, ValueError):  # no select on this kind of file (Windows pipes)
+            return b"".join(chunks) + stream.read()
+        if ready:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+
+
 def _open_source(path, noun: str):
     """The bytes of an input (``-`` is standard input): regular files stay on disk (a path),
     anything else (a pipe, ``/dev/stdin``, process substitution) is read once into memory."""
     where = _where(path)
     if str(path) == STDIN:
-        return _io.BytesIO(sys.stdin.buffer.read())
+        return _io.BytesIO(_read_pipe(sys.stdin.buffer))
     try:
         info = os.stat(path)
     except OSError as exc:
@@ -182,8 +212,8 @@ def _open_source(path, noun: str):
     if stat.S_ISREG(info.st_mode):
         return os.fspath(path)
     try:
-        with open(path, "rb") as stream:
-            return _io.BytesIO(stream.read())
+        with open(path, "rb", buffering=0) as stream:
+            return _io.BytesIO(_read_pipe(stream))
     except OSError as exc:
         raise InputError(f"Cannot read {noun} {where}: {_reason(exc)}.") from None
 

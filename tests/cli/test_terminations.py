@@ -81,6 +81,38 @@ def test_a_real_sigterm_while_the_table_is_read(folder):
     assert listing(folder) == ["p.toml", "t.csv", "table.fifo"]
 
 
+def test_a_sigterm_that_another_thread_receives_still_stops_a_blocked_read(folder):
+    """The kernel may hand a process's SIGTERM to any of its threads (numpy's BLAS workers);
+    Python runs the handler in the main thread only, so a main thread blocked reading a pipe
+    must wake to run it.  Here a helper thread of the run signals itself, deterministically
+    (the race in the test above once hung a fresh-clone run this way)."""
+    env = injected(folder, """
+        import os, signal, threading, time
+        def signal_from_this_thread():
+            while not os.path.exists("go"):
+                time.sleep(0.01)
+            signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
+        threading.Thread(target=signal_from_this_thread, daemon=True).start()
+    """)
+    fifo = folder / "table.fifo"
+    os.mkfifo(fifo)
+    process = subprocess.Popen([SCRIPT, *ANONYMIZE[:1], "table.fifo", *ANONYMIZE[2:]],
+                               cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               env=env)
+    writer = os.open(fifo, os.O_WRONLY)  # returns once the run has opened the pipe
+    try:
+        os.write(writer, b"zip,age,disease\n")
+        (folder / "go").write_text("")
+        err = process.communicate(timeout=120)[1].decode()
+    finally:
+        os.close(writer)
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 143, err
+    assert err.strip() == "skyprivacy anonymize: terminated by SIGTERM; nothing was written"
+    assert listing(folder) == ["go", "p.toml", "t.csv", "table.fifo"]
+
+
 def test_the_leftovers_of_a_killed_run_are_removed_and_named(folder):
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
