@@ -196,6 +196,30 @@ def recheck(released: pd.DataFrame, qi, criteria) -> None:
         assert criterion.evaluate(release).safe, criterion
 
 
+def search_matches_exhaustive(table, qi, hierarchies, criteria, limit, objective, *,
+                              suppressed=None, label=None):
+    """full_domain_search against the exhaustive search of the same lattice: the same optimum,
+    the suppression within the budget and the release re-checked, or the same refusal when no
+    node is safe (then None is returned)."""
+    budget = suppression_budget(limit, len(table), "test")
+    expected = exhaustive(table, qi, hierarchies, criteria, budget, suppressed == "mask",
+                          objective)
+    options = {"qi": qi, "sensitive": "s", "criteria": criteria, "hierarchies": hierarchies,
+               "suppression_limit": limit, "objective": objective}
+    if suppressed is not None:
+        options["suppressed"] = suppressed
+    if expected is None:
+        with pytest.raises(InfeasibleError, match="No generalization of"):
+            full_domain_search(table, **options)
+        return None
+    result = full_domain_search(table, **options)
+    value, levels, n_suppressed = expected
+    assert (result.value, tuple(result.levels.values())) == (value, levels), label
+    assert result.suppressed == n_suppressed <= budget
+    recheck(result.table, qi, criteria)
+    return result
+
+
 KINDS = ["k", "distinct", "entropy", "recursive", "t", "t-ordered", "t-hier", "beta", "delta",
          "prosecutor", "average", "combined", "combined"]
 
@@ -396,23 +420,12 @@ def test_skyline_with_suppression_optimum_against_every_node_and_the_oracle():
         suppressed = rng.choice(["drop", "mask"])
         objective = rng.choice(["loss", "precision", "height", "discernibility", "aecs",
                                 "entropy"])
-        budget = suppression_budget(limit, len(table), "test")
-        expected = exhaustive(table, qi, hierarchies, criteria, budget,
-                              suppressed == "mask", objective)
-        options = {"qi": qi, "sensitive": "s", "criteria": criteria,
-                   "hierarchies": hierarchies, "suppression_limit": limit,
-                   "suppressed": suppressed, "objective": objective}
-        if expected is None:
-            with pytest.raises(InfeasibleError, match="No generalization of"):
-                full_domain_search(table, **options)
+        result = search_matches_exhaustive(
+            table, qi, hierarchies, criteria, limit, objective, suppressed=suppressed,
+            label=(point, criteria, limit, suppressed, objective))
+        if result is None:
             continue
-        result = full_domain_search(table, **options)
-        value, levels, n_suppressed = expected
-        assert (result.value, tuple(result.levels.values())) == (value, levels), (
-            point, criteria, limit, suppressed, objective)
-        assert result.suppressed == n_suppressed <= budget
         assert result.nodes_checked <= result.lattice_size
-        recheck(result.table, qi, criteria)
         if len(result.table) <= 5:  # the oracle enumerates reconstructions: small ones
             assert skyline_safe_by_oracle(result.table, qi, point)
             oracle += 1
@@ -539,20 +552,9 @@ def test_skyline_policies_under_suppression_against_every_node():
         criteria = random_floor_criteria(rng, with_k=0.8)
         limit = rng.choice([Fraction(1, 5), Fraction(2, 5), Fraction(1, 2)])
         objective = rng.choice(["loss", "height", "discernibility", "entropy"])
-        budget = suppression_budget(limit, len(table), "test")
-        expected = exhaustive(table, qi, hierarchies, criteria, budget, False, objective)
-        options = {"qi": qi, "sensitive": "s", "criteria": criteria,
-                   "hierarchies": hierarchies, "suppression_limit": limit,
-                   "objective": objective}
-        if expected is None:
-            with pytest.raises(InfeasibleError, match="No generalization of"):
-                full_domain_search(table, **options)
+        if search_matches_exhaustive(table, qi, hierarchies, criteria, limit, objective,
+                                     label=criteria) is None:
             continue
-        result = full_domain_search(table, **options)
-        value, levels, n_suppressed = expected
-        assert (result.value, tuple(result.levels.values())) == (value, levels), criteria
-        assert result.suppressed == n_suppressed <= budget
-        recheck(result.table, qi, criteria)
         compared += 1
     assert compared >= 15
 
